@@ -1,0 +1,39 @@
+"""NRPA research harness: numba search kernels over a domain contract.
+
+Importing this package points numba's on-disk cache at a directory keyed on a hash of
+every source file of the package. numba only checks the source file of a cached function
+itself, so an edited domain file could otherwise leave a cached algorithm running the old
+domain code; with the key, any edit anywhere in `nrpa/` gives a fresh cache directory.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sys
+from pathlib import Path
+
+_PACKAGE_DIR = Path(__file__).resolve().parent
+
+
+def source_hash() -> str:
+    """SHA-256 (first 16 hex digits) over the path and bytes of every .py file of the package."""
+    digest = hashlib.sha256()
+    for path in sorted(_PACKAGE_DIR.rglob("*.py")):
+        digest.update(str(path.relative_to(_PACKAGE_DIR)).encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def _cache_root() -> Path:
+    configured = os.environ.get("NRPA_CACHE_ROOT")
+    if configured:
+        return Path(configured)
+    return _PACKAGE_DIR.parent / ".numba_cache"
+
+
+SOURCE_HASH = source_hash()
+NUMBA_CACHE_DIR = str(_cache_root() / SOURCE_HASH)
+os.environ["NUMBA_CACHE_DIR"] = NUMBA_CACHE_DIR
+if "numba" in sys.modules:  # imported before us: its config was read already, so set it directly
+    sys.modules["numba"].config.CACHE_DIR = NUMBA_CACHE_DIR

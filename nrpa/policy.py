@@ -1,0 +1,145 @@
+"""NRPA policy tables: one open-addressing hash table (move code -> weight) per level.
+
+All levels live in 2-D arrays, row ``l`` being the policy of level ``l`` (the level-0
+playouts read row 1). A code that is not in a row has weight 0. Rows have the same capacity
+and hash function, so a code sits in the same slot in every row and copying a policy from
+level ``l`` to ``l - 1`` copies only the slots row ``l`` uses (a full copy of a large table
+per call would cost more than the playouts of a level-1 call).
+
+Each slot holds the weight and its exp: weights change only in Adapt, while playouts read
+exp(weight) for every legal move of every step, so storing it saves an exp per read.
+
+Codes are 64-bit keys; ``EMPTY_KEY`` marks a free slot, and the one code equal to it is
+stored as ``EMPTY_KEY + 1`` (a 2^-64 chance per distinct code of merging two weights).
+"""
+
+from collections import namedtuple
+
+import numpy as np
+from numba import njit
+
+EMPTY_KEY = np.int64(-(2**63))
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+MAX_LOAD = 0.7
+
+Policy = namedtuple("Policy", ["keys", "weights", "exp_weights", "used", "n_used", "shift"])
+
+
+@njit(cache=True)
+def new_policy(levels, capacity_bits):
+    """Empty tables for rows 0..levels, each with 2**capacity_bits slots."""
+    capacity = 1 << capacity_bits
+    rows = levels + 1
+    return Policy(
+        keys=np.full((rows, capacity), EMPTY_KEY, dtype=np.int64),
+        weights=np.zeros((rows, capacity), dtype=np.float64),
+        exp_weights=np.ones((rows, capacity), dtype=np.float64),
+        used=np.zeros((rows, capacity), dtype=np.int64),
+        n_used=np.zeros(rows, dtype=np.int64),
+        shift=np.uint64(64 - capacity_bits),
+    )
+
+
+# Hot loops read the arrays of a Policy into locals once and call the functions taking
+# plain arrays: each read of a NamedTuple field costs an atomic reference-count update.
+
+
+@njit(cache=True, inline="always")
+def _key(code):
+    return code if code != EMPTY_KEY else EMPTY_KEY + 1
+
+
+@njit(cache=True, inline="always")
+def _home_slot(key, shift):
+    return np.int64((np.uint64(key) * _GOLDEN) >> shift)
+
+
+@njit(cache=True, inline="always")
+def exp_weight(keys, exp_weights, shift, row, code):
+    """exp of the weight of ``code`` in row ``row`` (1 when absent: weight 0)."""
+    key = _key(code)
+    mask = keys.shape[1] - 1
+    slot = _home_slot(key, shift)
+    while True:
+        found = keys[row, slot]
+        if found == key:
+            return exp_weights[row, slot]
+        if found == EMPTY_KEY:
+            return 1.0
+        slot = (slot + 1) & mask
+
+
+@njit(cache=True)
+def weight(policy, row, code):
+    """The weight of ``code`` in row ``row`` (0 when absent); for tests and inspection."""
+    key = _key(code)
+    keys = policy.keys
+    mask = keys.shape[1] - 1
+    slot = _home_slot(key, policy.shift)
+    while True:
+        found = keys[row, slot]
+        if found == key:
+            return policy.weights[row, slot]
+        if found == EMPTY_KEY:
+            return 0.0
+        slot = (slot + 1) & mask
+
+
+@njit(cache=True)
+def add_weights(policy, row, codes, deltas, n):
+    """weights[row][codes[j]] += deltas[j] for j < n, inserting absent codes at weight 0."""
+    keys = policy.keys
+    weights = policy.weights
+    exp_weights = policy.exp_weights
+    used = policy.used
+    n_used = policy.n_used
+    mask = keys.shape[1] - 1
+    limit = MAX_LOAD * keys.shape[1]
+    touched = np.empty(n, dtype=np.int64)
+    for j in range(n):
+        key = _key(codes[j])
+        slot = _home_slot(key, policy.shift)
+        while True:
+            found = keys[row, slot]
+            if found == key:
+                weights[row, slot] += deltas[j]
+                break
+            if found == EMPTY_KEY:
+                if n_used[row] >= limit:
+                    raise RuntimeError("policy table full: raise policy_capacity_bits")
+                keys[row, slot] = key
+                weights[row, slot] = deltas[j]
+                used[row, n_used[row]] = slot
+                n_used[row] += 1
+                break
+            slot = (slot + 1) & mask
+        touched[j] = slot
+    for j in range(n):
+        exp_weights[row, touched[j]] = np.exp(weights[row, touched[j]])
+
+
+@njit(cache=True)
+def clear(policy, row):
+    """Make row ``row`` the uniform policy (every weight 0)."""
+    keys = policy.keys
+    used = policy.used
+    for i in range(policy.n_used[row]):
+        keys[row, used[row, i]] = EMPTY_KEY
+    policy.n_used[row] = 0
+
+
+@njit(cache=True)
+def copy_row(policy, source, target):
+    """Row ``target`` becomes a copy of row ``source``, touching only used slots."""
+    clear(policy, target)
+    keys = policy.keys
+    weights = policy.weights
+    exp_weights = policy.exp_weights
+    used = policy.used
+    for i in range(policy.n_used[source]):
+        slot = used[source, i]
+        keys[target, slot] = keys[source, slot]
+        weights[target, slot] = weights[source, slot]
+        exp_weights[target, slot] = exp_weights[source, slot]
+        used[target, i] = slot
+    policy.n_used[target] = policy.n_used[source]
