@@ -42,8 +42,12 @@ Run = namedtuple(
 )
 Workspace = namedtuple(
     "Workspace",
-    ["state", "moves", "codes", "probabilities", "seq_moves", "seq_codes", "seq_len",
-     "update_codes", "update_deltas"],
+    # Sequences per level l: seq_moves[l, t] is the t-th move; the codes of every move that
+    # was legal at step t are seq_legal[l, seq_starts[l, t] : seq_starts[l, t + 1]], the
+    # chosen one at offset seq_chosen[l, t]. Keeping them lets Adapt run without replaying
+    # the sequence through the domain (a replay cost as much as the playout itself).
+    ["state", "moves", "codes", "probabilities", "seq_moves", "seq_chosen", "seq_legal",
+     "seq_starts", "seq_len", "update_slots", "update_deltas"],
 )
 
 
@@ -80,10 +84,12 @@ def _new_workspace(domain, levels):
         codes=np.zeros(width, dtype=np.int64),
         probabilities=np.zeros(width),
         seq_moves=np.zeros((levels + 1, length), dtype=np.int64),
-        seq_codes=np.zeros((levels + 1, length), dtype=np.int64),
+        seq_chosen=np.zeros((levels + 1, length), dtype=np.int64),
+        seq_legal=np.zeros((levels + 1, length * width), dtype=np.int64),
+        seq_starts=np.zeros((levels + 1, length + 1), dtype=np.int64),
         seq_len=np.zeros(levels + 1, dtype=np.int64),
-        update_codes=np.zeros(length * (width + 1), dtype=np.int64),
-        update_deltas=np.zeros(length * (width + 1)),
+        update_slots=np.zeros(length * width, dtype=np.int64),
+        update_deltas=np.zeros(length * width),
     )
 
 
@@ -143,23 +149,30 @@ def _policy_playout(domain, ws, policy, row, run):
     codes = ws.codes
     weights = ws.probabilities
     seq_moves = ws.seq_moves
-    seq_codes = ws.seq_codes
+    seq_chosen = ws.seq_chosen
+    seq_legal = ws.seq_legal
+    seq_starts = ws.seq_starts
     keys = policy.keys
-    table = policy.exp_weights
+    exp_weights = policy.exp_weights
     shift = policy.shift
     reset(domain, state)
     length = 0
+    offset = 0
     while True:
         n = legal_moves(domain, state, moves, codes)
         if n == 0:
             break
         for i in range(n):
-            weights[i] = pol.exp_weight(keys, table, shift, row, codes[i])
+            weights[i] = pol.exp_weight(keys, exp_weights, shift, row, codes[i])
+            seq_legal[0, offset + i] = codes[i]
         chosen = _sample(weights, n)
         seq_moves[0, length] = moves[chosen]
-        seq_codes[0, length] = codes[chosen]
+        seq_chosen[0, length] = chosen
+        seq_starts[0, length] = offset
+        offset += n
         length += 1
         play(domain, state, moves[chosen])
+    seq_starts[0, length] = offset
     ws.seq_len[0] = length
     value = score(domain, state)
     _end_playout(run, value, seq_moves[0], length)
@@ -167,45 +180,49 @@ def _policy_playout(domain, ws, policy, row, run):
 
 
 @njit(cache=True)
-def adapt(domain, ws, policy, row, level, alpha):
+def adapt(ws, policy, row, level, alpha):
     """Rosin's Adapt: move row ``row`` of the policy toward the sequence ``ws.seq_*[level]``.
 
     For each step, w[chosen] += alpha and w[m] -= alpha * p(m) for every legal m, where every
     p is computed from the weights as they were before this call: all the deltas are
     gathered first and applied afterwards (a code can be legal at many steps)."""
-    state = ws.state
-    moves = ws.moves
-    codes = ws.codes
-    weights = ws.probabilities
-    update_codes = ws.update_codes
-    update_deltas = ws.update_deltas
     keys = policy.keys
-    table = policy.exp_weights
+    weights = policy.weights
+    exp_weights = policy.exp_weights
+    used = policy.used
+    n_used = policy.n_used
     shift = policy.shift
-    reset(domain, state)
-    n_updates = 0
-    for t in range(ws.seq_len[level]):
-        n = legal_moves(domain, state, moves, codes)
+    legal = ws.seq_legal
+    starts = ws.seq_starts
+    chosen = ws.seq_chosen
+    slots = ws.update_slots
+    deltas = ws.update_deltas
+    length = ws.seq_len[level]
+    for t in range(length):
+        first = starts[level, t]
+        last = starts[level, t + 1]
         total = 0.0
-        for i in range(n):
-            weights[i] = pol.exp_weight(keys, table, shift, row, codes[i])
-            total += weights[i]
-        for i in range(n):
-            update_codes[n_updates] = codes[i]
-            update_deltas[n_updates] = -alpha * weights[i] / total
-            n_updates += 1
-        update_codes[n_updates] = ws.seq_codes[level, t]
-        update_deltas[n_updates] = alpha
-        n_updates += 1
-        play(domain, state, ws.seq_moves[level, t])
-    pol.add_weights(policy, row, update_codes, update_deltas, n_updates)
+        for j in range(first, last):
+            slot = pol.slot_for(keys, weights, exp_weights, used, n_used, shift, row, legal[level, j])
+            slots[j] = slot
+            total += exp_weights[row, slot]
+        for j in range(first, last):
+            deltas[j] = -alpha * exp_weights[row, slots[j]] / total
+        deltas[first + chosen[level, t]] += alpha
+    for j in range(starts[level, length]):
+        weights[row, slots[j]] += deltas[j]
+    for j in range(starts[level, length]):
+        exp_weights[row, slots[j]] = np.exp(weights[row, slots[j]])
 
 
 @njit(cache=True)
 def _keep_sequence(ws, source, target):
     length = ws.seq_len[source]
+    n_codes = ws.seq_starts[source, length]
     ws.seq_moves[target, :length] = ws.seq_moves[source, :length]
-    ws.seq_codes[target, :length] = ws.seq_codes[source, :length]
+    ws.seq_chosen[target, :length] = ws.seq_chosen[source, :length]
+    ws.seq_starts[target, : length + 1] = ws.seq_starts[source, : length + 1]
+    ws.seq_legal[target, :n_codes] = ws.seq_legal[source, :n_codes]
     ws.seq_len[target] = length
 
 
@@ -222,7 +239,7 @@ def _level_one(domain, ws, policy, run, iterations, playouts_per_step, alpha):
                 _keep_sequence(ws, 0, 1)
             if run.counters[STOP]:
                 return best
-        adapt(domain, ws, policy, 1, 1, alpha)
+        adapt(ws, policy, 1, 1, alpha)
     return best
 
 
@@ -259,7 +276,7 @@ def nrpa(domain, ws, policy, run, top, iterations, playouts_per_step, alpha):
             _keep_sequence(ws, level - 1, level)
         if run.counters[STOP]:
             return best[top]
-        adapt(domain, ws, policy, level, level, alpha)
+        adapt(ws, policy, level, level, alpha)
         done[level] += 1
 
 

@@ -85,37 +85,27 @@ def weight(policy, row, code):
         slot = (slot + 1) & mask
 
 
-@njit(cache=True)
-def add_weights(policy, row, codes, deltas, n):
-    """weights[row][codes[j]] += deltas[j] for j < n, inserting absent codes at weight 0."""
-    keys = policy.keys
-    weights = policy.weights
-    exp_weights = policy.exp_weights
-    used = policy.used
-    n_used = policy.n_used
+@njit(cache=True, inline="always")
+def slot_for(keys, weights, exp_weights, used, n_used, shift, row, code):
+    """The slot of ``code`` in row ``row``, inserted with weight 0 (exp 1) when absent.
+    Inserting does not change any weight, so reads made after it still see the old ones."""
+    key = _key(code)
     mask = keys.shape[1] - 1
-    limit = MAX_LOAD * keys.shape[1]
-    touched = np.empty(n, dtype=np.int64)
-    for j in range(n):
-        key = _key(codes[j])
-        slot = _home_slot(key, policy.shift)
-        while True:
-            found = keys[row, slot]
-            if found == key:
-                weights[row, slot] += deltas[j]
-                break
-            if found == EMPTY_KEY:
-                if n_used[row] >= limit:
-                    raise RuntimeError("policy table full: raise policy_capacity_bits")
-                keys[row, slot] = key
-                weights[row, slot] = deltas[j]
-                used[row, n_used[row]] = slot
-                n_used[row] += 1
-                break
-            slot = (slot + 1) & mask
-        touched[j] = slot
-    for j in range(n):
-        exp_weights[row, touched[j]] = np.exp(weights[row, touched[j]])
+    slot = _home_slot(key, shift)
+    while True:
+        found = keys[row, slot]
+        if found == key:
+            return slot
+        if found == EMPTY_KEY:
+            if n_used[row] >= MAX_LOAD * keys.shape[1]:
+                raise RuntimeError("policy table full: raise policy_capacity_bits")
+            keys[row, slot] = key
+            weights[row, slot] = 0.0
+            exp_weights[row, slot] = 1.0
+            used[row, n_used[row]] = slot
+            n_used[row] += 1
+            return slot
+        slot = (slot + 1) & mask
 
 
 @njit(cache=True)
