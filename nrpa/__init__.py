@@ -32,6 +32,11 @@ def _cache_root() -> Path:
     return _PACKAGE_DIR.parent / ".numba_cache"
 
 
+# Budgets are in CPU time of the whole process: idle BLAS worker threads (numpy, scipy)
+# would add to it, and the searches never use BLAS.
+for _variable in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_variable, "1")
+
 SOURCE_HASH = source_hash()
 NUMBA_CACHE_DIR = str(_cache_root() / SOURCE_HASH)
 os.environ["NUMBA_CACHE_DIR"] = NUMBA_CACHE_DIR

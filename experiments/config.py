@@ -1,0 +1,88 @@
+"""The Hydra side of the configuration: the typed schema and a check of override keys.
+
+The schema (dataclasses in Hydra's ConfigStore) makes typos in known sections and wrong
+types fail at compose time; the YAML files under conf/ hold the variants. Ranges are
+checked by ``nrpa.search.validate`` and each domain adapter, before any work starts.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, fields
+from typing import Any, Optional
+
+from hydra.core.config_store import ConfigStore
+from omegaconf import MISSING, OmegaConf
+
+from experiments.store import PROJECT_ROOT
+from nrpa.domains.registry import DOMAINS
+from nrpa.errors import InputError
+
+
+@dataclass
+class RunConfig:
+    """Top-level options (see conf/config.yaml for what each means)."""
+
+    algorithm: str = "nrpa"
+    seed: int = 0
+    level: int = 4
+    N: int = 100
+    alpha: float = 1.0
+    P: int = 1
+    max_time: Optional[float] = 10.0
+    max_playouts: Optional[int] = None
+    clock: str = "cpu"
+    restart: bool = True
+    policy_capacity_bits: int = 20
+    force: bool = False
+    outputs_dir: str = MISSING
+    domain: Any = MISSING
+
+
+CONFIG_GROUPS = ("algo", "domain")
+
+
+def register_configs() -> None:
+    """Put the schemas in Hydra's ConfigStore and the ``project_root`` resolver in OmegaConf
+    (output paths are anchored to the project root, whatever the working directory)."""
+    OmegaConf.register_new_resolver("project_root", lambda: str(PROJECT_ROOT), replace=True)
+    store = ConfigStore.instance()
+    store.store(name="schema", node=RunConfig)
+    for name, domain_class in DOMAINS.items():
+        store.store(group="domain", name=f"{name}_schema", node=domain_class.options_class)
+
+
+def check_override_keys(arguments: list[str]) -> None:
+    """Reject an unknown key such as ``levle=3`` with the list of valid keys (Hydra's own
+    message does not list them). Group choices (``algo=...``, ``domain=...``) and
+    ``hydra.*``, ``+key``, ``~key`` overrides are left to Hydra."""
+    top_keys = [f.name for f in fields(RunConfig) if f.name != "domain"]
+    domain_name = "samegame"
+    for argument in arguments:
+        if argument.startswith("domain=") and "," not in argument:
+            domain_name = argument.split("=", 1)[1]
+    for argument in arguments:
+        if argument.startswith(("-", "+", "~")) or "=" not in argument:
+            continue
+        key = argument.split("=", 1)[0]
+        head = key.split(".", 1)[0]
+        if head == "hydra" or key in CONFIG_GROUPS:
+            continue
+        if head == "domain" and domain_name in DOMAINS:
+            option = key.split(".", 1)[1] if "." in key else ""
+            valid = [f.name for f in fields(DOMAINS[domain_name].options_class) if f.name != "name"]
+            if option not in valid:
+                raise InputError(
+                    f"unknown option {key!r} for domain={domain_name}: valid are "
+                    f"{', '.join('domain.' + name for name in valid)}"
+                )
+        elif head not in top_keys:
+            raise InputError(
+                f"unknown option {key!r}: valid are {', '.join(top_keys)}, "
+                f"and the groups {', '.join(group + '=' for group in CONFIG_GROUPS)}"
+            )
+
+
+def exit_on_input_error(error: InputError) -> None:
+    print(f"error: {error}", file=sys.stderr)
+    sys.exit(2)

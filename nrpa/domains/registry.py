@@ -1,0 +1,87 @@
+"""The domains the harness knows, by the name users type (``domain=samegame``).
+
+Each entry is a Python-side adapter: it validates the domain's options, builds the value
+the numba kernels take, and turns a kernel sequence into a printable certificate, which it
+can also replay with the domain's plain-Python rules to verify a score.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+from nrpa.domains import samegame, samegame_rules
+from nrpa.errors import InputError
+
+
+@dataclass
+class SameGameOptions:
+    """Options of ``domain=samegame`` (not frozen: Hydra uses it as the schema to override).
+    ``board``: 1..20 or a board file path; ``policy``: none, tabu or selective (the
+    playout rule of Cazenave 2016); ``threshold``: t of the selective rule;
+    ``zobrist_seed``: seed of the random table behind the move codes."""
+
+    name: str = "samegame"
+    board: str = "1"
+    policy: str = "tabu"
+    threshold: int = 0
+    zobrist_seed: int = 0
+
+
+class SameGameDomain:
+    options_class = SameGameOptions
+    certificate_format = "clicks [row, col], 0-based, row 0 at the top: the top-left stone of the group removed"
+
+    def __init__(self, options: SameGameOptions):
+        if options.policy not in samegame.RULES:
+            raise InputError(
+                f"domain.policy={options.policy!r} is not valid: choose one of "
+                f"{', '.join(samegame.RULES)}"
+            )
+        if options.threshold < 0:
+            raise InputError(f"domain.threshold={options.threshold} is out of range: it must be >= 0")
+        self.options = options
+        self.board = samegame_rules.load_board(options.board)
+
+    def kernel_domain(self):
+        return samegame.make_samegame(
+            self.board.rows,
+            rule=self.options.policy,
+            threshold=self.options.threshold,
+            zobrist_seed=self.options.zobrist_seed,
+        )
+
+    def certificate(self, kernel_moves) -> list[list[int]]:
+        return [list(cell) for cell in samegame_rules.certificate(self.board.rows, kernel_moves)]
+
+    def replay_score(self, certificate) -> float:
+        return float(samegame_rules.replay(self.board.rows, [tuple(move) for move in certificate]))
+
+    def describe(self) -> dict:
+        """Facts a reader of a run file needs beside the options."""
+        return {
+            "board": self.board.name,
+            "width": self.board.width,
+            "height": self.board.height,
+            "tabu_colour": samegame_rules.tabu_colour(self.board.rows),
+            "rows": [" ".join(map(str, row)) for row in self.board.rows],
+        }
+
+
+DOMAINS = {"samegame": SameGameDomain}
+
+
+def make_domain(options) -> SameGameDomain:
+    """The adapter for ``options`` (a dataclass or a mapping with a ``name`` key)."""
+    values = dict(options) if not hasattr(options, "__dataclass_fields__") else asdict(options)
+    name = values.get("name")
+    if name not in DOMAINS:
+        raise InputError(f"domain={name!r} is not valid: choose one of {', '.join(DOMAINS)}")
+    domain_class = DOMAINS[name]
+    known = domain_class.options_class.__dataclass_fields__
+    unknown = sorted(set(values) - set(known))
+    if unknown:
+        raise InputError(
+            f"unknown option(s) domain.{', domain.'.join(unknown)} for domain={name}: valid are "
+            f"{', '.join('domain.' + key for key in known if key != 'name')}"
+        )
+    return domain_class(domain_class.options_class(**values))

@@ -1,0 +1,135 @@
+"""One search run from Python: settings in, a frozen result out.
+
+The papers' symbols are kept where users type them: ``level``, ``N`` (iterations per
+level), ``alpha`` (Adapt step), ``P`` (playouts per level-1 step of Stabilized NRPA).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from nrpa.algorithms import ALGORITHMS, search
+from nrpa.clock import CLOCKS
+from nrpa.errors import InputError
+
+TRACE_CAPACITY = 1 << 16
+
+
+@dataclass(frozen=True)
+class SearchSettings:
+    """What to run and for how long. A budget is ``max_time`` seconds on ``clock`` (``cpu``:
+    CPU time of the process, the default for single-threaded runs, as the papers' C++
+    ``clock()``; ``wall``: elapsed time) and/or ``max_playouts``; the first reached stops
+    the run. With ``restart`` the top level starts again from a fresh policy whenever it
+    ends before the budget, keeping the global best (the papers' harness did this)."""
+
+    algorithm: str = "nrpa"
+    level: int = 4
+    N: int = 100
+    alpha: float = 1.0
+    P: int = 1
+    seed: int = 0
+    max_time: float | None = 10.0
+    max_playouts: int | None = None
+    clock: str = "cpu"
+    restart: bool = True
+    policy_capacity_bits: int = 20
+
+    def __post_init__(self):
+        validate(self)
+
+
+def validate(settings: SearchSettings) -> None:
+    """Raise InputError naming the first bad option and what is valid."""
+    s = settings
+    if s.algorithm not in ALGORITHMS:
+        raise InputError(f"algo={s.algorithm!r} is not valid: choose one of {', '.join(ALGORITHMS)}")
+    checks = [
+        (s.level >= 0, f"level={s.level} is out of range: it must be >= 0"),
+        (0 <= s.seed < 2**32, f"seed={s.seed} is out of range: 0 <= seed < 2**32"),
+        (s.N >= 1, f"N={s.N} is out of range: it must be >= 1"),
+        (math.isfinite(s.alpha) and s.alpha > 0, f"alpha={s.alpha} is out of range: it must be > 0"),
+        (s.P >= 1, f"P={s.P} is out of range: it must be >= 1"),
+        (s.algorithm != "nrpa" or s.P == 1,
+         f"P={s.P} is the Stabilized NRPA parameter: NRPA is SNRPA(1); use algo=snrpa P={s.P}"),
+        (s.max_time is None or (math.isfinite(s.max_time) and s.max_time > 0),
+         f"max_time={s.max_time} is out of range: it must be > 0 seconds (or null)"),
+        (s.max_playouts is None or s.max_playouts >= 1,
+         f"max_playouts={s.max_playouts} is out of range: it must be >= 1 (or null)"),
+        (s.max_time is not None or s.max_playouts is not None or not s.restart,
+         "no budget: set max_time and/or max_playouts (or restart=false to run the top level once)"),
+        (s.clock in CLOCKS, f"clock={s.clock!r} is not valid: choose one of {', '.join(CLOCKS)}"),
+        (10 <= s.policy_capacity_bits <= 28,
+         f"policy_capacity_bits={s.policy_capacity_bits} is out of range: 10..28"),
+    ]
+    for ok, message in checks:
+        if not ok:
+            raise InputError(message)
+
+
+@dataclass(frozen=True)
+class Trace:
+    """Every improvement of the best score: when (wall and CPU seconds since the start,
+    playouts done) and the new best. The best at any checkpoint is the last entry at or
+    before it."""
+
+    wall_seconds: tuple[float, ...]
+    cpu_seconds: tuple[float, ...]
+    playouts: tuple[int, ...]
+    score: tuple[float, ...]
+
+    def best_at(self, checkpoint: float, *, axis: str = "cpu_seconds") -> float:
+        """Best score at ``checkpoint`` on ``axis`` (cpu_seconds, wall_seconds or playouts);
+        NaN when no playout had finished by then."""
+        positions = np.asarray(getattr(self, axis))
+        index = int(np.searchsorted(positions, checkpoint, side="right")) - 1
+        return float(self.score[index]) if index >= 0 else math.nan
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    best_score: float
+    best_moves: tuple[int, ...]  # kernel move ids; the domain turns them into a certificate
+    trace: Trace
+    playouts: int
+    restarts: int
+    wall_seconds: float
+    cpu_seconds: float
+
+
+def run_search(kernel_domain, settings: SearchSettings) -> SearchResult:
+    """Run one search on a domain value built by a domain adapter (``kernel_domain()``)."""
+    s = settings
+    (best, moves, wall, cpu, playouts_at, scores, playouts, restarts, wall_total,
+     cpu_total) = search(
+        kernel_domain,
+        ALGORITHMS[s.algorithm],
+        s.level,
+        s.N,
+        s.P,
+        float(s.alpha),
+        s.seed,
+        CLOCKS[s.clock],
+        float(s.max_time) if s.max_time is not None else 0.0,
+        float(s.max_playouts) if s.max_playouts is not None else 0.0,
+        s.restart,
+        s.policy_capacity_bits,
+        TRACE_CAPACITY,
+    )
+    return SearchResult(
+        best_score=float(best),
+        best_moves=tuple(int(m) for m in moves),
+        trace=Trace(
+            wall_seconds=tuple(float(x) for x in wall),
+            cpu_seconds=tuple(float(x) for x in cpu),
+            playouts=tuple(int(x) for x in playouts_at),
+            score=tuple(float(x) for x in scores),
+        ),
+        playouts=int(playouts),
+        restarts=int(restarts),
+        wall_seconds=float(wall_total),
+        cpu_seconds=float(cpu_total),
+    )

@@ -1,0 +1,33 @@
+"""Hydra entry point: one config in, runs out.
+
+    python run.py domain=samegame domain.board=1 algo=nrpa level=3 N=100 max_time=5
+    python run.py algo=snrpa P=4
+    python run.py algo=nmcs level=2
+"""
+
+import sys
+
+import hydra
+from omegaconf import DictConfig
+
+from experiments.cli import run_from_config
+from experiments.config import check_override_keys, exit_on_input_error, register_configs
+from nrpa.errors import InputError
+
+register_configs()
+
+
+@hydra.main(version_base="1.3", config_path="conf", config_name="config")
+def main(cfg: DictConfig) -> float:
+    try:
+        return run_from_config(cfg)
+    except InputError as error:
+        exit_on_input_error(error)
+
+
+if __name__ == "__main__":
+    try:
+        check_override_keys(sys.argv[1:])
+    except InputError as error:
+        exit_on_input_error(error)
+    main()
