@@ -16,11 +16,11 @@ from pathlib import Path
 _PACKAGE_DIR = Path(__file__).resolve().parent
 
 
-def source_hash() -> str:
+def source_hash(package_dir: Path = _PACKAGE_DIR) -> str:
     """SHA-256 (first 16 hex digits) over the path and bytes of every .py file of the package."""
     digest = hashlib.sha256()
-    for path in sorted(_PACKAGE_DIR.rglob("*.py")):
-        digest.update(str(path.relative_to(_PACKAGE_DIR)).encode())
+    for path in sorted(package_dir.rglob("*.py")):
+        digest.update(str(path.relative_to(package_dir)).encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
 

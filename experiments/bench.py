@@ -1,0 +1,55 @@
+"""Speed benchmark of the engine (`make bench`): SameGame board 1, NRPA level 4, N = 100,
+with the `tabu` and the `none` playout rule, about 20 CPU-seconds each.
+
+Prints playouts per CPU-second for both and the cold start of `python run.py` with a
+warm cache (process start to the end of a one-playout run, an upper bound on the time to
+the first playout). The last line is `playouts_per_cpu_second: <tabu figure>`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+from experiments.store import PROJECT_ROOT
+from nrpa.domains.registry import SameGameOptions, make_domain
+from nrpa.search import SearchSettings, run_search
+
+
+def playouts_per_cpu_second(policy: str, seconds: float) -> float:
+    domain = make_domain(SameGameOptions(board="1", policy=policy)).kernel_domain()
+    run_search(domain, SearchSettings(level=4, N=100, max_time=0.05))  # compile or load from cache
+    result = run_search(domain, SearchSettings(level=4, N=100, max_time=seconds, seed=1))
+    return result.playouts / result.cpu_seconds
+
+
+def cold_start_seconds() -> float:
+    """Wall time of `python run.py ... max_playouts=1` in a fresh process."""
+    command = [sys.executable, str(PROJECT_ROOT / "run.py"), "level=1", "max_playouts=1", "force=true"]
+    with tempfile.TemporaryDirectory() as outputs:
+        command.append(f"outputs_dir={outputs}")
+        subprocess.run(command, check=True, capture_output=True)  # warm the cache
+        start = time.perf_counter()
+        subprocess.run(command, check=True, capture_output=True)
+        return time.perf_counter() - start
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--seconds", type=float, default=20.0, help="CPU-seconds per playout rule")
+    seconds = parser.parse_args().seconds
+    print(f"machine: {os.cpu_count()} cores; SameGame board 1, NRPA level 4, N=100, {seconds:g} CPU-s per rule")
+    print(f"cold start (python run.py, warm cache, one playout): {cold_start_seconds():.2f} s")
+    none = playouts_per_cpu_second("none", seconds)
+    print(f"none: {none:,.0f} playouts per CPU-second")
+    tabu = playouts_per_cpu_second("tabu", seconds)
+    print(f"tabu: {tabu:,.0f} playouts per CPU-second")
+    print(f"playouts_per_cpu_second: {tabu:.0f}")
+
+
+if __name__ == "__main__":
+    main()

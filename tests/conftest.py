@@ -1,0 +1,31 @@
+"""Shared helpers: small random boards and reading a kernel state back as a cell grid."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+
+def random_rows(seed: int, height: int, width: int, colours: int) -> list[list[int]]:
+    rng = np.random.default_rng(seed)
+    return rng.integers(0, colours, size=(height, width)).tolist()
+
+
+def kernel_grid(domain, state) -> list[list[int | None]]:
+    """The kernel state as grid[row][col] (row 0 at the top, None empty)."""
+    width, height = int(domain.width), int(domain.height)
+    grid = [[None] * width for _ in range(height)]
+    for index, colour in enumerate(domain.colours):
+        for x in range(width):
+            bits = int(state.masks[index, x])
+            for k in range(height):
+                if bits >> k & 1:
+                    assert grid[height - 1 - k][x] is None, "two colours in one cell"
+                    grid[height - 1 - k][x] = int(colour)
+    return grid
+
+
+@pytest.fixture
+def tmp_outputs(tmp_path):
+    return tmp_path / "outputs"
+

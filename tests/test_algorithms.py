@@ -1,0 +1,141 @@
+"""NRPA, SNRPA and NMCS behaviours on boards whose answers are known."""
+
+import json
+import subprocess
+import sys
+from functools import lru_cache
+
+from nrpa.domains import samegame_rules as rules
+from nrpa.domains.samegame import make_samegame
+from nrpa.search import SearchSettings, run_search
+from tests.conftest import random_rows
+
+BOARD_1 = rules.load_board(1).rows
+# 6 x 6, 4 colours: optimum 1044 (board cleared); 10,000 uniform playouts reach only 52.
+SMALL = random_rows(5, 6, 6, 4)
+
+
+def playouts(n, **options):
+    return SearchSettings(max_time=None, max_playouts=n, **options)
+
+
+def exhaustive_optimum(rows) -> int:
+    @lru_cache(maxsize=None)
+    def best(key):
+        grid = [list(row) for row in key]
+        result = 0
+        for cells in rules.all_groups(grid):
+            child = [row[:] for row in grid]
+            points = rules.remove_group(child, cells)
+            result = max(result, points + best(tuple(map(tuple, child))))
+        return result
+
+    return best(tuple(map(tuple, rows)))
+
+
+def deterministic(result):
+    """Everything about a run but its timings."""
+    return (result.best_score, result.best_moves, result.trace.playouts, result.trace.score,
+            result.playouts, result.restarts)
+
+
+def replayed(rows, result):
+    return rules.replay(rows, rules.certificate(rows, result.best_moves))
+
+
+def test_snrpa_with_p_1_is_exactly_nrpa():
+    domain = make_samegame(BOARD_1, rule="tabu")
+    nrpa = run_search(domain, playouts(3000, algorithm="nrpa", level=2, N=30, seed=4))
+    snrpa = run_search(domain, playouts(3000, algorithm="snrpa", level=2, N=30, P=1, seed=4))
+    assert deterministic(nrpa) == deterministic(snrpa)
+
+
+def test_snrpa_with_p_above_1_plays_p_playouts_per_level_1_step():
+    domain = make_samegame(SMALL, rule="none")
+    result = run_search(domain, SearchSettings(algorithm="snrpa", level=1, N=10, P=3,
+                                               max_time=None, restart=False))
+    assert result.playouts == 30
+    nrpa = run_search(domain, SearchSettings(level=1, N=30, max_time=None, restart=False))
+    assert deterministic(result) != deterministic(nrpa)  # same playouts, fewer Adapt calls
+
+
+def test_the_same_seed_gives_the_same_run():
+    domain = make_samegame(BOARD_1, rule="selective", threshold=10)
+    first = run_search(domain, playouts(2000, level=3, N=10, seed=11))
+    second = run_search(domain, playouts(2000, level=3, N=10, seed=11))
+    assert deterministic(first) == deterministic(second)
+    other = run_search(domain, playouts(2000, level=3, N=10, seed=12))
+    assert other.best_moves != first.best_moves
+
+
+def test_the_same_seed_gives_the_same_run_in_another_process():
+    code = (
+        "import json; from nrpa.domains.samegame import make_samegame;"
+        "from nrpa.domains.samegame_rules import load_board;"
+        "from nrpa.search import SearchSettings, run_search;"
+        "r = run_search(make_samegame(load_board(1).rows), SearchSettings(level=2, N=20, seed=3,"
+        " max_time=None, max_playouts=1500));"
+        "print(json.dumps([r.best_moves, r.trace.playouts, r.trace.score]))"
+    )
+    output = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    here = run_search(make_samegame(BOARD_1), playouts(1500, level=2, N=20, seed=3))
+    assert json.loads(output.stdout) == [list(here.best_moves), list(here.trace.playouts),
+                                         list(here.trace.score)]
+
+
+def test_level_2_nrpa_reaches_the_exhaustive_optimum_of_a_small_board():
+    assert exhaustive_optimum(SMALL) == 1044
+    domain = make_samegame(SMALL, rule="none")
+    nrpa = run_search(domain, SearchSettings(level=2, N=100, seed=1, max_time=None, restart=False))
+    assert nrpa.playouts == 100 * 100
+    assert nrpa.best_score == 1044 == replayed(SMALL, nrpa)
+    uniform = run_search(domain, playouts(100 * 100, level=0, seed=1))
+    assert uniform.best_score < 1000  # the same number of uniform playouts never clears it
+
+
+def test_a_playout_budget_stops_after_exactly_that_many_playouts():
+    result = run_search(make_samegame(BOARD_1), playouts(1234, level=3, N=100))
+    assert result.playouts == 1234
+    assert result.trace.playouts[-1] <= 1234
+
+
+def test_the_trace_records_every_strict_improvement_and_ends_at_the_best():
+    result = run_search(make_samegame(BOARD_1), playouts(5000, level=2, N=100, seed=2))
+    scores = result.trace.score
+    assert all(a < b for a, b in zip(scores, scores[1:]))
+    assert list(result.trace.playouts) == sorted(result.trace.playouts)
+    assert list(result.trace.cpu_seconds) == sorted(result.trace.cpu_seconds)
+    assert scores[-1] == result.best_score == replayed(BOARD_1, result)
+    assert result.trace.playouts[0] == 1  # the first playout always improves on nothing
+    assert result.trace.best_at(result.trace.playouts[1] - 1, axis="playouts") == scores[0]
+
+
+def test_the_top_level_restarts_from_a_fresh_policy_until_the_budget_is_spent():
+    domain = make_samegame(SMALL, rule="none")
+    result = run_search(domain, playouts(95, level=1, N=10))
+    assert (result.playouts, result.restarts) == (95, 9)  # 9 whole level-1 calls, 1 cut short
+    once = run_search(domain, SearchSettings(level=1, N=10, max_time=None, restart=False))
+    assert (once.playouts, once.restarts) == (10, 0)
+
+
+def test_a_cpu_time_budget_stops_the_run_soon_after_it_is_spent():
+    result = run_search(make_samegame(BOARD_1), SearchSettings(level=4, max_time=0.3))
+    assert 0.3 <= result.cpu_seconds < 1.0
+
+
+def test_level_1_nmcs_tries_every_legal_move_at_each_step_of_the_game_it_follows():
+    domain = make_samegame(SMALL, rule="none")
+    result = run_search(domain, SearchSettings(algorithm="nmcs", level=1, max_time=None, restart=False))
+    grid = rules.new_grid(SMALL)
+    expected_playouts = 0
+    for row, col in rules.certificate(SMALL, result.best_moves):
+        expected_playouts += len(rules.all_groups(grid))
+        rules.remove_group(grid, rules.group_at(grid, row, col))
+    assert result.playouts == expected_playouts
+    assert result.best_score == replayed(SMALL, result)
+
+
+def test_level_2_nmcs_on_board_1_returns_a_certificate_that_replays_to_its_score():
+    result = run_search(make_samegame(BOARD_1), playouts(3000, algorithm="nmcs", level=2))
+    assert result.playouts == 3000
+    assert result.best_score == replayed(BOARD_1, result) > 0

@@ -1,0 +1,109 @@
+"""`python run.py ...` as a user types it, and `python -m experiments.verify`."""
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run(*arguments, outputs=None, cwd=ROOT):
+    command = [sys.executable, str(ROOT / "run.py"), *arguments]
+    if outputs is not None:
+        command.append(f"outputs_dir={outputs}")
+    return subprocess.run(command, capture_output=True, text=True, cwd=cwd)
+
+
+def run_file_of(completed) -> Path:
+    match = re.search(r"run file: (\S+)", completed.stdout)
+    assert match, completed.stdout + completed.stderr
+    return Path(match.group(1))
+
+
+@pytest.mark.parametrize(
+    "arguments, title",
+    [
+        (["domain=samegame", "domain.board=1", "algo=nrpa", "level=3", "N=100", "max_time=0.5"], "NRPA level 3"),
+        (["algo=snrpa", "P=4", "level=2", "max_time=0.5"], "SNRPA(4) level 2"),
+        (["algo=nmcs", "level=1", "max_time=0.5"], "NMCS level 1"),
+    ],
+)
+def test_a_single_run_prints_its_best_score_and_writes_a_verifiable_run_file(tmp_outputs, arguments, title):
+    completed = run(*arguments, outputs=tmp_outputs, cwd=ROOT / "tests")  # any working directory
+    assert completed.returncode == 0, completed.stderr
+    assert title in completed.stdout
+    best = float(re.search(r"best score (\S+)", completed.stdout).group(1))
+    path = run_file_of(completed)
+    assert path.is_relative_to(tmp_outputs / "runs" / "samegame")
+    record = json.loads(path.read_text())
+    assert record["result"]["best_score"] == best == record["trace"]["score"][-1]
+    assert record["code_version"]["source_hash"]
+    assert record["config"]["seed"] == record["seed"] == 0
+    verified = subprocess.run([sys.executable, "-m", "experiments.verify", str(path)],
+                              capture_output=True, text=True, cwd=ROOT)
+    assert verified.returncode == 0 and "1 verified, 0 failed" in verified.stdout
+
+
+def test_running_the_same_command_again_finds_the_stored_run(tmp_outputs):
+    first = run("level=1", "max_playouts=50", outputs=tmp_outputs)
+    again = run("level=1", "max_playouts=50", outputs=tmp_outputs)
+    assert "already in the store" in again.stdout
+    assert run_file_of(first) == run_file_of(again)
+
+
+def test_verify_flags_a_certificate_that_does_not_reach_its_score(tmp_outputs):
+    path = run_file_of(run("level=1", "max_playouts=50", outputs=tmp_outputs))
+    record = json.loads(path.read_text())
+    record["certificate"]["score"] += 1
+    path.write_text(json.dumps(record))
+    verified = subprocess.run([sys.executable, "-m", "experiments.verify", str(tmp_outputs)],
+                              capture_output=True, text=True, cwd=ROOT)
+    assert verified.returncode == 1
+    assert "FAIL" in verified.stdout and "0 verified, 1 failed" in verified.stdout
+
+
+@pytest.mark.parametrize(
+    "argument, message",
+    [
+        ("levle=3", "unknown option 'levle': valid are algorithm, seed, level, N"),
+        ("domain.bord=2", "unknown option 'domain.bord' for domain=samegame: valid are domain.board"),
+        ("algo=foo", "Available options in 'algo'"),
+        ("domain=chess", "Available options in 'domain'"),
+        ("level=-1", "level=-1 is out of range: it must be >= 0"),
+        ("N=0", "N=0 is out of range"),
+        ("max_time=0", "max_time=0.0 is out of range"),
+        ("domain.board=21", "domain.board=21 is out of range: valid are the standard boards 1..20"),
+        ("domain.policy=taboo", "choose one of none, tabu, selective"),
+        ("clock=sundial", "choose one of cpu, wall"),
+    ],
+)
+def test_bad_options_fail_at_once_with_what_is_valid(tmp_outputs, argument, message):
+    completed = run(argument, outputs=tmp_outputs)
+    assert completed.returncode != 0
+    assert message in completed.stderr
+    assert not (tmp_outputs / "runs").exists()
+
+
+def test_snrpa_rejects_p_below_1_and_nrpa_rejects_p_other_than_1(tmp_outputs):
+    assert "P=0 is out of range: it must be >= 1" in run("algo=snrpa", "P=0", outputs=tmp_outputs).stderr
+    assert "use algo=snrpa P=3" in run("algo=nrpa", "P=3", outputs=tmp_outputs).stderr
+
+
+def test_a_malformed_board_file_is_reported_with_its_line_before_any_search(tmp_path, tmp_outputs):
+    board = tmp_path / "ragged.txt"
+    board.write_text("0 1 2\n0 1\n")
+    completed = run(f"domain.board={board}", outputs=tmp_outputs)
+    assert completed.returncode == 2
+    assert f"board file {board}, line 2: 2 cells where line 1 has 3" in completed.stderr
+
+
+def test_a_board_file_of_your_own_is_searched(tmp_path, tmp_outputs):
+    board = tmp_path / "mine.txt"
+    board.write_text("1 1 2\n2 2 1\n")
+    completed = run(f"domain.board={board}", "level=1", "max_playouts=20", outputs=tmp_outputs)
+    assert completed.returncode == 0, completed.stderr
+    assert json.loads(run_file_of(completed).read_text())["domain_info"]["board"] == str(board)

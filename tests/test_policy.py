@@ -1,0 +1,75 @@
+"""The policy table and one Adapt step, against values computed by hand."""
+
+import math
+
+import numpy as np
+import pytest
+
+from nrpa import policy as pol
+from nrpa.algorithms import _new_workspace, adapt
+from nrpa.domains.samegame import make_samegame
+from nrpa.domains.samegame_rules import load_board
+
+
+def workspace_with_sequence(legal_per_step, chosen):
+    """A workspace whose level-1 sequence has the given legal codes and choices."""
+    ws = _new_workspace(make_samegame(load_board(1).rows), 1)  # room for 113 x 113 codes
+    offset = 0
+    for t, codes in enumerate(legal_per_step):
+        ws.seq_starts[1, t] = offset
+        ws.seq_legal[1, offset:offset + len(codes)] = codes
+        ws.seq_chosen[1, t] = chosen[t]
+        offset += len(codes)
+    ws.seq_starts[1, len(legal_per_step)] = offset
+    ws.seq_len[1] = len(legal_per_step)
+    return ws
+
+
+def test_one_adapt_step_matches_the_hand_computed_update():
+    # Step 1: codes 10, 20, 30 all at weight 0, 20 chosen: p = 1/3 each.
+    # Step 2: codes 20, 40, 40 chosen: p = 1/2 each, with 20 still at its weight from
+    # before this Adapt (0), not at the 2/3 that step 1 gives it.
+    ws = workspace_with_sequence([[10, 20, 30], [20, 40]], chosen=[1, 1])
+    policy = pol.new_policy(1, 10)
+    adapt(ws, policy, 1, 1, 1.0)
+    expected = {10: -1 / 3, 20: 1 - 1 / 3 - 1 / 2, 30: -1 / 3, 40: 1 - 1 / 2}
+    for code, weight in expected.items():
+        assert pol.weight(policy, 1, code) == pytest.approx(weight, abs=1e-12)
+        slot = pol.slot_for(policy.keys, policy.weights, policy.exp_weights, policy.used,
+                            policy.n_used, policy.shift, 1, code)
+        assert policy.exp_weights[1, slot] == pytest.approx(math.exp(weight), abs=1e-12)
+    assert pol.weight(policy, 0, 20) == 0.0  # other rows untouched
+
+
+def test_adapt_with_nonzero_weights_and_alpha_uses_the_softmax_of_the_old_weights():
+    ws = workspace_with_sequence([[1, 2]], chosen=[0])
+    policy = pol.new_policy(1, 10)
+    adapt(ws, policy, 1, 1, 1.0)  # w1 = 1/2, w2 = -1/2
+    adapt(ws, policy, 1, 1, 2.0)
+    p1 = math.exp(0.5) / (math.exp(0.5) + math.exp(-0.5))
+    assert pol.weight(policy, 1, 1) == pytest.approx(0.5 + 2.0 * (1 - p1))
+    assert pol.weight(policy, 1, 2) == pytest.approx(-0.5 - 2.0 * (1 - p1))
+
+
+def test_copying_a_row_replaces_the_target_row_entirely():
+    policy = pol.new_policy(2, 10)
+    adapt(workspace_with_sequence([[5, 6]], chosen=[0]), policy, 1, 1, 1.0)
+    adapt(workspace_with_sequence([[7, 8]], chosen=[0]), policy, 2, 1, 1.0)
+    pol.copy_row(policy, 2, 1)
+    assert pol.weight(policy, 1, 7) == pytest.approx(0.5)
+    assert pol.weight(policy, 1, 5) == 0.0
+    assert policy.n_used[1] == policy.n_used[2] == 2
+
+
+def test_the_code_equal_to_the_empty_marker_is_stored_like_any_other():
+    policy = pol.new_policy(1, 10)
+    adapt(workspace_with_sequence([[int(pol.EMPTY_KEY), 3]], chosen=[0]), policy, 1, 1, 1.0)
+    assert pol.weight(policy, 1, int(pol.EMPTY_KEY)) == pytest.approx(0.5)
+
+
+def test_a_full_policy_table_fails_loudly():
+    policy = pol.new_policy(1, 10)  # 1024 slots, at most 70% of them used
+    ws = workspace_with_sequence([list(range(1, 101))] * 10 + [list(range(101, 1001))], chosen=[0] * 11)
+    with pytest.raises(RuntimeError, match="policy table full"):
+        adapt(ws, policy, 1, 1, 1.0)
+    assert np.count_nonzero(policy.keys[1] != pol.EMPTY_KEY) == policy.n_used[1] <= 0.7 * 1024 + 1

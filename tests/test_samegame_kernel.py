@@ -1,0 +1,99 @@
+"""The numba SameGame against the plain-Python rules, move by move, on random boards."""
+
+import numpy as np
+from hypothesis import given, settings, strategies as st
+
+from nrpa.domains import samegame_rules as rules
+from nrpa.domains.samegame import (
+    make_samegame, sg_is_terminal, sg_legal_moves, sg_new_state, sg_play, zobrist_table,
+)
+from tests.conftest import kernel_grid, random_rows
+
+
+def kernel_groups(domain, state):
+    """{top-left cell: (size, code)} of the moves the kernel offers."""
+    moves = np.zeros(200, dtype=np.int64)
+    codes = np.zeros(200, dtype=np.int64)
+    n = sg_legal_moves(domain, state, moves, codes)
+    grid = kernel_grid(domain, state)
+    offered = {}
+    for move, code in zip(moves[:n], codes[:n]):
+        col, k = divmod(int(move), 64)
+        cells = rules.group_at(grid, int(domain.height) - 1 - k, col)
+        offered[cells[0]] = (len(cells), int(code))
+    assert len(offered) == n, "two moves for one group"
+    return offered, moves[:n]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    height=st.integers(1, 9),
+    width=st.integers(1, 9),
+    colours=st.integers(1, 5),
+    rule=st.sampled_from(["none", "tabu", "selective"]),
+    threshold=st.integers(0, 4),
+)
+def test_kernel_plays_exactly_the_python_rules(seed, height, width, colours, rule, threshold):
+    rows = random_rows(seed, height, width, colours)
+    domain = make_samegame(rows, rule=rule, threshold=threshold, zobrist_seed=seed)
+    table = zobrist_table(width, height, seed)
+    tabu = rules.tabu_colour(rows)
+    state = sg_new_state(domain)
+    grid = rules.new_grid(rows)
+    score = 0
+    rng = np.random.default_rng(seed)
+    for moves_played in range(height * width):
+        expected = {
+            cells[0]: (len(cells), rules.group_code(grid, cells, table))
+            for cells in rules.legal_groups(grid, rule=rule, threshold=threshold, tabu=tabu,
+                                            moves_played=moves_played)
+        }
+        offered, moves = kernel_groups(domain, state)
+        assert offered == expected
+        assert sg_is_terminal(domain, state) == (not rules.all_groups(grid))
+        if not moves.size:
+            break
+        move = int(moves[rng.integers(moves.size)])
+        col, k = divmod(move, 64)
+        score += rules.remove_group(grid, rules.group_at(grid, height - 1 - k, col))
+        sg_play(domain, state, move)
+        assert kernel_grid(domain, state) == grid
+        assert state.info[1] == score
+        assert state.info[2] == moves_played + 1
+
+
+def test_move_code_is_the_xor_of_the_cell_numbers_of_the_group():
+    rows = [[2, 2], [1, 0]]
+    domain = make_samegame(rows, rule="none", zobrist_seed=7)
+    table = zobrist_table(2, 2, 7)
+    offered, _ = kernel_groups(domain, sg_new_state(domain))
+    assert offered == {(0, 0): (2, int(table[0, 2] ^ table[1, 2]))}
+
+
+def test_a_group_keeps_its_code_while_its_cells_do_not_move():
+    rows = [[0, 3, 3],
+            [1, 1, 2]]
+    domain = make_samegame(rows, rule="none")
+    state = sg_new_state(domain)
+    before, moves = kernel_groups(domain, state)
+    assert set(before) == {(0, 1), (1, 0)}
+    sg_play(domain, state, int(moves[list(before).index((0, 1))]))  # the 3s sit above nothing else
+    after, _ = kernel_groups(domain, state)
+    assert after == {(1, 0): before[(1, 0)]}
+
+
+def test_clearing_the_standard_board_column_by_column_is_scored_like_python():
+    rows = rules.load_board(1).rows
+    domain = make_samegame(rows, rule="none")
+    state = sg_new_state(domain)
+    grid = rules.new_grid(rows)
+    moves = np.zeros(200, dtype=np.int64)
+    codes = np.zeros(200, dtype=np.int64)
+    score = 0
+    while (n := sg_legal_moves(domain, state, moves, codes)) > 0:
+        col, k = divmod(int(moves[n - 1]), 64)  # always the last group offered
+        score += rules.remove_group(grid, rules.group_at(grid, 14 - k, col))
+        sg_play(domain, state, int(moves[n - 1]))
+    assert state.info[1] == score
+    assert kernel_grid(domain, state) == grid
