@@ -1,9 +1,10 @@
 """Speed benchmark of the engine (`make bench`): SameGame board 1, NRPA level 4, N = 100,
 with the `tabu` and the `none` playout rule, about 20 CPU-seconds each.
 
-Prints playouts per CPU-second for both and the cold start of `python run.py` with a
-warm cache (process start to the end of a one-playout run, an upper bound on the time to
-the first playout). The last line is `playouts_per_cpu_second: <tabu figure>`.
+Prints playouts per CPU-second for both, what reading the budget clock after every
+playout costs as a share of the run, and the cold start of `python run.py` with a warm
+cache (process start to the end of a one-playout run, an upper bound on the time to the
+first playout). The last line is `playouts_per_cpu_second: <tabu figure>`.
 """
 
 from __future__ import annotations
@@ -15,7 +16,11 @@ import sys
 import tempfile
 import time
 
+import numpy as np
+from numba import njit
+
 from experiments.store import PROJECT_ROOT
+from nrpa.clock import CLOCK_PROCESS_CPUTIME_ID, read_clock
 from nrpa.domains.registry import SameGameOptions, make_domain
 from nrpa.search import SearchSettings, run_search
 
@@ -25,6 +30,23 @@ def playouts_per_cpu_second(policy: str, seconds: float) -> float:
     run_search(domain, SearchSettings(level=4, N=100, max_time=0.05))  # compile or load from cache
     result = run_search(domain, SearchSettings(level=4, N=100, max_time=seconds, seed=1))
     return result.playouts / result.cpu_seconds
+
+
+@njit(cache=True)
+def _read_cpu_clock(times):
+    scratch = np.zeros(2, dtype=np.int64)
+    total = 0.0
+    for _ in range(times):
+        total += read_clock(CLOCK_PROCESS_CPUTIME_ID, scratch)
+    return total
+
+
+def clock_read_seconds(times: int = 1_000_000) -> float:
+    """CPU seconds one read of the CPU-time clock costs in nopython code."""
+    _read_cpu_clock(10)
+    start = time.process_time()
+    _read_cpu_clock(times)
+    return (time.process_time() - start) / times
 
 
 def cold_start_seconds() -> float:
@@ -48,6 +70,9 @@ def main() -> None:
     print(f"none: {none:,.0f} playouts per CPU-second")
     tabu = playouts_per_cpu_second("tabu", seconds)
     print(f"tabu: {tabu:,.0f} playouts per CPU-second")
+    read = clock_read_seconds()
+    print(f"budget clock: {read * 1e9:.0f} ns per read, one read per playout = "
+          f"{100 * read * tabu:.1f}% of the run")
     print(f"playouts_per_cpu_second: {tabu:.0f}")
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import fields
+
 from omegaconf import DictConfig, OmegaConf
 
 from experiments.runs import run_once
@@ -9,12 +11,8 @@ from experiments.store import RunStore
 from nrpa.domains.registry import make_domain
 from nrpa.search import SearchSettings
 
-SETTING_KEYS = ("algorithm", "level", "N", "alpha", "P", "seed", "max_time", "max_playouts",
-                "clock", "restart", "policy_capacity_bits")
-
-
 def settings_from(cfg: DictConfig) -> SearchSettings:
-    return SearchSettings(**{key: cfg[key] for key in SETTING_KEYS})
+    return SearchSettings(**{f.name: cfg[f.name] for f in fields(SearchSettings)})
 
 
 def run_from_config(cfg: DictConfig) -> float:

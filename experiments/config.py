@@ -8,8 +8,8 @@ checked by ``nrpa.search.validate`` and each domain adapter, before any work sta
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass, fields
-from typing import Any, Optional
+from dataclasses import field, fields, make_dataclass
+from typing import Any
 
 from hydra.core.config_store import ConfigStore
 from omegaconf import MISSING, OmegaConf
@@ -17,26 +17,19 @@ from omegaconf import MISSING, OmegaConf
 from experiments.store import PROJECT_ROOT
 from nrpa.domains.registry import DOMAINS
 from nrpa.errors import InputError
+from nrpa.search import SearchSettings
 
 
-@dataclass
-class RunConfig:
-    """Top-level options (see conf/config.yaml for what each means)."""
-
-    algorithm: str = "nrpa"
-    seed: int = 0
-    level: int = 4
-    N: int = 100
-    alpha: float = 1.0
-    P: int = 1
-    max_time: Optional[float] = 10.0
-    max_playouts: Optional[int] = None
-    clock: str = "cpu"
-    restart: bool = True
-    policy_capacity_bits: int = 20
-    force: bool = False
-    outputs_dir: str = MISSING
-    domain: Any = MISSING
+# Top-level options: the search settings (their defaults and comments are in
+# conf/config.yaml, the one place a command-line user reads them) plus what the command
+# line adds.
+RunConfig = make_dataclass(
+    "RunConfig",
+    [(f.name, f.type, field(default=MISSING)) for f in fields(SearchSettings)]
+    + [("force", bool, field(default=MISSING)),
+       ("outputs_dir", str, field(default=MISSING)),
+       ("domain", Any, field(default=MISSING))],
+)
 
 
 CONFIG_GROUPS = ("algo", "domain")

@@ -55,34 +55,32 @@ def _home_slot(key, shift):
 
 
 @njit(cache=True, inline="always")
-def exp_weight(keys, exp_weights, shift, row, code):
-    """exp of the weight of ``code`` in row ``row`` (1 when absent: weight 0)."""
+def find_slot(keys, shift, row, code):
+    """The slot of ``code`` in row ``row``, or -1 when the code is absent (weight 0)."""
     key = _key(code)
     mask = keys.shape[1] - 1
     slot = _home_slot(key, shift)
     while True:
         found = keys[row, slot]
         if found == key:
-            return exp_weights[row, slot]
+            return slot
         if found == EMPTY_KEY:
-            return 1.0
+            return -1
         slot = (slot + 1) & mask
+
+
+@njit(cache=True, inline="always")
+def exp_weight(keys, exp_weights, shift, row, code):
+    """exp of the weight of ``code`` in row ``row`` (1 when absent: weight 0)."""
+    slot = find_slot(keys, shift, row, code)
+    return exp_weights[row, slot] if slot >= 0 else 1.0
 
 
 @njit(cache=True)
 def weight(policy, row, code):
     """The weight of ``code`` in row ``row`` (0 when absent); for tests and inspection."""
-    key = _key(code)
-    keys = policy.keys
-    mask = keys.shape[1] - 1
-    slot = _home_slot(key, policy.shift)
-    while True:
-        found = keys[row, slot]
-        if found == key:
-            return policy.weights[row, slot]
-        if found == EMPTY_KEY:
-            return 0.0
-        slot = (slot + 1) & mask
+    slot = find_slot(policy.keys, policy.shift, row, code)
+    return policy.weights[row, slot] if slot >= 0 else 0.0
 
 
 @njit(cache=True, inline="always")

@@ -4,10 +4,9 @@ The papers' symbols are kept where users type them: ``level``, ``N`` (iterations
 level), ``alpha`` (Adapt step), ``P`` (playouts per level-1 step of Stabilized NRPA).
 """
 
-from __future__ import annotations
-
 import math
 from dataclasses import dataclass
+from typing import Optional
 
 import numpy as np
 
@@ -32,11 +31,11 @@ class SearchSettings:
     alpha: float = 1.0
     P: int = 1
     seed: int = 0
-    max_time: float | None = 10.0
-    max_playouts: int | None = None
+    max_time: Optional[float] = 10.0
+    max_playouts: Optional[int] = None
     clock: str = "cpu"
     restart: bool = True
-    policy_capacity_bits: int = 20
+    policy_capacity_bits: int = 17
 
     def __post_init__(self):
         validate(self)

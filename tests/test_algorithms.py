@@ -139,3 +139,15 @@ def test_level_2_nmcs_on_board_1_returns_a_certificate_that_replays_to_its_score
     result = run_search(make_samegame(BOARD_1), playouts(3000, algorithm="nmcs", level=2))
     assert result.playouts == 3000
     assert result.best_score == replayed(BOARD_1, result) > 0
+
+
+def test_the_clock_starts_after_the_tables_are_allocated():
+    # Two rows of 2**22 slots (270 MB) take ~0.1 s to zero; the first playout must not wait.
+    result = run_search(make_samegame(BOARD_1), playouts(1, level=1, policy_capacity_bits=22))
+    assert result.trace.cpu_seconds[0] < 0.01
+
+
+def test_a_wall_clock_budget_stops_the_run_on_elapsed_time():
+    result = run_search(make_samegame(BOARD_1), SearchSettings(level=4, max_time=0.2, clock="wall"))
+    assert 0.2 <= result.wall_seconds < 0.8
+    assert result.cpu_seconds <= result.wall_seconds + 0.05

@@ -69,7 +69,7 @@ def test_verify_flags_a_certificate_that_does_not_reach_its_score(tmp_outputs):
 @pytest.mark.parametrize(
     "argument, message",
     [
-        ("levle=3", "unknown option 'levle': valid are algorithm, seed, level, N"),
+        ("levle=3", "unknown option 'levle': valid are algorithm, level, N, alpha, P, seed"),
         ("domain.bord=2", "unknown option 'domain.bord' for domain=samegame: valid are domain.board"),
         ("algo=foo", "Available options in 'algo'"),
         ("domain=chess", "Available options in 'domain'"),
