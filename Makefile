@@ -3,8 +3,12 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 
+SCALE ?= paper
+# Paper tables and figures, named <paper>-<table>; each is conf/experiment/<paper>_<table>.yaml.
+EXPERIMENTS := stabilized-table4
+
 .DEFAULT_GOAL := help
-.PHONY: help install test test-slow bench verify clean-cache
+.PHONY: help install test test-slow bench verify clean-cache table4 $(EXPERIMENTS)
 
 help: ## list the targets
 	@grep -E '^[a-zA-Z0-9_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
@@ -25,6 +29,15 @@ bench: ## engine speed: playouts per CPU-second on SameGame board 1 (about 1 min
 
 verify: ## replay every certificate under outputs/ with the plain-Python rules
 	$(PY) -m experiments.verify
+
+table4: stabilized-table4 ## = stabilized-table4
+
+stabilized-table4: ## Stabilized NRPA Table 4, SameGame board 1 (SCALE=paper|quick|smoke)
+
+$(EXPERIMENTS): ## run an experiment through the store, then write its tables and figures
+	$(PY) -m experiments.estimate experiment=$(subst -,_,$@) scale=$(SCALE)
+	$(PY) run.py -m experiment=$(subst -,_,$@) scale=$(SCALE)
+	$(PY) -m analysis.report experiment=$(subst -,_,$@) scale=$(SCALE)
 
 clean-cache: ## delete numba's compiled kernels (they are rebuilt on the next run)
 	rm -rf .numba_cache

@@ -1,39 +1,65 @@
-"""What ``python run.py ...`` does with a composed config: one run, stored and reported."""
+"""What ``python run.py ...`` does with a composed config: one job, its runs stored."""
 
 from __future__ import annotations
 
 from dataclasses import fields
+from pathlib import Path
 
+import numpy as np
+from hydra.core.hydra_config import HydraConfig
 from omegaconf import DictConfig, OmegaConf
 
-from experiments.runs import run_once
+from experiments.parallel import run_job
+from experiments.runs import Job
 from experiments.store import RunStore
 from nrpa.domains.registry import make_domain
 from nrpa.search import SearchSettings
+
 
 def settings_from(cfg: DictConfig) -> SearchSettings:
     return SearchSettings(**{f.name: cfg[f.name] for f in fields(SearchSettings)})
 
 
-def run_from_config(cfg: DictConfig) -> float:
+def job_from(cfg: DictConfig) -> Job:
+    """The job a composed config describes; every option is validated here."""
     settings = settings_from(cfg)
-    domain_options = make_domain(OmegaConf.to_container(cfg.domain, resolve=True)).options
-    record, path, ran = run_once(domain_options, settings, RunStore(cfg.outputs_dir), force=cfg.force)
-    result = record["result"]
-    print(
-        f"best score {record['result']['best_score']:g}  ({record['domain_info']['board']}, "
-        f"{_describe(settings)}, {result['playouts']} playouts in {result['cpu_seconds']:.2f} CPU-s "
-        f"/ {result['wall_seconds']:.2f} wall-s, {result['playouts_per_cpu_second']:,.0f} playouts per CPU-s)"
-    )
-    if ran:
-        print(f"run file: {path}")
+    domain = make_domain(OmegaConf.to_container(cfg.domain, resolve=True))
+    return Job(domain.options, settings)
+
+
+def run_from_config(cfg: DictConfig) -> float:
+    job = job_from(cfg)
+    store = RunStore(cfg.outputs_dir)
+    outcome = run_job(job, cfg.repeats, store, n_jobs=cfg.backend.n_jobs, backend=cfg.backend.name,
+                      address=cfg.backend.address, force=cfg.force, label=describe(job.settings))
+    _record_in_job_directory(outcome.paths)
+    records = [store.load(path) for path in outcome.paths]
+    scores = np.array([record["result"]["best_score"] for record in records])
+    done = f"{outcome.ran} run(s) made, {outcome.found} already in the store"
+    if len(records) == 1:
+        result = records[0]["result"]
+        print(
+            f"best score {result['best_score']:g}  ({records[0]['domain_info']['board']}, "
+            f"{describe(job.settings)}, {result['playouts']} playouts in {result['cpu_seconds']:.2f} CPU-s "
+            f"/ {result['wall_seconds']:.2f} wall-s, {result['playouts_per_cpu_second']:,.0f} playouts per CPU-s)"
+        )
+        print(f"run file: {outcome.paths[0]} ({done})")
     else:
-        print(f"run file: {path} (already in the store, not run again; force=true runs it anew)")
-    return float(result["best_score"])
+        print(f"{describe(job.settings)} on {records[0]['domain_info']['board']}: {len(scores)} runs, "
+              f"best score mean {scores.mean():.1f}, min {scores.min():g}, max {scores.max():g} ({done})")
+        print(f"run files: {outcome.paths[0].parent} (listed in the job directory's runs.txt)")
+    return float(scores.mean())
 
 
-def _describe(settings: SearchSettings) -> str:
+def describe(settings: SearchSettings) -> str:
     if settings.algorithm == "nmcs":
         return f"NMCS level {settings.level}"
-    name = "NRPA" if settings.algorithm == "nrpa" else f"SNRPA({settings.P})"
+    name = "NRPA" if settings.P == 1 else f"SNRPA({settings.P})"
     return f"{name} level {settings.level} N={settings.N} alpha={settings.alpha:g}"
+
+
+def _record_in_job_directory(paths) -> None:
+    """List the job's run files beside Hydra's record of its config."""
+    if HydraConfig.initialized():
+        listing = Path(HydraConfig.get().runtime.output_dir) / "runs.txt"
+        listing.write_text("".join(f"{path}\n" for path in paths))

@@ -8,8 +8,8 @@ checked by ``nrpa.search.validate`` and each domain adapter, before any work sta
 from __future__ import annotations
 
 import sys
-from dataclasses import field, fields, make_dataclass
-from typing import Any
+from dataclasses import dataclass, field, fields, make_dataclass
+from typing import Any, Optional
 
 from hydra.core.config_store import ConfigStore
 from omegaconf import MISSING, OmegaConf
@@ -20,19 +20,32 @@ from nrpa.errors import InputError
 from nrpa.search import SearchSettings
 
 
+@dataclass
+class BackendConfig:
+    """Where the repeats run: ``loky`` (local processes) or ``dask`` (a scheduler address)."""
+
+    name: str = "loky"
+    n_jobs: Optional[int] = None
+    address: Optional[str] = None
+
+
 # Top-level options: the search settings (their defaults and comments are in
 # conf/config.yaml, the one place a command-line user reads them) plus what the command
 # line adds.
 RunConfig = make_dataclass(
     "RunConfig",
     [(f.name, f.type, field(default=MISSING)) for f in fields(SearchSettings)]
-    + [("force", bool, field(default=MISSING)),
+    + [("repeats", int, field(default=MISSING)),
+       ("force", bool, field(default=MISSING)),
        ("outputs_dir", str, field(default=MISSING)),
-       ("domain", Any, field(default=MISSING))],
+       ("scale_name", str, field(default=MISSING)),
+       ("report", Any, field(default=None)),
+       ("domain", Any, field(default=MISSING)),
+       ("backend", BackendConfig, field(default_factory=BackendConfig))],
 )
 
 
-CONFIG_GROUPS = ("algo", "domain")
+CONFIG_GROUPS = ("algo", "domain", "backend", "scale", "experiment")
 
 
 def register_configs() -> None:
@@ -49,7 +62,7 @@ def check_override_keys(arguments: list[str]) -> None:
     """Reject an unknown key such as ``levle=3`` with the list of valid keys (Hydra's own
     message does not list them). Group choices (``algo=...``, ``domain=...``) and
     ``hydra.*``, ``+key``, ``~key`` overrides are left to Hydra."""
-    top_keys = [f.name for f in fields(RunConfig) if f.name != "domain"]
+    top_keys = [f.name for f in fields(RunConfig) if f.name not in ("domain", "backend")]
     domain_name = "samegame"
     for argument in arguments:
         if argument.startswith("domain=") and "," not in argument:
@@ -59,7 +72,13 @@ def check_override_keys(arguments: list[str]) -> None:
             continue
         key = argument.split("=", 1)[0]
         head = key.split(".", 1)[0]
-        if head == "hydra" or key in CONFIG_GROUPS:
+        if head in ("hydra", "report") or key in CONFIG_GROUPS:
+            continue
+        if head == "backend":
+            valid = [f.name for f in fields(BackendConfig) if f.name != "name"]
+            if key.split(".", 1)[-1] not in valid:
+                raise InputError(f"unknown option {key!r}: valid are "
+                                 f"{', '.join('backend.' + name for name in valid)}")
             continue
         if head == "domain" and domain_name in DOMAINS:
             option = key.split(".", 1)[1] if "." in key else ""

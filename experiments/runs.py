@@ -1,47 +1,80 @@
-"""Turning validated options into one finished, stored, verifiable run."""
+"""Jobs and runs: a job is one configuration run ``repeats`` times; a run is one search.
+
+A run's identity is its semantic configuration: the domain options, the settings the
+algorithm reads, the budget, the job's base seed and the repeat index. The run's own seed
+is derived from that identity, so repeat r of a job always gets the same seed, whatever
+the order, the number of workers or where the files are written.
+"""
 
 from __future__ import annotations
 
+import hashlib
+import json
 import platform
 import socket
-from dataclasses import asdict
+from dataclasses import asdict, dataclass, replace
 from datetime import datetime, timezone
 from pathlib import Path
 
 from experiments.store import RunStore, code_version, run_id
 from nrpa.domains.registry import make_domain
-from nrpa.search import SearchResult, SearchSettings, run_search
+from nrpa.search import SearchSettings, run_search
 
-# Settings that change what a run computes; policy_capacity_bits only sizes a hash table.
+# The settings each algorithm reads (policy_capacity_bits only sizes a hash table).
 _NRPA_KEYS = ("level", "N", "alpha", "P")
 _NMCS_KEYS = ("level",)
 
 
-def semantic_config(domain_options, settings: SearchSettings) -> dict:
-    """What identifies a run: the domain options and the settings the algorithm reads."""
-    keys = _NMCS_KEYS if settings.algorithm == "nmcs" else _NRPA_KEYS
-    values = asdict(settings)
-    return {
-        "domain": asdict(domain_options),
-        "algorithm": settings.algorithm,
-        **{key: values[key] for key in keys},
-        "budget": {
-            "max_time": settings.max_time,
-            "max_playouts": settings.max_playouts,
-            "clock": settings.clock,
-            "restart": settings.restart,
-        },
-        "seed": settings.seed,
-    }
+@dataclass(frozen=True)
+class Job:
+    """One configuration: domain options plus search settings whose ``seed`` is the base
+    seed of the job (each run derives its own)."""
+
+    domain_options: object
+    settings: SearchSettings
+
+    def semantic_config(self) -> dict:
+        keys = _NMCS_KEYS if self.settings.algorithm == "nmcs" else _NRPA_KEYS
+        values = asdict(self.settings)
+        return {
+            "domain": asdict(self.domain_options),
+            "algorithm": self.settings.algorithm,
+            **{key: values[key] for key in keys},
+            "budget": {
+                "max_time": self.settings.max_time,
+                "max_playouts": self.settings.max_playouts,
+                "clock": self.settings.clock,
+                "restart": self.settings.restart,
+            },
+            "base_seed": self.settings.seed,
+        }
+
+    def run_config(self, repeat: int) -> dict:
+        return {**self.semantic_config(), "repeat": repeat}
+
+    def run_seed(self, repeat: int) -> int:
+        """A 32-bit seed drawn from the hash of the run's identity."""
+        canonical = json.dumps(self.run_config(repeat), sort_keys=True, separators=(",", ":"))
+        return int.from_bytes(hashlib.sha256(b"seed:" + canonical.encode()).digest()[:4], "little")
+
+    def run_settings(self, repeat: int) -> SearchSettings:
+        return replace(self.settings, seed=self.run_seed(repeat))
+
+    def run_path(self, store: RunStore, repeat: int) -> Path:
+        return store.path_for(self.domain_options.name, run_id(self.run_config(repeat)))
 
 
-def make_record(domain, settings: SearchSettings, result: SearchResult) -> dict:
-    config = semantic_config(domain.options, settings)
-    certificate = domain.certificate(result.best_moves)
+def execute_run(job: Job, repeat: int) -> dict:
+    """Run repeat ``repeat`` of ``job`` and return its record (the caller stores it)."""
+    domain = make_domain(job.domain_options)
+    settings = job.run_settings(repeat)
+    result = run_search(domain.kernel_domain(), settings)
+    config = job.run_config(repeat)
     return {
         "run_id": run_id(config),
         "config": config,
         "seed": settings.seed,
+        "repeat": repeat,
         "settings": asdict(settings),
         "code_version": code_version(),
         "domain_info": domain.describe(),
@@ -62,24 +95,12 @@ def make_record(domain, settings: SearchSettings, result: SearchResult) -> dict:
         "certificate": {
             "format": domain.certificate_format,
             "score": result.best_score,
-            "moves": certificate,
+            "moves": domain.certificate(result.best_moves),
         },
         "finished_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-        "host": {"name": socket.gethostname(), "machine": platform.machine(), "python": platform.python_version()},
+        "host": {"name": socket.gethostname(), "machine": platform.machine(),
+                 "python": platform.python_version()},
     }
-
-
-def run_once(domain_options, settings: SearchSettings, store: RunStore, *, force: bool = False):
-    """Run (or find already finished) the run these options identify.
-
-    Returns (record, path, ran): ``ran`` is False when the store already held the run."""
-    domain = make_domain(domain_options)  # validates before any compiling or searching
-    path = store.path_for(domain_options.name, run_id(semantic_config(domain.options, settings)))
-    if path.exists() and not force:
-        return store.load(path), path, False
-    result = run_search(domain.kernel_domain(), settings)
-    record = make_record(domain, settings, result)
-    return record, store.write(path, record), True
 
 
 def verify_record(record: dict) -> tuple[bool, str]:

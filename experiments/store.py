@@ -13,12 +13,14 @@ import json
 import os
 import subprocess
 import tempfile
+import time
 from functools import lru_cache
 from pathlib import Path
 
 import nrpa
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
+TEMPORARY_SUFFIX = ".partial"
 
 
 def run_id(semantic_config: dict) -> str:
@@ -59,7 +61,7 @@ class RunStore:
 
     def write(self, path: Path, record: dict) -> Path:
         path.parent.mkdir(parents=True, exist_ok=True)
-        descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".json")
+        descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=".", suffix=TEMPORARY_SUFFIX)
         try:
             with os.fdopen(descriptor, "w") as handle:
                 json.dump(record, handle, indent=1)
@@ -73,3 +75,14 @@ class RunStore:
 
     def run_files(self) -> list[Path]:
         return sorted((self.root / "runs").glob("*/*.json"))
+
+    def remove_stale_temporaries(self, older_than_seconds: float = 60.0) -> None:
+        """Delete the half-written files of runs killed while being written. A record is
+        written in milliseconds, so a younger one may belong to a sweep still running."""
+        now = time.time()
+        for temporary in (self.root / "runs").glob(f"*/.*{TEMPORARY_SUFFIX}"):
+            try:
+                if now - temporary.stat().st_mtime > older_than_seconds:
+                    temporary.unlink()
+            except FileNotFoundError:
+                pass

@@ -42,7 +42,8 @@ def test_a_single_run_prints_its_best_score_and_writes_a_verifiable_run_file(tmp
     record = json.loads(path.read_text())
     assert record["result"]["best_score"] == best == record["trace"]["score"][-1]
     assert record["code_version"]["source_hash"]
-    assert record["config"]["seed"] == record["seed"] == 0
+    assert (record["config"]["base_seed"], record["config"]["repeat"]) == (0, 0)
+    assert record["seed"] == record["settings"]["seed"]
     verified = subprocess.run([sys.executable, "-m", "experiments.verify", str(path)],
                               capture_output=True, text=True, cwd=ROOT)
     assert verified.returncode == 0 and "1 verified, 0 failed" in verified.stdout

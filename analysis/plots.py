@@ -1,0 +1,59 @@
+"""Figures: mean best score against a checkpoint axis with CI bands, published points on top.
+
+The plotting function takes data and an ``ax`` and returns the axes; saving is separate.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")  # files only: no display on the machines this runs on
+import matplotlib.pyplot as plt  # noqa: E402
+
+import pandas as pd  # noqa: E402
+
+
+def plot_checkpoints(table: pd.DataFrame, ax, *, xlabel: str, ylabel: str = "mean best score"):
+    """Lines of ``mean`` with ``ci_low``..``ci_high`` bands per variant, over a log2 axis;
+    the ``published`` column, where present, as hollow markers of the same colour."""
+    published_shown = False
+    for index, (variant, rows) in enumerate(table.groupby("variant", sort=False)):
+        colour = f"C{index % 10}"
+        ax.plot(rows["checkpoint"], rows["mean"], color=colour, label=variant, linewidth=1.5)
+        ax.fill_between(rows["checkpoint"], rows["ci_low"], rows["ci_high"], color=colour, alpha=0.2,
+                        linewidth=0)
+        if "published" in rows and rows["published"].notna().any():
+            ax.plot(rows["checkpoint"], rows["published"], linestyle="none", marker="o",
+                    markerfacecolor="none", color=colour, markersize=5)
+            published_shown = True
+    if published_shown:  # one legend entry for all the hollow markers
+        ax.plot([], [], linestyle="none", marker="o", markerfacecolor="none", color="0.3",
+                label="published (hollow)")
+    checkpoints = sorted(table["checkpoint"].unique())
+    ax.set_xscale("log", base=2)
+    ax.set_xticks(checkpoints, labels=[f"{c:g}" for c in checkpoints], rotation=45)
+    ax.minorticks_off()
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize="small", ncols=2)
+    return ax
+
+
+def save_figure(figure, stem: Path) -> list[Path]:
+    """Write ``stem``.png and ``stem``.pdf; return both paths."""
+    stem.parent.mkdir(parents=True, exist_ok=True)
+    paths = [stem.with_suffix(".png"), stem.with_suffix(".pdf")]
+    for path in paths:
+        figure.savefig(path, dpi=150, bbox_inches="tight")
+    plt.close(figure)
+    return paths
+
+
+def new_figure():
+    return plt.subplots(figsize=(8, 5))
+
+
+

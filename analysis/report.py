@@ -1,0 +1,131 @@
+"""Build an experiment's tables and figures from its run files (never runs a search).
+
+    python -m analysis.report experiment=stabilized_table4 scale=quick [--interval bootstrap]
+
+Writes, and prints the paths of:
+  outputs/tables/<name>_<scale>.csv / .md            best score at 0.01 s and every doubling
+  outputs/tables/<name>_<scale>_playouts.csv / .md   the same at 100 playouts and every doubling
+  outputs/figures/<name>_<scale>.png / .pdf          (and _playouts)
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+
+from analysis.plots import new_figure, plot_checkpoints, save_figure
+from analysis.stats import checkpoint_statistics, doubling_checkpoints
+from analysis.tables import load_reference, markdown, side_by_side
+from experiments.config import exit_on_input_error
+from experiments.experiment import Experiment, load_experiment
+from nrpa.errors import InputError
+
+FIRST_TIME = 0.01
+FIRST_PLAYOUTS = 100
+
+
+@dataclass
+class Runs:
+    """The run files found for each variant, read once."""
+
+    records: dict[str, list[dict]]
+    expected: dict[str, int]
+
+    @property
+    def code_versions(self) -> set[str]:
+        return {r["code_version"]["source_hash"] for rs in self.records.values() for r in rs}
+
+
+def collect(experiment: Experiment) -> Runs:
+    records, expected = {}, {}
+    for variant in experiment.variants:
+        paths = experiment.run_paths(variant)
+        records[variant.label] = [experiment.store.load(p) for p in paths if p.exists()]
+        expected[variant.label] = len(paths)
+    return Runs(records, expected)
+
+
+def report(overrides: list[str], *, interval: str = "t") -> list[Path]:
+    experiment = load_experiment(overrides)
+    runs = collect(experiment)
+    if not any(runs.records.values()):
+        raise InputError(
+            f"no run files of {experiment.name} at scale {experiment.scale} under "
+            f"{experiment.store.root}: run `python run.py -m {' '.join(overrides)}` first"
+        )
+    outputs = experiment.store.root
+    stem = f"{experiment.name}_{experiment.scale}"
+    reference = load_reference(experiment.reference) if experiment.reference else None
+    budgets = [v.job.settings.max_time for v in experiment.variants if v.job.settings.max_time]
+    written = []
+    axes = [("cpu_seconds", "CPU seconds", FIRST_TIME, min(budgets) if budgets else None, reference, "")]
+    fewest_playouts = min(r["result"]["playouts"] for rs in runs.records.values() for r in rs)
+    axes.append(("playouts", "playouts", FIRST_PLAYOUTS, fewest_playouts, None, "_playouts"))
+    for axis, axis_name, first, last, published, suffix in axes:
+        if last is None or last < first:
+            continue
+        checkpoints = doubling_checkpoints(first, last)
+        traces = {label: [(r["trace"][axis], r["trace"]["score"]) for r in rs]
+                  for label, rs in runs.records.items() if rs}
+        table = side_by_side(checkpoint_statistics(traces, checkpoints, interval=interval), published)
+        table.insert(1, "axis", axis)
+        csv_path = outputs / "tables" / f"{stem}{suffix}.csv"
+        csv_path.parent.mkdir(parents=True, exist_ok=True)
+        table.to_csv(csv_path, index=False)
+        md_path = csv_path.with_suffix(".md")
+        md_path.write_text(markdown(table, axis_name=axis_name,
+                                    caption=caption(experiment, runs, axis_name, interval, published is not None)))
+        figure, ax = new_figure()
+        plot_checkpoints(table, ax, xlabel=f"{axis_name} (log2 scale)")
+        ax.set_title(f"{experiment.title}\n{experiment.scale} scale, mean and {interval_name(interval)}",
+                     fontsize="medium")
+        written += [csv_path, md_path, *save_figure(figure, outputs / "figures" / f"{stem}{suffix}")]
+    return written
+
+
+def interval_name(interval: str) -> str:
+    return "95% Student-t CI" if interval == "t" else "95% percentile-bootstrap CI"
+
+
+def caption(experiment: Experiment, runs: Runs, axis_name: str, interval: str, published: bool) -> str:
+    counts = sorted({len(rs) for rs in runs.records.values()})
+    budgets = sorted({v.job.settings.max_time for v in experiment.variants}, key=str)
+    lines = [
+        f"**{experiment.title}** ({experiment.scale} scale)",
+        "",
+        f"Mean best score at each checkpoint ({axis_name}) over {'-'.join(map(str, counts))} runs per "
+        f"column, with its {interval_name(interval)} in brackets"
+        + (" and the published value in parentheses (* where it lies outside the CI)." if published else "."),
+        f"Runs stopped at {', '.join(f'{b:g}' for b in budgets)} CPU-seconds. A '-' means no run had a "
+        "solution yet; the CSV counts those runs per cell. With many runs the intervals are thin.",
+    ]
+    missing = {label: runs.expected[label] - len(rs) for label, rs in runs.records.items()
+               if len(rs) < runs.expected[label]}
+    if missing:
+        lines.append(f"WARNING: runs missing ({', '.join(f'{k}: {v}' for k, v in missing.items())}): "
+                     "run the sweep again to complete them.")
+    if len(runs.code_versions) > 1:
+        lines.append(f"WARNING: built from runs of {len(runs.code_versions)} code versions "
+                     f"(source hashes {', '.join(sorted(runs.code_versions))}).")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("overrides", nargs="+", help="experiment=NAME scale=S and any other overrides")
+    parser.add_argument("--interval", choices=["t", "bootstrap"], default="t")
+    arguments = parser.parse_args(argv)
+    try:
+        paths = report(arguments.overrides, interval=arguments.interval)
+    except InputError as error:
+        exit_on_input_error(error)
+    for path in paths:
+        print(path)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

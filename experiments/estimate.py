@@ -1,0 +1,53 @@
+"""Print what an experiment will cost before it starts (`make table4` calls this first).
+
+    python -m experiments.estimate experiment=stabilized_table4 scale=quick
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from experiments.config import exit_on_input_error
+from experiments.experiment import load_experiment
+from nrpa.errors import InputError
+
+
+def estimate(overrides: list[str]) -> str:
+    experiment = load_experiment(overrides)
+    runs = sum(v.repeats for v in experiment.variants)
+    to_make = sum(not path.exists() for v in experiment.variants for path in experiment.run_paths(v))
+    budgets = {v.job.settings.max_time for v in experiment.variants}
+    workers = experiment.n_jobs or os.cpu_count() or 1
+    lines = [
+        f"{experiment.name} at scale {experiment.scale}: {len(experiment.variants)} jobs "
+        f"({', '.join(v.label for v in experiment.variants)}), {runs} runs in all, "
+        f"{runs - to_make} already in the store, {to_make} to make."
+    ]
+    if None in budgets:
+        lines.append("Cost: runs have no time budget, so it cannot be estimated.")
+    else:
+        seconds = sum(
+            v.job.settings.max_time * sum(not p.exists() for p in experiment.run_paths(v))
+            for v in experiment.variants
+        )
+        lines.append(
+            f"Cost: {seconds / 3600:.2f} CPU-hours of search, about {_duration(seconds / workers)} "
+            f"on {workers} worker processes (plus a few seconds per job to start)."
+        )
+    return "\n".join(lines)
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 120:
+        return f"{seconds:.0f} s"
+    if seconds < 2 * 3600:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} h"
+
+
+if __name__ == "__main__":
+    try:
+        print(estimate(sys.argv[1:]))
+    except InputError as error:
+        exit_on_input_error(error)

@@ -1,0 +1,92 @@
+"""A named experiment (a paper's table or figure) as the jobs it is made of.
+
+``python run.py -m experiment=NAME scale=S`` runs it: Hydra sweeps the parameters listed
+under ``hydra.sweeper.params`` in conf/experiment/NAME.yaml. The functions here compose
+the same configurations through Hydra's compose API, so the cost estimate and the report
+see exactly the jobs, and therefore the run files, that the sweep makes.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from pathlib import Path
+
+from hydra import compose, initialize_config_dir
+from hydra.errors import HydraException
+from omegaconf import OmegaConf
+
+from experiments.cli import describe, job_from
+from experiments.config import register_configs
+from experiments.runs import Job
+from experiments.store import PROJECT_ROOT, RunStore
+from nrpa.errors import InputError
+
+CONFIG_DIR = PROJECT_ROOT / "conf"
+
+
+@dataclass(frozen=True)
+class Variant:
+    label: str  # the paper's column name, or the variant's overrides
+    overrides: tuple[str, ...]  # what the sweep sets for this variant, e.g. ("P=2",)
+    job: Job
+    repeats: int
+
+
+@dataclass(frozen=True)
+class Experiment:
+    name: str
+    scale: str
+    title: str
+    reference: str | None  # file name under analysis/reference/
+    variants: tuple[Variant, ...]
+    store: RunStore
+    n_jobs: int | None  # backend.n_jobs: worker processes (None: one per core)
+
+    def run_paths(self, variant: Variant) -> list[Path]:
+        return [variant.job.run_path(self.store, r) for r in range(variant.repeats)]
+
+
+def experiment_names() -> list[str]:
+    return sorted(path.stem for path in (CONFIG_DIR / "experiment").glob("*.yaml"))
+
+
+def load_experiment(overrides: list[str]) -> Experiment:
+    """The experiment that ``python run.py -m <overrides>`` would run."""
+    register_configs()
+    fixed = [o for o in overrides if not _is_sweep(o)]
+    swept = {o.split("=", 1)[0]: o.split("=", 1)[1] for o in overrides if _is_sweep(o)}
+    with initialize_config_dir(config_dir=str(CONFIG_DIR), version_base="1.3"):
+        try:
+            base = compose("config", overrides=fixed, return_hydra_config=True)
+        except HydraException as error:
+            raise InputError(str(error)) from None
+        if base.report is None:
+            raise InputError(
+                f"no experiment given: add experiment=NAME, one of {', '.join(experiment_names())}"
+            )
+        params = {**OmegaConf.to_container(base.hydra.sweeper.params or {}), **swept}
+        keys = list(params)
+        grid = [str(params[key]).split(",") for key in keys] if keys else []
+        columns = OmegaConf.to_container(base.report.columns) if base.report.get("columns") else {}
+        variants = []
+        for values in itertools.product(*grid):
+            chosen = tuple(f"{key}={value.strip()}" for key, value in zip(keys, values))
+            cfg = compose("config", overrides=fixed + list(chosen))
+            job = job_from(cfg)
+            label = columns.get(" ".join(chosen), " ".join(chosen) or describe(job.settings))
+            variants.append(Variant(label, chosen, job, cfg.repeats))
+        plain = compose("config", overrides=fixed)
+    return Experiment(
+        name=base.report.name,
+        scale=base.scale_name,
+        title=base.report.title,
+        reference=base.report.get("reference"),
+        variants=tuple(variants),
+        store=RunStore(plain.outputs_dir),
+        n_jobs=plain.backend.n_jobs,
+    )
+
+
+def _is_sweep(override: str) -> bool:
+    return "=" in override and "," in override.split("=", 1)[1]

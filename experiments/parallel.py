@@ -1,0 +1,84 @@
+"""Running the repeats of a job in parallel: loky processes here, or a dask cluster.
+
+Each run executes in a worker process (one run per process at a time, as many processes
+as cores by default) and returns its record; this process writes the record atomically
+as soon as it arrives. Killing the sweep at any moment therefore loses only the runs that
+were still running: the next call skips every run whose file exists.
+"""
+
+from __future__ import annotations
+
+import os
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import joblib
+from tqdm import tqdm
+
+from experiments.runs import Job, execute_run
+from experiments.store import RunStore
+from nrpa.errors import InputError
+from nrpa.search import run_search
+
+BACKENDS = ("loky", "dask")
+
+
+@dataclass(frozen=True)
+class JobOutcome:
+    paths: tuple[Path, ...]  # the run files of repeats 0 .. repeats-1
+    ran: int  # runs made by this call
+    found: int  # runs already in the store
+
+
+def run_job(job: Job, repeats: int, store: RunStore, *, n_jobs: int | None = None,
+            backend: str = "loky", address: str | None = None, force: bool = False,
+            label: str = "runs") -> JobOutcome:
+    """Make sure repeats 0 .. repeats-1 of ``job`` are in ``store``; return their files."""
+    if repeats < 1:
+        raise InputError(f"repeats={repeats} is out of range: it must be >= 1")
+    if backend not in BACKENDS:
+        raise InputError(f"backend={backend!r} is not valid: choose one of {', '.join(BACKENDS)}")
+    if backend == "dask" and not address:
+        raise InputError("backend=dask needs backend.address=tcp://HOST:PORT of a running scheduler")
+    paths = tuple(job.run_path(store, repeat) for repeat in range(repeats))
+    pending = [repeat for repeat, path in enumerate(paths) if force or not path.exists()]
+    store.remove_stale_temporaries()
+    if pending:
+        _compile_kernels(job)
+        # One pending run needs no pool: joblib runs n_jobs=1 in this process.
+        workers = min(n_jobs or os.cpu_count() or 1, len(pending))
+        with _parallel_backend(backend, address), tqdm(
+            total=repeats, initial=repeats - len(pending), desc=label, unit="run",
+            dynamic_ncols=True, mininterval=1.0, disable=repeats == 1,
+        ) as bar:
+            bar.set_postfix(running=min(workers, len(pending)))
+            parallel = joblib.Parallel(n_jobs=workers if backend == "loky" else -1,
+                                       return_as="generator_unordered")
+            left = len(pending)
+            for record in parallel(joblib.delayed(execute_run)(job, repeat) for repeat in pending):
+                store.write(paths[record["repeat"]], record)
+                left -= 1
+                bar.update(1)
+                bar.set_postfix(running=min(workers, left))
+    return JobOutcome(paths=paths, ran=len(pending), found=repeats - len(pending))
+
+
+def _compile_kernels(job: Job) -> None:
+    """Compile (or load from the disk cache) here first, so that the workers load the
+    kernels from the cache instead of each compiling them at the same time."""
+    from nrpa.domains.registry import make_domain
+
+    tiny = replace(job.settings, max_time=None, max_playouts=1, restart=True)
+    run_search(make_domain(job.domain_options).kernel_domain(), tiny)
+
+
+@contextmanager
+def _parallel_backend(backend: str, address: str | None):
+    if backend == "loky":
+        yield
+        return
+    from dask.distributed import Client
+
+    with Client(address) as client, joblib.parallel_config(backend="dask"):
+        yield client
