@@ -71,7 +71,7 @@ def check_override_keys(arguments: list[str]) -> None:
         if argument.startswith(("-", "+", "~")) or "=" not in argument:
             continue
         key = argument.split("=", 1)[0]
-        head = key.split(".", 1)[0]
+        head = key.split(".", 1)[0].split("/", 1)[0]  # hydra.run.dir, hydra/launcher
         if head in ("hydra", "report") or key in CONFIG_GROUPS:
             continue
         if head == "backend":

@@ -1,0 +1,238 @@
+"""The experiment protocol: sweeps, repeats, the crash-safe store and the reports."""
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from experiments.parallel import run_job
+from experiments.runs import Job
+from experiments.store import RunStore
+from nrpa.domains.registry import SameGameOptions
+from nrpa.search import SearchSettings
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def python(*arguments, outputs, wait=True, **kwargs):
+    command = [sys.executable, *arguments, f"outputs_dir={outputs}"]
+    if not wait:
+        return subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                start_new_session=True, **kwargs)
+    return subprocess.run(command, cwd=ROOT, capture_output=True, text=True, **kwargs)
+
+
+def run_files(outputs: Path) -> list[Path]:
+    return sorted((outputs / "runs").glob("*/*.json"))
+
+
+def made(completed) -> list[int]:
+    return [int(n) for n in re.findall(r"(\d+) run\(s\) made", completed.stdout)]
+
+
+def small_job(P=1, **settings):
+    options = {"level": 2, "N": 10, "P": P, "max_time": None, "max_playouts": 300, **settings}
+    algorithm = "nrpa" if P == 1 else "snrpa"
+    return Job(SameGameOptions(board="1"), SearchSettings(algorithm=algorithm, **options))
+
+
+def deterministic(record):
+    return (record["seed"], record["result"]["best_score"], record["result"]["playouts"],
+            record["trace"]["playouts"], record["trace"]["score"], record["certificate"]["moves"])
+
+
+def test_a_smoke_sweep_of_table_4_makes_its_runs_once_and_reports_beside_the_paper(tmp_outputs):
+    sweep = ["run.py", "-m", "experiment=stabilized_table4", "scale=smoke"]
+    first = python(*sweep, outputs=tmp_outputs)
+    assert first.returncode == 0, first.stderr
+    assert made(first) == [2] * 8
+    assert len(run_files(tmp_outputs)) == 16
+    assert "running=" in first.stderr  # the progress bar
+    job_dirs = [p.parent for p in (tmp_outputs / "hydra" / "multiruns").glob("*/*/runs.txt")]
+    assert len(job_dirs) == 8
+    for job_dir in job_dirs:
+        assert "," not in job_dir.name and (job_dir / ".hydra" / "overrides.yaml").exists()
+        assert len((job_dir / "runs.txt").read_text().split()) == 2
+    again = python(*sweep, outputs=tmp_outputs)
+    assert made(again) == [0] * 8
+
+    report = python("-m", "analysis.report", "experiment=stabilized_table4", "scale=smoke", outputs=tmp_outputs)
+    assert report.returncode == 0, report.stderr
+    paths = [Path(line) for line in report.stdout.split()]
+    assert {p.suffix for p in paths} == {".csv", ".md", ".png", ".pdf"} and all(p.exists() for p in paths)
+    table = pd.read_csv(tmp_outputs / "tables" / "stabilized_table4_smoke.csv")
+    published = pd.read_csv(ROOT / "analysis" / "reference" / "stabilized_table4_samegame_board1.csv")
+    assert list(dict.fromkeys(table["variant"])) == list(published.columns[1:])
+    for _, row in table.iterrows():
+        expected = published.loc[published["time"].round(2) == round(row["checkpoint"], 2), row["variant"]]
+        assert row["published"] == expected.iloc[0]
+    assert set(table["checkpoint"]) == {0.01, 0.02, 0.04, 0.08}
+    assert (table["runs"] == 2).all()
+    caption = (tmp_outputs / "tables" / "stabilized_table4_smoke.md").read_text()
+    assert "over 2 runs per column" in caption and "stopped at 0.08 CPU-seconds" in caption
+    assert "code versions" not in caption
+
+    # A run from other code makes the table say so; a missing run too.
+    files = run_files(tmp_outputs)
+    record = json.loads(files[0].read_text())
+    record["code_version"]["source_hash"] = "0123456789abcdef"
+    files[0].write_text(json.dumps(record))
+    files[1].unlink()
+    python("-m", "analysis.report", "experiment=stabilized_table4", "scale=smoke", outputs=tmp_outputs)
+    caption = (tmp_outputs / "tables" / "stabilized_table4_smoke.md").read_text()
+    assert "WARNING: built from runs of 2 code versions" in caption
+    assert "WARNING: runs missing" in caption
+
+
+def test_a_command_line_sweep_runs_one_job_per_value(tmp_outputs):
+    completed = python("run.py", "-m", "algo=snrpa", "P=2,3,4", "scale=smoke", outputs=tmp_outputs)
+    assert completed.returncode == 0, completed.stderr
+    assert [line.split(" level")[0] for line in completed.stdout.splitlines() if " runs, " in line] == [
+        "SNRPA(2)", "SNRPA(3)", "SNRPA(4)"]
+    assert len(run_files(tmp_outputs)) == 6
+
+
+def test_a_removed_run_file_is_the_only_run_made_again(tmp_path):
+    store = RunStore(tmp_path)
+    job = small_job()
+    outcome = run_job(job, 3, store, n_jobs=2)
+    kept = {path: path.read_text() for path in outcome.paths}
+    outcome.paths[1].unlink()
+    again = run_job(job, 3, store, n_jobs=2)
+    assert (again.ran, again.found) == (1, 2)
+    assert json.loads(outcome.paths[1].read_text())["seed"] == json.loads(kept[outcome.paths[1]])["seed"]
+    for path in (outcome.paths[0], outcome.paths[2]):
+        assert path.read_text() == kept[path]
+
+
+def test_run_identity_and_results_do_not_depend_on_paths_or_worker_counts(tmp_path):
+    job = small_job(P=3)
+    one = run_job(job, 4, RunStore(tmp_path / "a"), n_jobs=1)
+    two = run_job(job, 4, RunStore(tmp_path / "b" / "deeper"), n_jobs=2)
+    assert [p.name for p in one.paths] == [p.name for p in two.paths]
+    for a, b in zip(one.paths, two.paths):
+        assert deterministic(json.loads(a.read_text())) == deterministic(json.loads(b.read_text()))
+
+
+def test_each_repeat_gets_its_own_seed_derived_from_the_job():
+    job = small_job()
+    seeds = [job.run_seed(r) for r in range(50)]
+    assert len(set(seeds)) == 50 and all(0 <= s < 2**32 for s in seeds)
+    assert seeds == [small_job().run_seed(r) for r in range(50)]
+    assert small_job(P=2).run_seed(0) != seeds[0]
+    assert small_job(seed=1).run_seed(0) != seeds[0]  # the job's base seed
+
+
+def descendants(pid: int) -> list[int]:
+    children = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                children.append(int(entry.name))
+    return children + [d for child in children for d in descendants(child)]
+
+
+def wait_for_files(outputs, count, process, timeout=120):
+    deadline = time.time() + timeout
+    while len(run_files(outputs)) < count:
+        assert process.poll() is None, process.stderr.read().decode()
+        assert time.time() < deadline, "the sweep made no run file in time"
+        time.sleep(0.1)
+
+
+def assert_complete_store(outputs, repeats):
+    files = run_files(outputs)
+    assert len(files) == repeats
+    records = [json.loads(path.read_text()) for path in files]  # every file is whole
+    assert sorted(r["repeat"] for r in records) == list(range(repeats))
+    assert all(path.stem == r["run_id"] for path, r in zip(files, records))
+
+
+SWEEP = ["run.py", "level=3", "max_time=0.6", "repeats=8", "backend.n_jobs=2"]
+
+
+def test_a_sweep_killed_with_sigkill_resumes_losing_and_duplicating_nothing(tmp_outputs):
+    process = python(*SWEEP, outputs=tmp_outputs, wait=False)
+    wait_for_files(tmp_outputs, 2, process)
+    os.killpg(process.pid, signal.SIGKILL)
+    process.wait()
+    finished = {path: path.read_text() for path in run_files(tmp_outputs)}
+    assert 2 <= len(finished) < 8
+    resumed = python(*SWEEP, outputs=tmp_outputs)
+    assert resumed.returncode == 0, resumed.stderr
+    assert made(resumed) == [8 - len(finished)]
+    assert_complete_store(tmp_outputs, 8)
+    assert all(path.read_text() == text for path, text in finished.items())
+
+
+def test_a_sweep_whose_worker_is_killed_mid_run_completes_on_the_next_call(tmp_outputs):
+    process = python(*SWEEP, outputs=tmp_outputs, wait=False)
+    wait_for_files(tmp_outputs, 1, process)
+    workers = [pid for pid in descendants(process.pid) if pid != process.pid]
+    assert workers
+    os.kill(workers[-1], signal.SIGKILL)
+    process.wait(timeout=120)
+    resumed = python(*SWEEP, outputs=tmp_outputs)
+    assert resumed.returncode == 0, resumed.stderr
+    assert_complete_store(tmp_outputs, 8)
+
+
+def test_repeats_run_on_a_dask_cluster_give_the_same_runs_as_local_processes(tmp_path):
+    from dask.distributed import LocalCluster
+
+    job = small_job(P=2)
+    local = run_job(job, 3, RunStore(tmp_path / "local"), n_jobs=2)
+    with LocalCluster(n_workers=2, threads_per_worker=1, host="127.0.0.1", dashboard_address=None,
+                      processes=True) as cluster:
+        remote = run_job(job, 3, RunStore(tmp_path / "dask"), backend="dask",
+                         address=cluster.scheduler_address)
+    assert remote.ran == 3
+    for a, b in zip(local.paths, remote.paths):
+        assert deterministic(json.loads(a.read_text())) == deterministic(json.loads(b.read_text()))
+
+
+@pytest.mark.parametrize(
+    "arguments, message",
+    [
+        (["run.py", "-m", "experiment=nope"], "Available options in 'experiment'"),
+        (["run.py", "scale=huge"], "Available options in 'scale'"),
+        (["run.py", "backend=dask"], "backend.address"),
+        (["run.py", "backend.workers=3"], "valid are backend.n_jobs, backend.address"),
+        (["run.py", "repeats=0", "max_playouts=1"], "repeats=0 is out of range"),
+        (["-m", "analysis.report", "experiment=nope"], "Available options in 'experiment'"),
+        (["-m", "analysis.report", "scale=quick"], "no experiment given: add experiment=NAME, one of"),
+        (["-m", "experiments.estimate", "experiment=stabilized_table4", "P=x"], "P=x"),
+    ],
+)
+def test_bad_experiments_and_overrides_say_what_is_valid(tmp_outputs, arguments, message):
+    completed = python(*arguments, outputs=tmp_outputs)
+    assert completed.returncode != 0
+    assert message in completed.stderr
+
+
+def test_the_estimate_counts_the_runs_of_each_scale(tmp_outputs):
+    paper = python("-m", "experiments.estimate", "experiment=stabilized_table4", "scale=paper", outputs=tmp_outputs)
+    assert "8 jobs (NRPA, SNRPA(2)" in paper.stdout and "1600 runs in all" in paper.stdout
+    assert "72.82 CPU-hours" in paper.stdout
+    quick = python("-m", "experiments.estimate", "experiment=stabilized_table4", "scale=quick", "repeats=3",
+                   outputs=tmp_outputs)
+    assert "24 runs in all" in quick.stdout
+
+
+@pytest.mark.slow
+def test_the_submitit_launcher_spreads_a_sweep_over_processes(tmp_outputs):
+    completed = python("run.py", "-m", "hydra/launcher=submitit_local", "algo=snrpa", "P=2,3",
+                       "scale=smoke", outputs=tmp_outputs, timeout=600)
+    assert completed.returncode == 0, completed.stderr
+    assert len(run_files(tmp_outputs)) == 4
