@@ -18,6 +18,7 @@ from tqdm import tqdm
 
 from experiments.runs import Job, execute_run
 from experiments.store import RunStore
+from nrpa.domains.registry import make_domain
 from nrpa.errors import InputError
 from nrpa.search import run_search
 
@@ -46,12 +47,12 @@ def run_job(job: Job, repeats: int, store: RunStore, *, n_jobs: int | None = Non
     store.remove_stale_temporaries()
     if pending:
         _compile_kernels(job)
-        # One pending run needs no pool: joblib runs n_jobs=1 in this process.
-        workers = min(n_jobs or os.cpu_count() or 1, len(pending))
-        with _parallel_backend(backend, address), tqdm(
+        with _parallel_backend(backend, address) as cluster_threads, tqdm(
             total=repeats, initial=repeats - len(pending), desc=label, unit="run",
             dynamic_ncols=True, mininterval=1.0, disable=repeats == 1,
         ) as bar:
+            # One pending run needs no pool: joblib runs n_jobs=1 in this process.
+            workers = min(cluster_threads or n_jobs or os.cpu_count() or 1, len(pending))
             bar.set_postfix(running=min(workers, len(pending)))
             parallel = joblib.Parallel(n_jobs=workers if backend == "loky" else -1,
                                        return_as="generator_unordered")
@@ -67,18 +68,17 @@ def run_job(job: Job, repeats: int, store: RunStore, *, n_jobs: int | None = Non
 def _compile_kernels(job: Job) -> None:
     """Compile (or load from the disk cache) here first, so that the workers load the
     kernels from the cache instead of each compiling them at the same time."""
-    from nrpa.domains.registry import make_domain
-
     tiny = replace(job.settings, max_time=None, max_playouts=1, restart=True)
     run_search(make_domain(job.domain_options).kernel_domain(), tiny)
 
 
 @contextmanager
 def _parallel_backend(backend: str, address: str | None):
+    """Yields the number of worker threads of the dask cluster (None for loky)."""
     if backend == "loky":
-        yield
+        yield None
         return
     from dask.distributed import Client
 
     with Client(address) as client, joblib.parallel_config(backend="dask"):
-        yield client
+        yield sum(client.nthreads().values())

@@ -54,6 +54,9 @@ def _home_slot(key, shift):
     return np.int64((np.uint64(key) * _GOLDEN) >> shift)
 
 
+# find_slot and slot_for keep their own probe loops on purpose: sharing one probe helper
+# (returning the slot of the key or of the free place) cost 30% of the playouts per second
+# in `make bench` (21,900 -> 15,600 with tabu).
 @njit(cache=True, inline="always")
 def find_slot(keys, shift, row, code):
     """The slot of ``code`` in row ``row``, or -1 when the code is absent (weight 0)."""
