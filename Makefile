@@ -5,10 +5,10 @@ PY := $(VENV)/bin/python
 
 SCALE ?= paper
 # Paper tables and figures, named <paper>-<table>; each is conf/experiment/<paper>_<table>.yaml.
-EXPERIMENTS := stabilized-table4
+EXPERIMENTS := selective-table3 selective-table4 stabilized-table2 stabilized-table4 distributed-table1
 
 .DEFAULT_GOAL := help
-.PHONY: help install test test-slow bench verify clean-cache table4 $(EXPERIMENTS)
+.PHONY: help install test test-slow bench verify list leaderboard clean-cache table4 $(EXPERIMENTS)
 
 help: ## list the targets
 	@grep -E '^[a-zA-Z0-9_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
@@ -30,9 +30,19 @@ bench: ## engine speed: playouts per CPU-second on SameGame board 1 (about 1 min
 verify: ## replay every certificate under outputs/ with the plain-Python rules
 	$(PY) -m experiments.verify
 
+leaderboard: ## offer every stored run to the per-board leaderboard (runs are offered as they finish)
+	$(PY) -m experiments.leaderboard
+
+list: ## every experiment with its paper, table and cost at each scale
+	$(PY) -m experiments.catalog
+
 table4: stabilized-table4 ## = stabilized-table4
 
-stabilized-table4: ## Stabilized NRPA Table 4, SameGame board 1 (SCALE=paper|quick|smoke)
+selective-table3: ## Selective NRPA Table 3, SameGame board 1 by playout rule (SCALE=paper|quick|smoke)
+selective-table4: ## Selective NRPA Table 4, best scores on the 20 SameGame boards
+stabilized-table2: ## Stabilized NRPA Table 2, best scores on the 20 SameGame boards
+stabilized-table4: ## Stabilized NRPA Table 4, SameGame board 1, NRPA vs SNRPA(P)
+distributed-table1: ## Distributed NRPA Table 1, best scores on the 20 SameGame boards
 
 $(EXPERIMENTS): ## run an experiment through the store, then write its tables and figures
 	$(PY) -m experiments.estimate experiment=$(subst -,_,$@) scale=$(SCALE)

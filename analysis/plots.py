@@ -57,3 +57,23 @@ def new_figure():
 
 
 
+
+
+def plot_boards(table: pd.DataFrame, algorithms: list[str], ax, *, ylabel: str = "best score"):
+    """Best score per board for each algorithm (filled markers), the published columns as
+    hollow markers; the Total row is left out."""
+    boards = table[table["board"] != "Total"]
+    x = range(len(boards))
+    published = [c for c in table.columns if c.startswith("published ")]
+    for index, algorithm in enumerate(algorithms):
+        ax.plot(x, boards[f"{algorithm} best"], marker="o", linestyle="-", color=f"C{index}",
+                label=f"{algorithm} (here)")
+    for index, column in enumerate(published, start=len(algorithms)):
+        ax.plot(x, boards[column], marker="s", markerfacecolor="none", linestyle="none",
+                color=f"C{index % 10}", label=column)
+    ax.set_xticks(list(x), labels=list(boards["board"]))
+    ax.set_xlabel("board")
+    ax.set_ylabel(ylabel)
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize="small", ncols=2)
+    return ax

@@ -30,8 +30,9 @@ def job_from(cfg: DictConfig) -> Job:
 def run_from_config(cfg: DictConfig) -> float:
     job = job_from(cfg)
     store = RunStore(cfg.outputs_dir)
+    label = f"{describe(job.settings)}, {job.domain_options.policy} playouts"
     outcome = run_job(job, cfg.repeats, store, n_jobs=cfg.backend.n_jobs, backend=cfg.backend.name,
-                      address=cfg.backend.address, force=cfg.force, label=describe(job.settings))
+                      address=cfg.backend.address, force=cfg.force, label=label)
     _record_in_job_directory(outcome.paths)
     records = [store.load(path) for path in outcome.paths]
     scores = np.array([record["result"]["best_score"] for record in records])
@@ -40,12 +41,12 @@ def run_from_config(cfg: DictConfig) -> float:
         result = records[0]["result"]
         print(
             f"best score {result['best_score']:g}  ({records[0]['domain_info']['board']}, "
-            f"{describe(job.settings)}, {result['playouts']} playouts in {result['cpu_seconds']:.2f} CPU-s "
+            f"{label}, {result['playouts']} playouts in {result['cpu_seconds']:.2f} CPU-s "
             f"/ {result['wall_seconds']:.2f} wall-s, {result['playouts_per_cpu_second']:,.0f} playouts per CPU-s)"
         )
         print(f"run file: {outcome.paths[0]} ({done})")
     else:
-        print(f"{describe(job.settings)} on {records[0]['domain_info']['board']}: {len(scores)} runs, "
+        print(f"{label} on {records[0]['domain_info']['board']}: {len(scores)} runs, "
               f"best score mean {scores.mean():.1f}, min {scores.min():g}, max {scores.max():g} ({done})")
         print(f"run files: {outcome.paths[0].parent} (listed in the job directory's runs.txt)")
     return float(scores.mean())

@@ -40,12 +40,13 @@ RunConfig = make_dataclass(
        ("outputs_dir", str, field(default=MISSING)),
        ("scale_name", str, field(default=MISSING)),
        ("report", Any, field(default=None)),
+       ("scale_budgets", Any, field(default=None)),
        ("domain", Any, field(default=MISSING)),
        ("backend", BackendConfig, field(default_factory=BackendConfig))],
 )
 
 
-CONFIG_GROUPS = ("algo", "domain", "backend", "scale", "experiment")
+CONFIG_GROUPS = ("algo", "domain", "playout", "backend", "scale", "experiment")
 
 
 def register_configs() -> None:
@@ -72,7 +73,7 @@ def check_override_keys(arguments: list[str]) -> None:
             continue
         key = argument.split("=", 1)[0]
         head = key.split(".", 1)[0].split("/", 1)[0]  # hydra.run.dir, hydra/launcher
-        if head in ("hydra", "report") or key in CONFIG_GROUPS:
+        if head in ("hydra", "report", "scale_budgets") or key in CONFIG_GROUPS:
             continue
         if head == "backend":
             valid = [f.name for f in fields(BackendConfig) if f.name != "name"]

@@ -13,32 +13,35 @@ from experiments.experiment import load_experiment
 from nrpa.errors import InputError
 
 
+def cost(experiment) -> tuple[int, int, float | None, int]:
+    """(runs in all, runs still to make, CPU-seconds of search they need or None when a run
+    has no time budget, worker processes)."""
+    runs = sum(v.repeats for v in experiment.variants)
+    missing = [sum(not p.exists() for p in experiment.run_paths(v)) for v in experiment.variants]
+    budgets = [v.job.settings.max_time for v in experiment.variants]
+    seconds = None if None in budgets else sum(b * n for b, n in zip(budgets, missing))
+    return runs, sum(missing), seconds, experiment.n_jobs or os.cpu_count() or 1
+
+
 def estimate(overrides: list[str]) -> str:
     experiment = load_experiment(overrides)
-    runs = sum(v.repeats for v in experiment.variants)
-    to_make = sum(not path.exists() for v in experiment.variants for path in experiment.run_paths(v))
-    budgets = {v.job.settings.max_time for v in experiment.variants}
-    workers = experiment.n_jobs or os.cpu_count() or 1
+    runs, to_make, seconds, workers = cost(experiment)
     lines = [
         f"{experiment.name} at scale {experiment.scale}: {len(experiment.variants)} jobs "
         f"({', '.join(v.label for v in experiment.variants)}), {runs} runs in all, "
         f"{runs - to_make} already in the store, {to_make} to make."
     ]
-    if None in budgets:
+    if seconds is None:
         lines.append("Cost: runs have no time budget, so it cannot be estimated.")
     else:
-        seconds = sum(
-            v.job.settings.max_time * sum(not p.exists() for p in experiment.run_paths(v))
-            for v in experiment.variants
-        )
         lines.append(
-            f"Cost: {seconds / 3600:.2f} CPU-hours of search, about {_duration(seconds / workers)} "
+            f"Cost: {seconds / 3600:.2f} CPU-hours of search, about {duration(seconds / workers)} "
             f"on {workers} worker processes (plus a few seconds per job to start)."
         )
     return "\n".join(lines)
 
 
-def _duration(seconds: float) -> str:
+def duration(seconds: float) -> str:
     if seconds < 120:
         return f"{seconds:.0f} s"
     if seconds < 2 * 3600:

@@ -36,8 +36,10 @@ class Variant:
 @dataclass(frozen=True)
 class Experiment:
     name: str
+    kind: str  # "checkpoints" (score vs time tables) or "boards" (best score per board)
     scale: str
     title: str
+    report_source: str  # "paper, table"
     reference: str | None  # file name under analysis/reference/
     variants: tuple[Variant, ...]
     store: RunStore
@@ -48,7 +50,8 @@ class Experiment:
 
 
 def experiment_names() -> list[str]:
-    return sorted(path.stem for path in (CONFIG_DIR / "experiment").glob("*.yaml"))
+    """Runnable experiments (files starting with _ hold settings shared by several)."""
+    return sorted(p.stem for p in (CONFIG_DIR / "experiment").glob("*.yaml") if not p.stem.startswith("_"))
 
 
 def load_experiment(overrides: list[str]) -> Experiment:
@@ -74,18 +77,27 @@ def load_experiment(overrides: list[str]) -> Experiment:
             chosen = tuple(f"{key}={value.strip()}" for key, value in zip(keys, values))
             cfg = compose("config", overrides=fixed + list(chosen))
             job = job_from(cfg)
-            label = columns.get(" ".join(chosen), " ".join(chosen) or describe(job.settings))
-            variants.append(Variant(label, chosen, job, cfg.repeats))
+            variants.append(Variant(_label(columns, chosen, job), chosen, job, cfg.repeats))
         plain = compose("config", overrides=fixed)
     return Experiment(
         name=base.report.name,
+        kind=base.report.get("kind", "checkpoints"),
         scale=base.scale_name,
         title=base.report.title,
+        report_source=f"{base.report.get('paper', '?')}, {base.report.get('table', '?')}",
         reference=base.report.get("reference"),
         variants=tuple(variants),
         store=RunStore(plain.outputs_dir),
         n_jobs=plain.backend.n_jobs,
     )
+
+
+def _label(columns: dict, chosen: tuple[str, ...], job: Job) -> str:
+    """The column name whose overrides (a key like "algo=nrpa") are all among ``chosen``."""
+    for key, name in columns.items():
+        if set(key.split()) <= set(chosen):
+            return name
+    return " ".join(chosen) or describe(job.settings)
 
 
 def _is_sweep(override: str) -> bool:

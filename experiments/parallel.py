@@ -16,6 +16,7 @@ from pathlib import Path
 import joblib
 from tqdm import tqdm
 
+from experiments.leaderboard import Leaderboard
 from experiments.runs import Job, execute_run
 from experiments.store import RunStore
 from nrpa.domains.registry import make_domain
@@ -57,8 +58,10 @@ def run_job(job: Job, repeats: int, store: RunStore, *, n_jobs: int | None = Non
             parallel = joblib.Parallel(n_jobs=workers if backend == "loky" else -1,
                                        return_as="generator_unordered")
             left = len(pending)
+            leaderboard = Leaderboard(store.root)
             for record in parallel(joblib.delayed(execute_run)(job, repeat) for repeat in pending):
                 store.write(paths[record["repeat"]], record)
+                leaderboard.offer(record)
                 left -= 1
                 bar.update(1)
                 bar.set_postfix(running=min(workers, left))

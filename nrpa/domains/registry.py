@@ -7,6 +7,7 @@ can also replay with the domain's plain-Python rules to verify a score.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import asdict, dataclass
 
 from nrpa.domains import samegame, samegame_rules
@@ -55,6 +56,13 @@ class SameGameDomain:
 
     def replay_score(self, certificate) -> float:
         return float(samegame_rules.replay(self.board.rows, [tuple(move) for move in certificate]))
+
+    def leaderboard_key(self) -> str:
+        """Where the best certificate of this board is kept, whatever the playout rule."""
+        if self.board.name.startswith("board "):
+            return f"samegame/board_{int(self.board.name.split()[1]):02d}"
+        text = "\n".join(" ".join(map(str, row)) for row in self.board.rows)
+        return f"samegame/file_{hashlib.sha256(text.encode()).hexdigest()[:12]}"
 
     def describe(self) -> dict:
         """Facts a reader of a run file needs beside the options."""

@@ -1,0 +1,65 @@
+"""The best certificate ever found per problem instance (a SameGame board, ...).
+
+One small JSON file per instance, ``outputs/leaderboard/<key>.json``. A run's certificate
+replaces it only when it scores more *and* replays to that score with the domain's
+plain-Python rules; every finished run is offered as it is written. The playout rule does
+not matter here: a certificate is a legal game whatever rule found it.
+
+    python -m experiments.leaderboard     # offer every run file in the store (e.g. older runs)
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from experiments.runs import verify_record
+from experiments.store import PROJECT_ROOT, RunStore
+from nrpa.domains.registry import make_domain
+
+
+class Leaderboard:
+    def __init__(self, outputs_root: str | Path):
+        self.root = Path(outputs_root) / "leaderboard"
+        self.files = RunStore(outputs_root)  # its atomic writer
+
+    def path(self, key: str) -> Path:
+        return self.root / f"{key}.json"
+
+    def best(self, key: str) -> dict | None:
+        path = self.path(key)
+        return self.files.load(path) if path.exists() else None
+
+    def offer(self, record: dict) -> bool:
+        """Keep ``record``'s certificate if it beats the entry and verifies; say whether."""
+        key = make_domain(record["config"]["domain"]).leaderboard_key()
+        score = float(record["certificate"]["score"])
+        current = self.best(key)
+        if current is not None and current["score"] >= score:
+            return False
+        verified, message = verify_record(record)
+        if not verified:
+            return False
+        self.files.write(self.path(key), {
+            "key": key,
+            "score": score,
+            "verified": f"certificate {message} with the plain-Python rules",
+            "certificate": record["certificate"],
+            "run_id": record["run_id"],
+            "config": record["config"],
+            "code_version": record["code_version"],
+            "found_at": record["finished_at"],
+        })
+        return True
+
+
+def main() -> int:
+    store = RunStore(PROJECT_ROOT / "outputs")
+    board = Leaderboard(store.root)
+    improved = sum(board.offer(store.load(path)) for path in store.run_files())
+    print(f"{improved} improvement(s) kept under {board.root}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

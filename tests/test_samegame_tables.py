@@ -1,0 +1,82 @@
+"""Every SameGame table of the papers: composition, smoke runs, the 20-board table and the
+leaderboard."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from experiments.experiment import experiment_names, load_experiment
+from experiments.leaderboard import Leaderboard
+from experiments.parallel import run_job
+from experiments.store import RunStore
+from tests.test_protocol import small_job
+
+ROOT = Path(__file__).resolve().parent.parent
+REFERENCE = ROOT / "analysis" / "reference"
+
+
+def python(*arguments, outputs):
+    return subprocess.run([sys.executable, *arguments, f"outputs_dir={outputs}"], cwd=ROOT,
+                          capture_output=True, text=True)
+
+
+@pytest.mark.parametrize("name", experiment_names())
+def test_every_experiment_composes_at_every_scale(name):
+    for scale in ("smoke", "quick", "paper"):
+        experiment = load_experiment([f"experiment={name}", f"scale={scale}"])
+        assert experiment.variants and experiment.reference
+        assert (REFERENCE / experiment.reference).exists()
+
+
+def test_selective_table_3_runs_its_four_playout_rules_at_smoke_scale(tmp_outputs):
+    sweep = python("run.py", "-m", "experiment=selective_table3", "scale=smoke", outputs=tmp_outputs)
+    assert sweep.returncode == 0, sweep.stderr
+    for rule in ("none playouts", "tabu playouts", "selective playouts"):
+        assert rule in sweep.stdout
+    report = python("-m", "analysis.report", "experiment=selective_table3", "scale=smoke", outputs=tmp_outputs)
+    assert report.returncode == 0, report.stderr
+    table = pd.read_csv(tmp_outputs / "tables" / "selective_table3_smoke.csv")
+    assert list(dict.fromkeys(table["variant"])) == ["no_tabu", "tabu", "t_gt_0", "t_gt_10"]
+    published = pd.read_csv(REFERENCE / "selective_table3_samegame_board1.csv").set_index("time")
+    first = table[table["checkpoint"] == 0.01].set_index("variant")["published"]
+    assert first.to_dict() == published.loc[0.01].to_dict()
+
+
+def test_the_20_board_table_has_20_rows_a_total_and_the_papers_columns(tmp_outputs):
+    sweep = python("run.py", "-m", "experiment=distributed_table1", "scale=smoke", outputs=tmp_outputs)
+    assert sweep.returncode == 0, sweep.stderr
+    report = python("-m", "analysis.report", "experiment=distributed_table1", "scale=smoke", outputs=tmp_outputs)
+    assert report.returncode == 0, report.stderr
+    assert {Path(p).suffix for p in report.stdout.split()} == {".csv", ".md", ".png", ".pdf"}
+    table = pd.read_csv(tmp_outputs / "tables" / "distributed_table1_smoke.csv", dtype={"board": str})
+    assert table["board"].tolist() == [str(b) for b in range(1, 21)] + ["Total"]
+    published = pd.read_csv(REFERENCE / "distributed_table1_samegame_best.csv", dtype={"board": str})
+    for column in published.columns[1:]:
+        assert table[f"published {column}"].tolist() == published[column].astype(float).tolist()
+    for algorithm in ("NMCS(4)", "NRPA(4)"):
+        assert (table[f"{algorithm} runs"][:20] == 2).all()
+        assert table[f"{algorithm} best"][20] == table[f"{algorithm} best"][:20].sum()
+    # The leaderboard holds the best of every board's runs, each verified.
+    assert (table["leaderboard"][:20] >= table[["NMCS(4) best", "NRPA(4) best"]][:20].max(axis=1)).all()
+    caption = (tmp_outputs / "tables" / "distributed_table1_smoke.md").read_text()
+    assert "budget 0.02 CPU-seconds per run" in caption
+
+
+def test_the_leaderboard_keeps_only_verified_improvements(tmp_path):
+    store = RunStore(tmp_path)
+    outcome = run_job(small_job(), 2, store, n_jobs=1)
+    records = sorted((json.loads(p.read_text()) for p in outcome.paths), key=lambda r: r["result"]["best_score"])
+    board = Leaderboard(tmp_path)
+    entry = board.best("samegame/board_01")
+    assert entry["score"] == records[-1]["result"]["best_score"]  # offered as the runs finished
+    assert "replays to" in entry["verified"]
+    assert not board.offer(records[0])  # not better
+    forged = json.loads(json.dumps(records[-1]))
+    forged["certificate"]["score"] += 100  # claims more than its moves score
+    forged["result"]["best_score"] += 100
+    assert not board.offer(forged)
+    assert board.best("samegame/board_01")["score"] == records[-1]["result"]["best_score"]
