@@ -11,7 +11,7 @@ EXPERIMENTS := selective-table3 selective-table4 stabilized-table2 stabilized-ta
 .PHONY: help install test test-slow bench verify list leaderboard clean-cache table4 $(EXPERIMENTS)
 
 help: ## list the targets
-	@grep -E '^[a-zA-Z0-9_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
+	@grep -E '^[a-zA-Z0-9_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-20s %s\n", $$1, $$2}'
 
 install: ## create .venv and install the project with its dev extras
 	$(PYTHON) -m venv $(VENV)

@@ -5,6 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from experiments.runs import Job
+from nrpa.domains.registry import SameGameOptions
+from nrpa.search import SearchSettings
+
 
 def random_rows(seed: int, height: int, width: int, colours: int) -> list[list[int]]:
     rng = np.random.default_rng(seed)
@@ -29,3 +33,10 @@ def kernel_grid(domain, state) -> list[list[int | None]]:
 def tmp_outputs(tmp_path):
     return tmp_path / "outputs"
 
+
+
+def small_job(P=1, **settings) -> Job:
+    """A job on board 1 that stops after 300 playouts, so its runs are exactly reproducible."""
+    options = {"level": 2, "N": 10, "P": P, "max_time": None, "max_playouts": 300, **settings}
+    algorithm = "nrpa" if P == 1 else "snrpa"
+    return Job(SameGameOptions(board="1"), SearchSettings(algorithm=algorithm, **options))

@@ -13,10 +13,8 @@ import pandas as pd
 import pytest
 
 from experiments.parallel import run_job
-from experiments.runs import Job
 from experiments.store import RunStore
-from nrpa.domains.registry import SameGameOptions
-from nrpa.search import SearchSettings
+from tests.conftest import small_job
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -35,12 +33,6 @@ def run_files(outputs: Path) -> list[Path]:
 
 def made(completed) -> list[int]:
     return [int(n) for n in re.findall(r"(\d+) run\(s\) made", completed.stdout)]
-
-
-def small_job(P=1, **settings):
-    options = {"level": 2, "N": 10, "P": P, "max_time": None, "max_playouts": 300, **settings}
-    algorithm = "nrpa" if P == 1 else "snrpa"
-    return Job(SameGameOptions(board="1"), SearchSettings(algorithm=algorithm, **options))
 
 
 def deterministic(record):

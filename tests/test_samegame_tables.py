@@ -13,7 +13,7 @@ from experiments.experiment import experiment_names, load_experiment
 from experiments.leaderboard import Leaderboard
 from experiments.parallel import run_job
 from experiments.store import RunStore
-from tests.test_protocol import small_job
+from tests.conftest import small_job
 
 ROOT = Path(__file__).resolve().parent.parent
 REFERENCE = ROOT / "analysis" / "reference"
