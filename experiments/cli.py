@@ -40,13 +40,13 @@ def run_from_config(cfg: DictConfig) -> float:
     if len(records) == 1:
         result = records[0]["result"]
         print(
-            f"best score {result['best_score']:g}  ({records[0]['domain_info']['board']}, "
+            f"best score {result['best_score']:g}  ({records[0]['domain_info']['instance']}, "
             f"{label}, {result['playouts']} playouts in {result['cpu_seconds']:.2f} CPU-s "
             f"/ {result['wall_seconds']:.2f} wall-s, {result['playouts_per_cpu_second']:,.0f} playouts per CPU-s)"
         )
         print(f"run file: {outcome.paths[0]} ({done})")
     else:
-        print(f"{label} on {records[0]['domain_info']['board']}: {len(scores)} runs, "
+        print(f"{label} on {records[0]['domain_info']['instance']}: {len(scores)} runs, "
               f"best score mean {scores.mean():.1f}, min {scores.min():g}, max {scores.max():g} ({done})")
         print(f"run files: {outcome.paths[0].parent} (listed in the job directory's runs.txt)")
     return float(scores.mean())

@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import asdict, dataclass
 
-from nrpa.domains import samegame, samegame_rules
+from nrpa.domains import samegame, samegame_rules, weakschur, weakschur_rules
 from nrpa.errors import InputError
 
 
@@ -57,6 +57,9 @@ class SameGameDomain:
     def replay_score(self, certificate) -> float:
         return float(samegame_rules.replay(self.board.rows, [tuple(move) for move in certificate]))
 
+    def print_certificate(self, certificate) -> str:
+        return "\n".join(f"{row} {col}" for row, col in certificate)
+
     def leaderboard_key(self) -> str:
         """Where the best certificate of this board is kept, whatever the playout rule."""
         if self.board.name.startswith("board "):
@@ -67,6 +70,7 @@ class SameGameDomain:
     def describe(self) -> dict:
         """Facts a reader of a run file needs beside the options."""
         return {
+            "instance": self.board.name,
             "board": self.board.name,
             "width": self.board.width,
             "height": self.board.height,
@@ -75,10 +79,60 @@ class SameGameDomain:
         }
 
 
-DOMAINS = {"samegame": SameGameDomain}
+@dataclass
+class WeakSchurOptions:
+    """Options of ``domain=weakschur``: ``parts`` K; ``policy``: standard or rule (Cazenave
+    2016); ``max_number``: cap on the numbers placed (0: a default above every known WS(K))."""
+
+    name: str = "weakschur"
+    parts: int = 6
+    policy: str = "standard"
+    max_number: int = 0
 
 
-def make_domain(options) -> SameGameDomain:
+class WeakSchurDomain:
+    options_class = WeakSchurOptions
+    certificate_format = "partition: one list of numbers per part (printed one part a line)"
+
+    def __init__(self, options: WeakSchurOptions):
+        if not 1 <= options.parts <= 12:
+            raise InputError(f"domain.parts={options.parts} is out of range: K must be 1..12")
+        if options.policy not in weakschur.RULES:
+            raise InputError(f"domain.policy={options.policy!r} is not valid: choose one of "
+                             f"{', '.join(weakschur.RULES)}")
+        if options.max_number < 0:
+            raise InputError(f"domain.max_number={options.max_number} is out of range: it must be "
+                             ">= 0 (0: the default cap)")
+        self.options = options
+
+    def kernel_domain(self):
+        return weakschur.make_weakschur(self.options.parts, rule=self.options.policy,
+                                        max_number=self.options.max_number or None)
+
+    def certificate(self, kernel_moves) -> list[list[int]]:
+        return weakschur_rules.partition_from_moves(self.options.parts, kernel_moves)
+
+    def replay_score(self, certificate) -> float:
+        if len(certificate) != self.options.parts:
+            raise weakschur_rules.InvalidPartition(
+                f"{len(certificate)} parts where the run had K = {self.options.parts}")
+        return float(weakschur_rules.check_partition(certificate))
+
+    def print_certificate(self, certificate) -> str:
+        return weakschur_rules.format_partition(certificate)
+
+    def leaderboard_key(self) -> str:
+        return f"weakschur/K{self.options.parts}"
+
+    def describe(self) -> dict:
+        return {"instance": f"WS({self.options.parts})", "parts": self.options.parts,
+                "max_number": int(self.kernel_domain().max_number)}
+
+
+DOMAINS = {"samegame": SameGameDomain, "weakschur": WeakSchurDomain}
+
+
+def make_domain(options):
     """The adapter for ``options`` (a dataclass or a mapping with a ``name`` key)."""
     values = dict(options) if not hasattr(options, "__dataclass_fields__") else asdict(options)
     name = values.get("name")

@@ -1,0 +1,197 @@
+"""Weak Schur numbers WS(K) for the numba kernels (rules: nrpa/data/weakschur/SOURCE.md).
+
+The numbers 1, 2, 3, ... are placed in order, each into one of K parts; n may join a part
+unless n = a + b for two distinct members a, b of that part. The game ends when the next
+number fits nowhere (or reaches the cap ``max_number``); the score is how many were placed.
+
+Each part keeps two bitsets over the numbers: its members, and the numbers it forbids. When
+n joins a part, every a + n with a a member is forbidden there: ``forbidden |= members << n``
+(a word-wise shift), so a move costs about n / 64 word operations instead of n.
+
+A move is the part index. Its policy code combines (number, part, last element of the part)
+as the authors' ws.cpp does. Playout rules: ``standard`` (every part n fits in) and ``rule``
+(Cazenave 2016: when some part ends with n - 1 and n fits there, only such parts are offered).
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+import numpy as np
+from numba import njit
+from numba.extending import overload
+
+from nrpa.domains import contract
+
+RULES = {"standard": 0, "rule": 1}
+
+WeakSchur = namedtuple("WeakSchur", ["parts", "max_number", "words", "rule"])
+# info = [next number to place, numbers placed]; last[p] = largest member of part p (0: empty)
+WeakSchurState = namedtuple("WeakSchurState", ["members", "forbidden", "last", "info"])
+
+_ONE = np.uint64(1)
+
+
+def default_max_number(parts: int) -> int:
+    """A cap above every known lower bound of WS(K) (WS(9) >= 22536 < 3.2**9)."""
+    return int(3.2**parts) + 100
+
+
+def make_weakschur(parts: int, *, rule: str = "standard", max_number: int | None = None) -> WeakSchur:
+    cap = max_number or default_max_number(parts)
+    return WeakSchur(parts=np.int64(parts), max_number=np.int64(cap),
+                     words=np.int64((2 * cap + 2) // 64 + 2), rule=np.int64(RULES[rule]))
+
+
+@njit(cache=True)
+def ws_new_state(domain):
+    state = WeakSchurState(
+        members=np.zeros((domain.parts, domain.words), dtype=np.uint64),
+        forbidden=np.zeros((domain.parts, domain.words), dtype=np.uint64),
+        last=np.zeros(domain.parts, dtype=np.int64),
+        info=np.zeros(2, dtype=np.int64),
+    )
+    ws_reset(domain, state)
+    return state
+
+
+@njit(cache=True)
+def ws_reset(domain, state):
+    state.members[:, :] = 0
+    state.forbidden[:, :] = 0
+    state.last[:] = 0
+    state.info[0] = 1
+    state.info[1] = 0
+
+
+@njit(cache=True)
+def ws_copy_state(domain, source, target):
+    target.members[:, :] = source.members
+    target.forbidden[:, :] = source.forbidden
+    target.last[:] = source.last
+    target.info[:] = source.info
+
+
+@njit(cache=True, inline="always")
+def _fits(forbidden, part, n):
+    return (forbidden[part, n >> 6] >> np.uint64(n & 63)) & _ONE == 0
+
+
+@njit(cache=True, inline="always")
+def _code(n, part, last):
+    return (n << 40) | (last << 8) | part
+
+
+@njit(cache=True, inline="always")
+def ws_legal_moves(domain, state, moves, codes):
+    n = state.info[0]
+    if n > domain.max_number:
+        return 0
+    forbidden = state.forbidden
+    last = state.last
+    count = 0
+    if domain.rule == 1:  # parts ending with n - 1 that n fits in, if any
+        for part in range(domain.parts):
+            if last[part] == n - 1 and _fits(forbidden, part, n):
+                moves[count] = part
+                codes[count] = _code(n, part, last[part])
+                count += 1
+        if count > 0:
+            return count
+    for part in range(domain.parts):
+        if _fits(forbidden, part, n):
+            moves[count] = part
+            codes[count] = _code(n, part, last[part])
+            count += 1
+    return count
+
+
+@njit(cache=True, inline="always")
+def ws_play(domain, state, part):
+    n = state.info[0]
+    members = state.members
+    forbidden = state.forbidden
+    # forbidden[part] |= members[part] << n, word by word; members are all below n, so
+    # only the words from n // 64 up to (2n) // 64 can change.
+    word_shift = n >> 6
+    bit_shift = np.uint64(n & 63)
+    top = (2 * n) >> 6
+    for word in range(top, word_shift - 1, -1):
+        source = word - word_shift
+        shifted = members[part, source] << bit_shift
+        if bit_shift != 0 and source > 0:
+            shifted |= members[part, source - 1] >> (np.uint64(64) - bit_shift)
+        forbidden[part, word] |= shifted
+    members[part, n >> 6] |= _ONE << np.uint64(n & 63)
+    state.last[part] = n
+    state.info[0] = n + 1
+    state.info[1] = n
+
+
+@njit(cache=True)
+def ws_is_terminal(domain, state):
+    n = state.info[0]
+    if n > domain.max_number:
+        return True
+    for part in range(domain.parts):
+        if _fits(state.forbidden, part, n):
+            return False
+    return True
+
+
+def _is_weakschur(domain):
+    return getattr(domain, "instance_class", None) is WeakSchur
+
+
+@overload(contract.new_state, jit_options={"cache": True})
+def _new_state(domain):
+    if _is_weakschur(domain):
+        return lambda domain: ws_new_state(domain)
+
+
+@overload(contract.reset, jit_options={"cache": True})
+def _reset(domain, state):
+    if _is_weakschur(domain):
+        return lambda domain, state: ws_reset(domain, state)
+
+
+@overload(contract.copy_state, jit_options={"cache": True})
+def _copy_state(domain, source, target):
+    if _is_weakschur(domain):
+        return lambda domain, source, target: ws_copy_state(domain, source, target)
+
+
+@overload(contract.legal_moves, jit_options={"cache": True})
+def _legal_moves(domain, state, moves, codes):
+    if _is_weakschur(domain):
+        return lambda domain, state, moves, codes: ws_legal_moves(domain, state, moves, codes)
+
+
+@overload(contract.play, jit_options={"cache": True})
+def _play(domain, state, move):
+    if _is_weakschur(domain):
+        return lambda domain, state, move: ws_play(domain, state, move)
+
+
+@overload(contract.score, jit_options={"cache": True})
+def _score(domain, state):
+    if _is_weakschur(domain):
+        return lambda domain, state: np.float64(state.info[1])
+
+
+@overload(contract.is_terminal, jit_options={"cache": True})
+def _is_terminal(domain, state):
+    if _is_weakschur(domain):
+        return lambda domain, state: ws_is_terminal(domain, state)
+
+
+@overload(contract.max_moves, jit_options={"cache": True})
+def _max_moves(domain):
+    if _is_weakschur(domain):
+        return lambda domain: domain.parts
+
+
+@overload(contract.max_length, jit_options={"cache": True})
+def _max_length(domain):
+    if _is_weakschur(domain):
+        return lambda domain: domain.max_number
