@@ -121,7 +121,8 @@ def report(overrides: list[str], *, interval: str = "t") -> list[Path]:
         if last is None or last < first:
             continue
         checkpoints = doubling_checkpoints(first, last)
-        traces = {label: [(r["trace"][axis], r["trace"]["score"]) for r in rs]
+        scale = experiment.value_scale
+        traces = {label: [(r["trace"][axis], [score * scale for score in r["trace"]["score"]]) for r in rs]
                   for label, rs in runs.records.items() if rs}
         table = side_by_side(checkpoint_statistics(traces, checkpoints, interval=interval), published)
         table.insert(1, "axis", axis)
@@ -152,6 +153,8 @@ def caption(experiment: Experiment, runs: Runs, axis_name: str, interval: str, p
         f"Mean best score at each checkpoint ({axis_name}) over {'-'.join(map(str, counts))} runs per "
         f"column, with its {interval_name(interval)} in brackets"
         + (" and the published value in parentheses (* where it lies outside the CI)." if published else "."),
+        *([f"Values are multiplied by {experiment.value_scale:g}, the paper's unit."]
+          if experiment.value_scale != 1 else []),
         f"Runs stopped at {', '.join(f'{b:g}' for b in budgets)} CPU-seconds. A '-' means no run had a "
         "solution yet; the CSV counts those runs per cell. With many runs the intervals are thin.",
     ]

@@ -30,7 +30,9 @@ def job_from(cfg: DictConfig) -> Job:
 def run_from_config(cfg: DictConfig) -> float:
     job = job_from(cfg)
     store = RunStore(cfg.outputs_dir)
-    label = f"{describe(job.settings)}, {job.domain_options.policy} playouts"
+    label = describe(job.settings)
+    if getattr(job.domain_options, "policy", None):
+        label += f", {job.domain_options.policy} playouts"
     outcome = run_job(job, cfg.repeats, store, n_jobs=cfg.backend.n_jobs, backend=cfg.backend.name,
                       address=cfg.backend.address, force=cfg.force, label=label)
     _record_in_job_directory(outcome.paths)

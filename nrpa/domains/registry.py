@@ -10,7 +10,9 @@ from __future__ import annotations
 import hashlib
 from dataclasses import asdict, dataclass
 
-from nrpa.domains import samegame, samegame_rules, weakschur, weakschur_rules
+from nrpa.domains import (
+    maximum, maximum_rules, samegame, samegame_rules, weakschur, weakschur_rules,
+)
 from nrpa.errors import InputError
 
 
@@ -129,7 +131,46 @@ class WeakSchurDomain:
                 "max_number": int(self.kernel_domain().max_number)}
 
 
-DOMAINS = {"samegame": SameGameDomain, "weakschur": WeakSchurDomain}
+@dataclass
+class MaximumOptions:
+    """Options of ``domain=maximum``: ``max_atoms`` L, the limit on the expression's atoms
+    (199 in the authors' maximum.cpp)."""
+
+    name: str = "maximum"
+    max_atoms: int = 199
+
+
+class MaximumDomain:
+    options_class = MaximumOptions
+    certificate_format = "prefix expression: atoms +, *, 1 in order"
+
+    def __init__(self, options: MaximumOptions):
+        if not 1 <= options.max_atoms <= 100_000:
+            raise InputError(f"domain.max_atoms={options.max_atoms} is out of range: L must be 1..100000")
+        self.options = options
+
+    def kernel_domain(self):
+        return maximum.make_maximum(self.options.max_atoms)
+
+    def certificate(self, kernel_moves) -> list[str]:
+        return [maximum.ATOMS[int(atom)] for atom in kernel_moves]
+
+    def replay_score(self, certificate) -> float:
+        maximum_rules.check(certificate, self.options.max_atoms)  # complete, within the limit
+        return float(maximum_rules.value(maximum_rules.parse(certificate), float))
+
+    def print_certificate(self, certificate) -> str:
+        return " ".join(certificate)
+
+    def leaderboard_key(self) -> str:
+        return f"maximum/L{self.options.max_atoms}"
+
+    def describe(self) -> dict:
+        return {"instance": f"Maximum, L = {self.options.max_atoms}",
+                "optimum": maximum_rules.optimum(self.options.max_atoms)}
+
+
+DOMAINS = {"samegame": SameGameDomain, "weakschur": WeakSchurDomain, "maximum": MaximumDomain}
 
 
 def make_domain(options):

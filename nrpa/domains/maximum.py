@@ -1,0 +1,152 @@
+"""The Maximum problem for the numba kernels (nrpa/data/maxexpr/SOURCE.md).
+
+A prefix (Polish) expression over the atoms + and * (arity 2) and 1 (arity 0) with at most
+``max_atoms`` atoms; the score is its value. A state is the atoms so far and the number of
+leaves still open (1 at the start); atom a is legal when length + open + arity(a) <= L,
+and the game ends when no leaf is open. Move = atom id (0: +, 1: *, 2: 1); policy code =
+position * 100 + atom, as the authors' maximum.cpp.
+
+Values are computed in float64 (exact for integers below 2**53, so for every L <= 199,
+whose optimum is 4 * 3**32); the authors' code used C float.
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+import numpy as np
+from numba import njit
+from numba.extending import overload
+
+from nrpa.domains import contract
+
+ATOMS = ("+", "*", "1")
+ARITY = (2, 2, 0)
+
+Maximum = namedtuple("Maximum", ["max_atoms"])
+MaximumState = namedtuple("MaximumState", ["atoms", "stack", "info"])  # info = [length, open leaves]
+
+
+def make_maximum(max_atoms: int = 199) -> Maximum:
+    return Maximum(max_atoms=np.int64(max_atoms))
+
+
+@njit(cache=True)
+def mx_new_state(domain):
+    state = MaximumState(atoms=np.zeros(domain.max_atoms, dtype=np.int64),
+                         stack=np.zeros(domain.max_atoms + 1), info=np.zeros(2, dtype=np.int64))
+    mx_reset(domain, state)
+    return state
+
+
+@njit(cache=True)
+def mx_reset(domain, state):
+    state.info[0] = 0
+    state.info[1] = 1
+
+
+@njit(cache=True)
+def mx_copy_state(domain, source, target):
+    target.atoms[: source.info[0]] = source.atoms[: source.info[0]]
+    target.info[:] = source.info
+
+
+@njit(cache=True, inline="always")
+def mx_legal_moves(domain, state, moves, codes):
+    length = state.info[0]
+    open_leaves = state.info[1]
+    if open_leaves == 0:
+        return 0
+    count = 0
+    for atom in range(3):
+        arity = 0 if atom == 2 else 2
+        if length + open_leaves + arity <= domain.max_atoms:
+            moves[count] = atom
+            codes[count] = length * 100 + atom
+            count += 1
+    return count
+
+
+@njit(cache=True, inline="always")
+def mx_play(domain, state, atom):
+    state.atoms[state.info[0]] = atom
+    state.info[0] += 1
+    state.info[1] += (-1 if atom == 2 else 1)
+
+
+@njit(cache=True)
+def mx_score(domain, state):
+    """Value of the expression (leaves still open count as 1)."""
+    stack = state.stack
+    top = state.info[1]  # the open leaves, at the end of the prefix order
+    for i in range(top):
+        stack[i] = 1.0
+    for i in range(state.info[0] - 1, -1, -1):
+        atom = state.atoms[i]
+        if atom == 2:
+            stack[top] = 1.0
+            top += 1
+        else:
+            first = stack[top - 1]
+            second = stack[top - 2]
+            top -= 1
+            stack[top - 1] = first + second if atom == 0 else first * second
+    return stack[0]
+
+
+def _is_maximum(domain):
+    return getattr(domain, "instance_class", None) is Maximum
+
+
+@overload(contract.new_state, jit_options={"cache": True})
+def _new_state(domain):
+    if _is_maximum(domain):
+        return lambda domain: mx_new_state(domain)
+
+
+@overload(contract.reset, jit_options={"cache": True})
+def _reset(domain, state):
+    if _is_maximum(domain):
+        return lambda domain, state: mx_reset(domain, state)
+
+
+@overload(contract.copy_state, jit_options={"cache": True})
+def _copy_state(domain, source, target):
+    if _is_maximum(domain):
+        return lambda domain, source, target: mx_copy_state(domain, source, target)
+
+
+@overload(contract.legal_moves, jit_options={"cache": True})
+def _legal_moves(domain, state, moves, codes):
+    if _is_maximum(domain):
+        return lambda domain, state, moves, codes: mx_legal_moves(domain, state, moves, codes)
+
+
+@overload(contract.play, jit_options={"cache": True})
+def _play(domain, state, move):
+    if _is_maximum(domain):
+        return lambda domain, state, move: mx_play(domain, state, move)
+
+
+@overload(contract.score, jit_options={"cache": True})
+def _score(domain, state):
+    if _is_maximum(domain):
+        return lambda domain, state: mx_score(domain, state)
+
+
+@overload(contract.is_terminal, jit_options={"cache": True})
+def _is_terminal(domain, state):
+    if _is_maximum(domain):
+        return lambda domain, state: state.info[1] == 0
+
+
+@overload(contract.max_moves, jit_options={"cache": True})
+def _max_moves(domain):
+    if _is_maximum(domain):
+        return lambda domain: np.int64(3)
+
+
+@overload(contract.max_length, jit_options={"cache": True})
+def _max_length(domain):
+    if _is_maximum(domain):
+        return lambda domain: domain.max_atoms
