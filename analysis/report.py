@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 
+import pandas as pd
+
 from analysis.boards import board_markdown, board_table
 from analysis.plots import new_figure, plot_boards, plot_checkpoints, save_figure
 from analysis.stats import checkpoint_statistics, doubling_checkpoints
@@ -137,7 +139,38 @@ def report(overrides: list[str], *, interval: str = "t") -> list[Path]:
         ax.set_title(f"{experiment.title}\n{experiment.scale} scale, mean and {interval_name(interval)}",
                      fontsize="medium")
         written += [csv_path, md_path, *save_figure(figure, outputs / "figures" / f"{stem}{suffix}")]
-    return written
+    return written + final_results(experiment, runs, outputs / "tables" / stem)
+
+
+def final_results(experiment: Experiment, runs: Runs, stem: Path) -> list[Path]:
+    """For domains that judge a final solution beyond its score (TSPTW: violations, cost and
+    gap to the best-known tour), one row per run and a summary per variant."""
+    domain = make_domain(experiment.variants[0].job.domain_options)
+    if not hasattr(domain, "final_summary"):
+        return []
+    rows = [{"variant": label, "repeat": r["repeat"], **domain.final_summary(r)}
+            for label, rs in runs.records.items() for r in rs]
+    frame = pd.DataFrame(rows)
+    csv_path = stem.with_name(f"{stem.name}_final.csv")
+    frame.to_csv(csv_path, index=False)
+    summary = frame.groupby("variant", sort=False).agg(
+        runs=("repeat", "size"),
+        feasible=("violations", lambda v: int((v == 0).sum())),
+        mean_violations=("violations", "mean"),
+        best_feasible_cost=("cost", lambda c: c[frame.loc[c.index, "violations"] == 0].min()),
+        mean_gap_percent=("gap_percent", "mean"),
+    )
+    known = experiment_best_known(runs)
+    md_path = stem.with_name(f"{stem.name}_final.md")
+    md_path.write_text(
+        f"**{experiment.title}**: final best tour of each run ({experiment.scale} scale)\n\n"
+        f"Best-known cost {known:g} (LKH-3); gap = (cost - best known) / best known, over the runs "
+        "whose tour has no violation.\n\n" + summary.to_markdown(floatfmt=".2f") + "\n")
+    return [csv_path, md_path]
+
+
+def experiment_best_known(runs: Runs) -> float:
+    return next(r["domain_info"]["best_known_cost"] for rs in runs.records.values() for r in rs)
 
 
 def interval_name(interval: str) -> str:

@@ -11,7 +11,7 @@ import hashlib
 from dataclasses import asdict, dataclass
 
 from nrpa.domains import (
-    maximum, maximum_rules, samegame, samegame_rules, weakschur, weakschur_rules,
+    maximum, maximum_rules, samegame, samegame_rules, tsptw, tsptw_rules, weakschur, weakschur_rules,
 )
 from nrpa.errors import InputError
 
@@ -170,7 +170,61 @@ class MaximumDomain:
                 "optimum": maximum_rules.optimum(self.options.max_atoms)}
 
 
-DOMAINS = {"samegame": SameGameDomain, "weakschur": WeakSchurDomain, "maximum": MaximumDomain}
+@dataclass
+class TsptwOptions:
+    """Options of ``domain=tsptw``: ``instance``, a shipped Potvin-Bengio instance (rc_204.1)
+    or the path of a file in that format; ``policy``: all or pruned playout moves."""
+
+    name: str = "tsptw"
+    instance: str = "rc_204.1"
+    policy: str = "all"
+
+
+class TsptwDomain:
+    options_class = TsptwOptions
+    certificate_format = "tour: the customers in visiting order (depot 0 at both ends omitted)"
+
+    def __init__(self, options: TsptwOptions):
+        if options.policy not in tsptw.RULES:
+            raise InputError(f"domain.policy={options.policy!r} is not valid: choose one of "
+                             f"{', '.join(tsptw.RULES)}")
+        self.options = options
+        self.instance = tsptw_rules.load_instance(options.instance)
+
+    def kernel_domain(self):
+        i = self.instance
+        return tsptw.make_tsptw(i.distance, i.ready, i.due, rule=self.options.policy)
+
+    def certificate(self, kernel_moves) -> list[int]:
+        return [int(customer) for customer in kernel_moves]
+
+    def replay_score(self, certificate) -> float:
+        return tsptw_rules.score(self.instance, certificate)
+
+    def print_certificate(self, certificate) -> str:
+        return " ".join(map(str, certificate))
+
+    def leaderboard_key(self) -> str:
+        if self.instance.name in tsptw_rules.instance_names():
+            return f"tsptw/{self.instance.name}"
+        text = repr((self.instance.distance, self.instance.ready, self.instance.due))
+        return f"tsptw/file_{hashlib.sha256(text.encode()).hexdigest()[:12]}"
+
+    def describe(self) -> dict:
+        known = tsptw_rules.best_known().get(self.instance.name)
+        return {"instance": self.instance.name, "nodes": self.instance.nodes,
+                "best_known_cost": known[0] if known else None}
+
+    def final_summary(self, record: dict) -> dict:
+        """Violations, cost and gap to the best-known cost of a run's best tour."""
+        cost, violations = tsptw_rules.evaluate(self.instance, record["certificate"]["moves"])
+        known = record["domain_info"].get("best_known_cost")
+        return {"violations": violations, "cost": cost,
+                "gap_percent": 100 * (cost - known) / known if known and violations == 0 else None}
+
+
+DOMAINS = {"samegame": SameGameDomain, "weakschur": WeakSchurDomain, "maximum": MaximumDomain,
+           "tsptw": TsptwDomain}
 
 
 def make_domain(options):

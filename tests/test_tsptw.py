@@ -1,0 +1,94 @@
+"""TSPTW: instances, tour evaluation by hand and against the best-known tours, the kernel
+against the plain-Python rules, and malformed files."""
+
+import itertools
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from nrpa.domains import tsptw_rules as rules
+from nrpa.domains.registry import TsptwOptions, make_domain
+from nrpa.domains.tsptw import tw_legal_moves, tw_new_state, tw_play, tw_score
+from nrpa.search import SearchSettings, run_search
+
+TINY = rules.parse_instance("3\n0 5 9\n6 10 4\n9 4 10\n0 100\n0 7\n20 30\n", "tiny")
+
+
+def test_a_tour_costs_its_legs_waits_for_ready_times_and_counts_late_arrivals():
+    # depot -> 1 (t = 5) -> 2 (t = 9, waits to 20) -> depot (t = 29): cost 5 + 4 + 9 = 18
+    assert rules.evaluate(TINY, [1, 2]) == (18, 0)
+    # depot -> 2 (t = 9, waits to 20) -> 1 (t = 24 > 7: late) -> depot: cost 9 + 4 + 6 = 19
+    assert rules.evaluate(TINY, [2, 1]) == (19, 1)
+    assert rules.score(TINY, [2, 1]) == -(1_000_000 + 19)
+
+
+def play_in_kernel(domain, tour):
+    state = tw_new_state(domain)
+    for customer in tour:
+        tw_play(domain, state, customer)
+    return tw_score(domain, state)
+
+
+@pytest.mark.parametrize("name", rules.instance_names())
+def test_every_instance_loads_and_its_best_known_tour_scores_as_listed(name):
+    cost, tour = rules.best_known()[name]
+    domain = make_domain(TsptwOptions(instance=name))
+    assert domain.instance.nodes == len(tour) + 1
+    assert rules.evaluate(domain.instance, tour) == (pytest.approx(cost, abs=1e-3), 0)
+    assert play_in_kernel(domain.kernel_domain(), tour) == pytest.approx(-cost, abs=1e-3)
+    assert domain.replay_score(tour) == pytest.approx(-cost, abs=1e-3)
+
+
+@settings(max_examples=40, deadline=None)
+@given(name=st.sampled_from(["rc_201.1", "rc_202.2", "rc_203.1", "rc_207.4"]),
+       rule=st.sampled_from(["all", "pruned"]), seed=st.integers(0, 2**32 - 1))
+def test_kernel_offers_the_customers_the_python_rules_offer(name, rule, seed):
+    domain = make_domain(TsptwOptions(instance=name, policy=rule))
+    kernel = domain.kernel_domain()
+    state = tw_new_state(kernel)
+    moves = np.zeros(64, dtype=np.int64)
+    codes = np.zeros(64, dtype=np.int64)
+    rng = np.random.default_rng(seed)
+    visited, here, time, tour = set(), 0, 0.0, []
+    while (n := tw_legal_moves(kernel, state, moves, codes)) > 0:
+        expected = rules.legal_customers(domain.instance, visited, here, time, rule=rule)
+        assert sorted(moves[:n]) == sorted(expected)
+        assert all(code == here * 4096 + move for move, code in zip(moves[:n], codes[:n]))
+        customer = int(moves[rng.integers(n)])
+        tw_play(kernel, state, customer)
+        time = max(time + domain.instance.distance[here][customer], domain.instance.ready[customer])
+        visited.add(customer)
+        here = customer
+        tour.append(customer)
+    assert tw_score(kernel, state) == pytest.approx(rules.score(domain.instance, tour))
+
+
+def test_nrpa_finds_the_optimal_tour_of_a_small_instance():
+    domain = make_domain(TsptwOptions(instance="rc_207.4"))  # 5 customers: 120 tours
+    optimum = max(rules.score(domain.instance, list(t)) for t in itertools.permutations(range(1, 6)))
+    result = run_search(domain.kernel_domain(), SearchSettings(level=2, N=20, seed=1, max_time=None,
+                                                                max_playouts=400))
+    assert result.best_score == pytest.approx(optimum)
+    assert -optimum == pytest.approx(rules.best_known()["rc_207.4"][0], abs=1e-3)
+
+
+@pytest.mark.parametrize("text, message", [
+    ("", "is empty"),
+    ("3\n0 1 2\n1 0 2\n", "3 nodes need 3 matrix lines and 3 time-window lines"),
+    ("2\n0 1 5\n1 0\n0 10\n0 10\n", "line 2: 3 distances where the first line says 2 nodes"),
+    ("2\n0 x\n1 0\n0 10\n0 10\n", "line 2: 'x' is not a number"),
+    ("2\n0 1\n1 0\n0 10\n5 1\n", "line 5: a time window is 'ready due' with ready <= due"),
+    ("two\n", "line 1: the first line must be the number of nodes"),
+])
+def test_malformed_instance_files_name_the_file_and_line(tmp_path, text, message):
+    path = tmp_path / "bad.txt"
+    path.write_text(text)
+    with pytest.raises(rules.InstanceError, match=message.replace("(", r"\(")) as error:
+        make_domain(TsptwOptions(instance=str(path)))
+    assert str(path) in str(error.value)
+
+
+def test_an_unknown_instance_name_lists_the_shipped_ones():
+    with pytest.raises(rules.InstanceError, match="rc_201.1, rc_201.2"):
+        make_domain(TsptwOptions(instance="rc_999.9"))
