@@ -1,5 +1,6 @@
 """Speed benchmark of the engine (`make bench`): SameGame board 1, NRPA level 4, N = 100,
-with the `tabu` and the `none` playout rule, about 20 CPU-seconds each.
+with the `tabu` and the `none` playout rule, about 20 CPU-seconds each, and the other
+domains (Weak Schur, Maximum, TSPTW) at 5 CPU-seconds each.
 
 Prints playouts per CPU-second for both, what reading the budget clock after every
 playout costs as a share of the run, and the cold start of `python run.py` with a warm
@@ -21,12 +22,24 @@ from numba import njit
 
 from experiments.store import PROJECT_ROOT
 from nrpa.clock import CLOCK_PROCESS_CPUTIME_ID, read_clock
-from nrpa.domains.registry import SameGameOptions, make_domain
+from nrpa.domains.registry import (
+    MaximumOptions, SameGameOptions, TsptwOptions, WeakSchurOptions, make_domain,
+)
 from nrpa.search import SearchSettings, run_search
 
 
-def playouts_per_cpu_second(policy: str, seconds: float) -> float:
-    domain = make_domain(SameGameOptions(board="1", policy=policy)).kernel_domain()
+# The other domains, on the paper tables' settings (NRPA level 4, N = 100).
+OTHER_DOMAINS = {
+    "Weak Schur WS(7), rule": WeakSchurOptions(parts=7, policy="rule"),
+    "Weak Schur WS(7), standard": WeakSchurOptions(parts=7, policy="standard"),
+    "Maximum, 199 atoms": MaximumOptions(max_atoms=199),
+    "TSPTW rc_204.1, all moves": TsptwOptions(instance="rc_204.1", policy="all"),
+    "TSPTW rc_204.1, pruned": TsptwOptions(instance="rc_204.1", policy="pruned"),
+}
+
+
+def playouts_per_cpu_second(options, seconds: float) -> float:
+    domain = make_domain(options).kernel_domain()
     run_search(domain, SearchSettings(level=4, N=100, max_time=0.05))  # compile or load from cache
     result = run_search(domain, SearchSettings(level=4, N=100, max_time=seconds, seed=1))
     return result.playouts / result.cpu_seconds
@@ -64,12 +77,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seconds", type=float, default=20.0, help="CPU-seconds per playout rule")
     seconds = parser.parse_args().seconds
-    print(f"machine: {os.cpu_count()} cores; SameGame board 1, NRPA level 4, N=100, {seconds:g} CPU-s per rule")
+    print(f"machine: {os.cpu_count()} cores; NRPA level 4, N=100")
     print(f"cold start (python run.py, warm cache, one playout): {cold_start_seconds():.2f} s")
-    none = playouts_per_cpu_second("none", seconds)
-    print(f"none: {none:,.0f} playouts per CPU-second")
-    tabu = playouts_per_cpu_second("tabu", seconds)
-    print(f"tabu: {tabu:,.0f} playouts per CPU-second")
+    for name, options in OTHER_DOMAINS.items():
+        rate = playouts_per_cpu_second(options, seconds / 4)
+        print(f"{name}: {rate:,.0f} playouts per CPU-second ({seconds / 4:g} CPU-s)")
+    none = playouts_per_cpu_second(SameGameOptions(board="1", policy="none"), seconds)
+    print(f"SameGame board 1, none: {none:,.0f} playouts per CPU-second")
+    tabu = playouts_per_cpu_second(SameGameOptions(board="1", policy="tabu"), seconds)
+    print(f"SameGame board 1, tabu: {tabu:,.0f} playouts per CPU-second")
     read = clock_read_seconds()
     print(f"budget clock: {read * 1e9:.0f} ns per read, one read per playout = "
           f"{100 * read * tabu:.1f}% of the run")
