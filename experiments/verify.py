@@ -3,6 +3,7 @@
 
     python -m experiments.verify                 # every run file under outputs/
     python -m experiments.verify path/to/run.json other/dir
+    python -m experiments.verify --show path/to/run.json   # and print the certificate
 """
 
 from __future__ import annotations
@@ -13,11 +14,15 @@ from pathlib import Path
 
 from experiments.runs import verify_files
 from experiments.store import PROJECT_ROOT, RunStore
+from nrpa.domains.registry import make_domain
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("paths", nargs="*", type=Path, help="run files or folders (default: outputs/)")
+    parser.add_argument("--show", action="store_true",
+                        help="print each certificate in its domain's format (a SameGame click, a "
+                             "Weak Schur part, ... per line)")
     arguments = parser.parse_args(argv)
     paths = []
     for target in arguments.paths or [PROJECT_ROOT / "outputs"]:
@@ -32,6 +37,12 @@ def main(argv: list[str] | None = None) -> int:
         print("no run files found")
         return 0
     failures = verify_files(paths)
+    if arguments.show:
+        for path in paths:
+            record = RunStore(path.parent).load(path)
+            domain = make_domain(record["config"]["domain"])
+            print(f"\n{path} ({record['domain_info']['instance']}, score {record['certificate']['score']:g}):")
+            print(domain.print_certificate(record["certificate"]["moves"]))
     print(f"{len(paths) - failures} verified, {failures} failed")
     return 1 if failures else 0
 

@@ -106,3 +106,20 @@ def test_a_weak_schur_run_from_the_command_line(tmp_outputs):
     assert "WS(3)" in completed.stdout
     assert subprocess.run([sys.executable, "-m", "experiments.verify", str(tmp_outputs)], cwd=ROOT,
                           capture_output=True).returncode == 0
+
+
+def test_a_weak_schur_certificate_prints_one_part_a_line(tmp_outputs):
+    subprocess.run([sys.executable, "run.py", "domain=weakschur", "domain.parts=2", "level=1",
+                    "max_playouts=500", f"outputs_dir={tmp_outputs}"], cwd=ROOT, check=True, capture_output=True)
+    shown = subprocess.run([sys.executable, "-m", "experiments.verify", "--show", str(tmp_outputs)],
+                           cwd=ROOT, capture_output=True, text=True).stdout
+    header, body = shown.split("(WS(2), score ")[1].split(":\n", 1)
+    parts = [list(map(int, line.split())) for line in body.splitlines()[:2]]
+    assert rules.check_partition(parts) == int(header.rstrip(")"))
+
+
+def test_k_below_1_fails_on_the_command_line_before_any_search(tmp_outputs):
+    completed = subprocess.run([sys.executable, "run.py", "domain=weakschur", "domain.parts=0",
+                                f"outputs_dir={tmp_outputs}"], cwd=ROOT, capture_output=True, text=True)
+    assert completed.returncode == 2
+    assert "domain.parts=0 is out of range: K must be 1..12" in completed.stderr
