@@ -2,7 +2,18 @@
 
 Each entry is a Python-side adapter: it validates the domain's options, builds the value
 the numba kernels take, and turns a kernel sequence into a printable certificate, which it
-can also replay with the domain's plain-Python rules to verify a score.
+can also replay with the domain's plain-Python rules to verify a score. An adapter has:
+
+* ``options_class``: a (non-frozen) dataclass with a ``name`` field, also the Hydra schema
+  of ``conf/domain/<name>.yaml``; the constructor takes an instance and raises InputError
+  naming the bad option, file or line before any work;
+* ``kernel_domain()``: the NamedTuple the kernels take (``nrpa.domains.contract``);
+* ``certificate(kernel_moves)``: a JSON-able certificate; ``certificate_format``: its words;
+* ``replay_score(certificate)``: its score by the plain-Python rules (raises if illegal);
+* ``print_certificate(certificate)``: the text a person reads;
+* ``leaderboard_key()``: the instance, whatever the playout rule; ``describe()``: facts for
+  the run file, with ``instance`` naming the problem instance;
+* optionally ``final_summary(record)``: more about a run's final solution (TSPTW's gap).
 """
 
 from __future__ import annotations
