@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import sys
+from collections import Counter
 
 from experiments.config import exit_on_input_error
 from experiments.experiment import load_experiment
@@ -28,7 +29,7 @@ def estimate(overrides: list[str]) -> str:
     runs, to_make, seconds, workers = cost(experiment)
     lines = [
         f"{experiment.name} at scale {experiment.scale}: {len(experiment.variants)} jobs "
-        f"({', '.join(v.label for v in experiment.variants)}), {runs} runs in all, "
+        f"({_columns(experiment)}), {runs} runs in all, "
         f"{runs - to_make} already in the store, {to_make} to make."
     ]
     if seconds is None:
@@ -39,6 +40,12 @@ def estimate(overrides: list[str]) -> str:
             f"on {workers} worker processes (plus a few seconds per job to start)."
         )
     return "\n".join(lines)
+
+
+def _columns(experiment) -> str:
+    """The columns once each, with their number of jobs when there are several (boards)."""
+    counts = Counter(v.label for v in experiment.variants)
+    return ", ".join(label if n == 1 else f"{label}: {n} jobs" for label, n in counts.items())
 
 
 def duration(seconds: float) -> str:
