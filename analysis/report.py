@@ -165,7 +165,8 @@ def final_results(experiment: Experiment, runs: Runs, stem: Path) -> list[Path]:
     md_path.write_text(
         f"**{experiment.title}**: final best tour of each run ({experiment.scale} scale)\n\n"
         f"Best-known cost {known:g} (LKH-3); gap = (cost - best known) / best known, over the runs "
-        "whose tour has no violation.\n\n" + summary.to_markdown(floatfmt=".2f") + "\n")
+        "whose tour has no violation.\n\n"
+        + summary.to_markdown(floatfmt=("", ".0f", ".0f", ".2f", ".2f", ".2f")) + "\n")
     return [csv_path, md_path]
 
 
