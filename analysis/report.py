@@ -16,7 +16,6 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-
 import pandas as pd
 
 from analysis.boards import board_markdown, board_table

@@ -8,7 +8,6 @@ import math
 from dataclasses import dataclass
 from typing import Optional
 
-import numpy as np
 
 from nrpa.algorithms import ALGORITHMS, search
 from nrpa.clock import CLOCKS
@@ -73,19 +72,12 @@ def validate(settings: SearchSettings) -> None:
 class Trace:
     """Every improvement of the best score: when (wall and CPU seconds since the start,
     playouts done) and the new best. The best at any checkpoint is the last entry at or
-    before it."""
+    before it (``analysis.stats.best_at``)."""
 
     wall_seconds: tuple[float, ...]
     cpu_seconds: tuple[float, ...]
     playouts: tuple[int, ...]
     score: tuple[float, ...]
-
-    def best_at(self, checkpoint: float, *, axis: str = "cpu_seconds") -> float:
-        """Best score at ``checkpoint`` on ``axis`` (cpu_seconds, wall_seconds or playouts);
-        NaN when no playout had finished by then."""
-        positions = np.asarray(getattr(self, axis))
-        index = int(np.searchsorted(positions, checkpoint, side="right")) - 1
-        return float(self.score[index]) if index >= 0 else math.nan
 
 
 @dataclass(frozen=True)

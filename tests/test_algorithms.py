@@ -5,6 +5,7 @@ import subprocess
 import sys
 from functools import lru_cache
 
+from analysis.stats import best_at
 from nrpa.domains import samegame_rules as rules
 from nrpa.domains.samegame import make_samegame
 from nrpa.search import SearchSettings, run_search
@@ -107,7 +108,8 @@ def test_the_trace_records_every_strict_improvement_and_ends_at_the_best():
     assert list(result.trace.cpu_seconds) == sorted(result.trace.cpu_seconds)
     assert scores[-1] == result.best_score == replayed(BOARD_1, result)
     assert result.trace.playouts[0] == 1  # the first playout always improves on nothing
-    assert result.trace.best_at(result.trace.playouts[1] - 1, axis="playouts") == scores[0]
+    before_second = best_at(result.trace.playouts, scores, [result.trace.playouts[1] - 1])
+    assert before_second[0] == scores[0]
 
 
 def test_the_top_level_restarts_from_a_fresh_policy_until_the_budget_is_spent():
