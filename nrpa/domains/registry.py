@@ -21,8 +21,10 @@ from __future__ import annotations
 import hashlib
 from dataclasses import asdict, dataclass
 
+import numpy as np
+
 from nrpa.domains import (
-    maximum, maximum_rules, samegame, samegame_rules, tsptw, tsptw_rules, weakschur, weakschur_rules,
+    bus, bus_rules, maximum, maximum_rules, samegame, samegame_rules, tsptw, tsptw_rules, weakschur, weakschur_rules,
 )
 from nrpa.errors import InputError
 
@@ -234,8 +236,54 @@ class TsptwDomain:
                 "gap_percent": 100 * (cost - known) / known if known and violations == 0 else None}
 
 
+@dataclass
+class BusOptions:
+    """Options of ``domain=bus``: ``instance``, ``paper`` (the instance of the authors'
+    bus.cpp), ``random:SEED`` (a generated instance, not the paper's) or a CSV file in the
+    shipped format; ``delta``: 0 for the standard playouts (every dwell time 1..4), or the
+    selective rule's threshold (only dwell 1 when the bus behind is fewer than delta stops away)."""
+
+    name: str = "bus"
+    instance: str = "paper"
+    delta: int = 0
+
+
+class BusDomain:
+    options_class = BusOptions
+    certificate_format = "dwell times (minutes, 1..4) chosen at successive decision points"
+
+    def __init__(self, options: BusOptions):
+        if not 0 <= options.delta <= bus_rules.STOPS:
+            raise InputError(f"domain.delta={options.delta} is out of range: 0 (no rule) .. {bus_rules.STOPS}")
+        self.options = options
+        self.instance = bus_rules.load_instance(options.instance)
+
+    def kernel_domain(self):
+        i = self.instance
+        return bus.make_bus(i.new_passengers, i.travel_time, i.incident, delta=self.options.delta)
+
+    def certificate(self, kernel_moves) -> list[int]:
+        return [int(dwell) for dwell in kernel_moves]
+
+    def replay_score(self, certificate) -> float:
+        return bus_rules.replay(self.instance, certificate, delta=self.options.delta).score()
+
+    def print_certificate(self, certificate) -> str:
+        return " ".join(map(str, certificate))
+
+    def leaderboard_key(self) -> str:
+        if self.instance.name == bus_rules.PAPER_INSTANCE or self.instance.name.startswith("random:"):
+            return f"bus/{self.instance.name.replace(':', '_')}"
+        tables = np.stack([self.instance.new_passengers, self.instance.travel_time, self.instance.incident])
+        return f"bus/file_{hashlib.sha256(tables.tobytes()).hexdigest()[:12]}"
+
+    def describe(self) -> dict:
+        return {"instance": f"bus line, {self.instance.name} instance",
+                "unit": "paper unit = (total waiting minutes - 200000) / 1000 = -score; lower is better"}
+
+
 DOMAINS = {"samegame": SameGameDomain, "weakschur": WeakSchurDomain, "maximum": MaximumDomain,
-           "tsptw": TsptwDomain}
+           "tsptw": TsptwDomain, "bus": BusDomain}
 
 
 def make_domain(options):

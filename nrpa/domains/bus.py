@@ -1,0 +1,266 @@
+"""Bus regulation for the numba kernels (model: nrpa/data/bus/SOURCE.md, the authors' bus.cpp).
+
+A circular line of 70 stops with termini 0 and 35 and 20 buses, simulated minute by minute
+on a pre-drawn instance (passengers arriving, travel times, incidents per minute and stop).
+When a bus has just reached an intermediate stop, the simulation pauses and a move sets its
+dwell time w in 1..4 minutes (as in bus.cpp, w = 1 leaves after this minute and w = 2..4 stay
+one more minute and ask again). The episode runs from the first decision after a 200-minute
+warm-up to minute 500; score = -(total passenger waiting minutes - 200000) / 1000.
+
+The state after the warm-up is the same for every playout, so it is simulated once, when the
+domain value is built, and ``reset`` copies it. A move is the dwell time; its policy code is
+bus.cpp's ``minute + 1000 * bus + 50000 * w``. Playout rules: ``delta = 0`` offers every dwell
+time; ``delta > 0`` (the selective policy of Cazenave 2016) offers only w = 1 when the bus
+behind is fewer than delta stops away (bus.cpp's ``deltaBusSuivant``).
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+import numpy as np
+from numba import njit
+from numba.extending import overload
+
+from nrpa.domains import contract
+
+STOPS, SECOND_TERMINUS, BUSES, HEADWAY = 70, 35, 20, 20
+WARM_UP, FIRST_CLOSING, CLOSING = 200, 300, 500
+NO_DECISION = -1  # decision bus once the line has closed
+
+# The whole state is one int64 array, read through these offsets: numba reference-counts
+# every NamedTuple field it reads, and with one field per quantity that bookkeeping cost
+# more than the simulation (one call per decision, thousands of decisions per playout).
+STOP = 0  # [BUSES] stop of each bus, 0..69
+ACTIVE = STOP + BUSES  # [BUSES] 1 when on the road (not idle at a terminus)
+DWELL_LEFT = ACTIVE + BUSES  # [BUSES] minutes still to wait at the stop
+TO_NEXT_STOP = DWELL_LEFT + BUSES  # [BUSES] minutes to the next stop (may go negative: SOURCE.md)
+WAITING = TO_NEXT_STOP + BUSES  # [STOPS + 1] passengers waiting at each stop
+TRAVEL_NOW = WAITING + STOPS + 1  # [STOPS + 1] current travel time to each stop
+MINUTE = TRAVEL_NOW + STOPS + 1
+DECISION_BUS = MINUTE + 1  # the bus waiting for a dwell time, or NO_DECISION
+TOTAL_WAITING = MINUTE + 2  # passenger-minutes since the first decision
+CLOSING_AT = MINUTE + 3
+DECISIONS = MINUTE + 4
+STATE_SIZE = MINUTE + 5
+# instance tables: tables[minute, kind, stop]
+PASSENGERS, TRAVEL, INCIDENT = 0, 1, 2
+
+Bus = namedtuple("Bus", ["tables", "delta", "start"])
+BusState = namedtuple("BusState", ["data"])
+
+
+def make_bus(passengers, travel, incident, *, delta: int = 0) -> Bus:
+    """The domain value for an instance (``int64[1000, 71]`` tables) and the playout rule."""
+    tables = np.ascontiguousarray(np.stack([passengers, travel, incident], axis=1), dtype=np.int64)
+    return Bus(tables=tables, delta=np.int64(delta), start=_start_state(tables))
+
+
+@njit(cache=True)
+def _start_state(tables):
+    """The line at its first decision: 200 minutes without decisions, then on to the first
+    bus reaching a stop (closing time 300 meanwhile, as bus.cpp); the total restarts at 0."""
+    data = np.zeros(STATE_SIZE, dtype=np.int64)
+    for b in range(BUSES):
+        data[STOP + b] = 0 if b < BUSES // 2 else SECOND_TERMINUS
+    data[CLOSING_AT] = FIRST_CLOSING
+    for minute in range(WARM_UP):
+        _departures(data, tables, minute)
+        for b in range(BUSES):
+            if data[ACTIVE + b]:
+                _advance(data, tables, minute, b)
+        _end_minute(data, tables, minute)
+    data[MINUTE] = WARM_UP
+    _departures(data, tables, WARM_UP)
+    _run_from_bus(data, tables, 0)
+    data[TOTAL_WAITING] = 0
+    data[CLOSING_AT] = CLOSING
+    return data
+
+
+@njit(cache=True, inline="always")
+def _departures(data, tables, minute):
+    if minute % HEADWAY != 0:
+        return
+    for terminus in (0, SECOND_TERMINUS):
+        for b in range(BUSES):  # the lowest-numbered bus there, active or not (as bus.cpp)
+            if data[STOP + b] == terminus:
+                data[ACTIVE + b] = 1
+                data[TO_NEXT_STOP + b] = data[TRAVEL_NOW + terminus + 1] + tables[minute, INCIDENT, terminus + 1]
+                break
+
+
+@njit(cache=True, inline="always")
+def _advance(data, tables, minute, b):
+    here = data[STOP + b]
+    if data[DWELL_LEFT + b] > 0:
+        data[DWELL_LEFT + b] -= 1
+        data[WAITING + here] = 0  # a dwelling bus takes everybody
+        if data[DWELL_LEFT + b] == 0:
+            data[TO_NEXT_STOP + b] = data[TRAVEL_NOW + here + 1] + tables[minute, INCIDENT, here + 1]
+        return
+    data[TO_NEXT_STOP + b] -= 1
+    if data[TO_NEXT_STOP + b] > 0:
+        return
+    here += 1
+    if here == SECOND_TERMINUS:
+        data[ACTIVE + b] = 0
+    elif here == STOPS:
+        here = 0
+        data[ACTIVE + b] = 0
+    else:
+        data[WAITING + here] = 0
+    data[STOP + b] = here
+
+
+@njit(cache=True, inline="always")
+def _end_minute(data, tables, minute):
+    """Count the passengers waiting at the end of ``minute`` (not at the termini), then the
+    instance's new passengers and travel times of that minute arrive."""
+    total = 0
+    for s in range(1, STOPS):
+        total += data[WAITING + s]
+    data[TOTAL_WAITING] += total - data[WAITING + SECOND_TERMINUS]
+    for s in range(1, STOPS + 1):
+        data[TRAVEL_NOW + s] = tables[minute, TRAVEL, s]
+        data[WAITING + s] += tables[minute, PASSENGERS, s]
+
+
+@njit(cache=True)
+def _run_from_bus(data, tables, first):
+    """Advance buses ``first``.. of this minute, then whole minutes, until a bus that has just
+    reached a stop needs a dwell time (data[DECISION_BUS]) or the line closes (NO_DECISION)."""
+    minute = data[MINUTE]
+    closing = data[CLOSING_AT]
+    while True:
+        for b in range(first, BUSES):
+            if data[ACTIVE + b]:
+                _advance(data, tables, minute, b)
+                if data[ACTIVE + b] and data[TO_NEXT_STOP + b] == 0:
+                    data[MINUTE] = minute
+                    data[DECISION_BUS] = b
+                    return
+        _end_minute(data, tables, minute)
+        minute += 1
+        if minute >= closing:
+            data[MINUTE] = minute
+            data[DECISION_BUS] = NO_DECISION
+            return
+        _departures(data, tables, minute)
+        first = 0
+
+
+@njit(cache=True)
+def bus_new_state(domain):
+    return BusState(data=domain.start.copy())
+
+
+@njit(cache=True)
+def bus_reset(domain, state):
+    state.data[:] = domain.start
+
+
+@njit(cache=True)
+def bus_copy_state(source, target):
+    target.data[:] = source.data
+
+
+@njit(cache=True)
+def stops_to_bus_behind(data, b):
+    """bus.cpp's deltaBusSuivant: 0 when another bus is at the same stop, else the distance
+    to the nearest bus at a lower stop number (stop 0 when there is none)."""
+    here = data[STOP + b]
+    behind = 0
+    for other in range(BUSES):
+        there = data[STOP + other]
+        if other == b:
+            continue
+        if there == here:
+            return 0
+        if behind < there < here:
+            behind = there
+    return here - behind
+
+
+@njit(cache=True)
+def bus_legal_moves(domain, state, moves, codes):
+    data = state.data
+    b = data[DECISION_BUS]
+    if b == NO_DECISION:
+        return 0
+    count = 4
+    if domain.delta > 0 and stops_to_bus_behind(data, b) < domain.delta:
+        count = 1
+    key = data[MINUTE] + 1000 * b
+    for k in range(count):
+        moves[k] = k + 1
+        codes[k] = key + 50_000 * (k + 1)
+    return count
+
+
+@njit(cache=True)
+def bus_play(domain, state, dwell):
+    data = state.data
+    b = data[DECISION_BUS]
+    data[DWELL_LEFT + b] = dwell
+    data[DECISIONS] += 1
+    _run_from_bus(data, domain.tables, b + 1)
+
+
+def _is_bus(domain):
+    return getattr(domain, "instance_class", None) is Bus
+
+
+@overload(contract.new_state, jit_options={"cache": True})
+def _new_state(domain):
+    if _is_bus(domain):
+        return lambda domain: bus_new_state(domain)
+
+
+@overload(contract.reset, jit_options={"cache": True})
+def _reset(domain, state):
+    if _is_bus(domain):
+        return lambda domain, state: bus_reset(domain, state)
+
+
+@overload(contract.copy_state, jit_options={"cache": True})
+def _copy_state(domain, source, target):
+    if _is_bus(domain):
+        return lambda domain, source, target: bus_copy_state(source, target)
+
+
+@overload(contract.legal_moves, jit_options={"cache": True})
+def _legal_moves(domain, state, moves, codes):
+    if _is_bus(domain):
+        return lambda domain, state, moves, codes: bus_legal_moves(domain, state, moves, codes)
+
+
+@overload(contract.play, jit_options={"cache": True})
+def _play(domain, state, move):
+    if _is_bus(domain):
+        return lambda domain, state, move: bus_play(domain, state, move)
+
+
+@overload(contract.score, jit_options={"cache": True})
+def _score(domain, state):
+    if _is_bus(domain):
+        return lambda domain, state: -(state.data[TOTAL_WAITING] - 200_000) / 1000.0
+
+
+@overload(contract.is_terminal, jit_options={"cache": True})
+def _is_terminal(domain, state):
+    if _is_bus(domain):
+        return lambda domain, state: state.data[DECISION_BUS] == NO_DECISION
+
+
+@overload(contract.max_moves, jit_options={"cache": True})
+def _max_moves(domain):
+    if _is_bus(domain):
+        return lambda domain: np.int64(4)
+
+
+@overload(contract.max_length, jit_options={"cache": True})
+def _max_length(domain):
+    # each bus is advanced once a minute, so at most one decision per bus and minute
+    if _is_bus(domain):
+        return lambda domain: np.int64(BUSES * CLOSING)
