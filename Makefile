@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 
 SCALE ?= paper
 # Paper tables and figures, named <paper>-<table>; each is conf/experiment/<paper>_<table>.yaml.
-EXPERIMENTS := selective-table3 selective-table4 selective-table5 selective-table6 \
+EXPERIMENTS := selective-table2 selective-table3 selective-table4 selective-table5 selective-table6 \
 	stabilized-table1 stabilized-table2 stabilized-table3 stabilized-table4 distributed-table1
 
 .DEFAULT_GOAL := help
@@ -39,6 +39,7 @@ list: ## every experiment with its paper, table and cost at each scale
 
 table4: stabilized-table4 ## = stabilized-table4
 
+selective-table2: ## Selective NRPA Table 2, bus regulation: standard vs the rule with delta = 1..4 (lower is better)
 selective-table3: ## Selective NRPA Table 3, SameGame board 1 by playout rule (SCALE=paper|quick|smoke)
 selective-table4: ## Selective NRPA Table 4, best scores on the 20 SameGame boards
 selective-table5: ## Selective NRPA Table 5, Weak Schur K = 6, 7: standard vs rule

@@ -134,7 +134,8 @@ def report(overrides: list[str], *, interval: str = "t") -> list[Path]:
         md_path.write_text(markdown(table, axis_name=axis_name,
                                     caption=caption(experiment, runs, axis_name, interval, published is not None)))
         figure, ax = new_figure()
-        plot_checkpoints(table, ax, xlabel=f"{axis_name} (log2 scale)")
+        plot_checkpoints(table, ax, xlabel=f"{axis_name} (log2 scale)",
+                         ylabel=f"mean best: {experiment.unit}" if experiment.unit else "mean best score")
         ax.set_title(f"{experiment.title}\n{experiment.scale} scale, mean and {interval_name(interval)}",
                      fontsize="medium")
         written += [csv_path, md_path, *save_figure(figure, outputs / "figures" / f"{stem}{suffix}")]
@@ -188,6 +189,7 @@ def caption(experiment: Experiment, runs: Runs, axis_name: str, interval: str, p
         + (" and the published value in parentheses (* where it lies outside the CI)." if published else "."),
         *([f"Values are multiplied by {experiment.value_scale:g}, the paper's unit."]
           if experiment.value_scale != 1 else []),
+        *([f"Unit: {experiment.unit}."] if experiment.unit else []),
         f"Runs stopped at {', '.join(f'{b:g}' for b in budgets)} CPU-seconds. A '-' means no run had a "
         "solution yet; the CSV counts those runs per cell. With many runs the intervals are thin.",
     ]

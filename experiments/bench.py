@@ -1,6 +1,6 @@
 """Speed benchmark of the engine (`make bench`): SameGame board 1, NRPA level 4, N = 100,
 with the `tabu` and the `none` playout rule, about 20 CPU-seconds each, and the other
-domains (Weak Schur, Maximum, TSPTW) at 5 CPU-seconds each.
+domains (Weak Schur, Maximum, TSPTW, bus regulation) at 5 CPU-seconds each.
 
 Prints playouts per CPU-second for both, what reading the budget clock after every
 playout costs as a share of the run, and the cold start of `python run.py` with a warm
@@ -23,7 +23,7 @@ from numba import njit
 from experiments.store import PROJECT_ROOT
 from nrpa.clock import CLOCK_PROCESS_CPUTIME_ID, read_clock
 from nrpa.domains.registry import (
-    MaximumOptions, SameGameOptions, TsptwOptions, WeakSchurOptions, make_domain,
+    BusOptions, MaximumOptions, SameGameOptions, TsptwOptions, WeakSchurOptions, make_domain,
 )
 from nrpa.search import SearchSettings, run_search
 
@@ -35,6 +35,8 @@ OTHER_DOMAINS = {
     "Maximum, 199 atoms": MaximumOptions(max_atoms=199),
     "TSPTW rc_204.1, all moves": TsptwOptions(instance="rc_204.1", policy="all"),
     "TSPTW rc_204.1, pruned": TsptwOptions(instance="rc_204.1", policy="pruned"),
+    "Bus regulation, standard": BusOptions(delta=0),
+    "Bus regulation, delta = 4": BusOptions(delta=4),
 }
 
 

@@ -42,6 +42,7 @@ class Experiment:
     report_source: str  # "paper, table"
     reference: str | None  # file name under analysis/reference/
     value_scale: float  # scores are multiplied by it in tables (the paper's unit)
+    unit: str | None  # what the tables' values are, when not the domain's plain score
     variants: tuple[Variant, ...]
     store: RunStore
     n_jobs: int | None  # backend.n_jobs: worker processes (None: one per core)
@@ -88,6 +89,7 @@ def load_experiment(overrides: list[str]) -> Experiment:
         report_source=f"{base.report.get('paper', '?')}, {base.report.get('table', '?')}",
         reference=base.report.get("reference"),
         value_scale=float(base.report.get("value_scale", 1.0)),
+        unit=base.report.get("unit"),
         variants=tuple(variants),
         store=RunStore(plain.outputs_dir),
         n_jobs=plain.backend.n_jobs,
