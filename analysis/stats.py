@@ -75,3 +75,20 @@ def checkpoint_statistics(traces_by_variant: dict[str, list[tuple]], checkpoints
                 "ci_high": high,
             })
     return pd.DataFrame(rows)
+
+
+def final_statistics(scores_by_variant: dict[str, list[float]], *, confidence: float = 0.95,
+                     interval: str = "t") -> pd.DataFrame:
+    """One row per variant over its runs' final scores: runs, mean with its CI, standard
+    error of the mean, standard deviation, min and max."""
+    estimate = t_interval if interval == "t" else bootstrap_interval
+    rows = []
+    for variant, scores in scores_by_variant.items():
+        values = np.asarray(scores, dtype=float)
+        mean, low, high = estimate(values, confidence)
+        spread = values.std(ddof=1) if values.size > 1 else np.nan
+        rows.append({"variant": variant, "runs": values.size, "mean": mean, "ci_low": low, "ci_high": high,
+                     "sem": spread / np.sqrt(values.size), "std": spread,
+                     "min": values.min() if values.size else np.nan,
+                     "max": values.max() if values.size else np.nan})
+    return pd.DataFrame(rows)

@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from analysis.stats import (
-    best_at, bootstrap_interval, checkpoint_statistics, doubling_checkpoints, t_interval,
+    best_at, bootstrap_interval, checkpoint_statistics, doubling_checkpoints, final_statistics, t_interval,
 )
 from analysis.tables import load_reference, markdown, side_by_side
 
@@ -63,3 +63,12 @@ def test_the_published_value_sits_beside_each_cell_and_is_checked_against_the_ci
     assert table["published_in_ci"].tolist() == [True, False, False]
     text = markdown(table, axis_name="CPU seconds", caption="Table")
     assert "450.0 [440, 460] (448)" in text and "600.0 [590, 610] (654*)" in text
+
+
+def test_final_statistics_by_hand():
+    table = final_statistics({"a": [1, 2, 3, 4, 5]}).iloc[0]
+    # mean 3, sample std sqrt(2.5), sem sqrt(2.5) / sqrt(5) = sqrt(0.5)
+    assert (table["runs"], table["mean"], table["min"], table["max"]) == (5, 3.0, 1.0, 5.0)
+    assert table["std"] == pytest.approx(2.5 ** 0.5)
+    assert table["sem"] == pytest.approx(0.5 ** 0.5)
+    assert table["ci_low"] == pytest.approx(3 - 2.776445 * 0.5 ** 0.5, abs=1e-5)
