@@ -6,7 +6,8 @@ PY := $(VENV)/bin/python
 SCALE ?= paper
 # Paper tables and figures, named <paper>-<table>; each is conf/experiment/<paper>_<table>.yaml.
 EXPERIMENTS := selective-table2 selective-table3 selective-table4 selective-table5 selective-table6 \
-	stabilized-table1 stabilized-table2 stabilized-table3 stabilized-table4 distributed-table1
+	stabilized-table1 stabilized-table2 stabilized-table3 stabilized-table4 distributed-table1 \
+	morpion-table2
 
 .DEFAULT_GOAL := help
 .PHONY: help install test test-slow bench verify list leaderboard clean-cache table4 $(EXPERIMENTS)
@@ -49,6 +50,7 @@ stabilized-table2: ## Stabilized NRPA Table 2, best scores on the 20 SameGame bo
 stabilized-table3: ## Stabilized NRPA Table 3, TSPTW rc_204.1, NRPA vs SNRPA(P), gap to the best-known tour
 stabilized-table4: ## Stabilized NRPA Table 4, SameGame board 1, NRPA vs SNRPA(P)
 distributed-table1: ## Distributed NRPA Table 1, best scores on the 20 SameGame boards
+morpion-table2: ## Morpion paper Table 2 (NRPA rows), 5D: uniform policy, NRPA(1..3) final scores, best grid as PNG
 
 $(EXPERIMENTS): ## run an experiment through the store, then write its tables and figures
 	$(PY) -m experiments.estimate experiment=$(subst -,_,$@) scale=$(SCALE)

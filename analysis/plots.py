@@ -12,6 +12,7 @@ import matplotlib
 matplotlib.use("Agg")  # files only: no display on the machines this runs on
 import matplotlib.pyplot as plt  # noqa: E402
 
+import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 
@@ -56,7 +57,26 @@ def new_figure():
     return plt.subplots(figsize=(8, 5))
 
 
-
+def plot_finals(table: pd.DataFrame, scores: dict[str, list[float]], ax, *, ylabel: str = "final score"):
+    """Per variant: every run's final score (small dots), the mean with its CI (bar), and
+    the published mean (hollow circle) and max (hollow triangle) where given."""
+    for index, row in table.reset_index(drop=True).iterrows():
+        colour = f"C{index % 10}"
+        values = scores[row["variant"]]
+        jitter = np.random.default_rng(index).uniform(-0.15, 0.15, len(values))
+        ax.plot(index + jitter, values, linestyle="none", marker=".", color=colour, alpha=0.3)
+        ax.errorbar([index], [row["mean"]], yerr=[[row["mean"] - row["ci_low"]], [row["ci_high"] - row["mean"]]],
+                    marker="s", color=colour, capsize=6)
+        for column, marker in (("published mean", "o"), ("published max", "^")):
+            if column in row and pd.notna(row[column]):
+                ax.plot([index + 0.3], [row[column]], marker=marker, markerfacecolor="none", color=colour)
+    ax.plot([], [], linestyle="none", marker="o", markerfacecolor="none", color="0.3", label="published mean")
+    ax.plot([], [], linestyle="none", marker="^", markerfacecolor="none", color="0.3", label="published max")
+    ax.set_xticks(range(len(table)), labels=list(table["variant"]))
+    ax.set_ylabel(ylabel)
+    ax.grid(True, axis="y", alpha=0.3)
+    ax.legend(fontsize="small")
+    return ax
 
 
 def plot_boards(table: pd.DataFrame, algorithms: list[str], ax, *, ylabel: str = "best score"):

@@ -6,7 +6,10 @@ Writes, and prints the paths of:
   outputs/tables/<name>_<scale>.csv / .md            best score at 0.01 s and every doubling
   outputs/tables/<name>_<scale>_playouts.csv / .md   the same at 100 playouts and every doubling
   outputs/figures/<name>_<scale>.png / .pdf          (and _playouts)
-or, for the best-score tables over many boards, outputs/tables/<name>_<scale>.csv / .md.
+or, for the best-score tables over many boards (``kind: boards``) and the final-score tables
+(``kind: final``: mean, max and standard error of each variant's final scores),
+outputs/tables/<name>_<scale>.csv / .md and outputs/figures/<name>_<scale>.png / .pdf, plus
+a picture of the best solution, <name>_<scale>_best.png, for domains that draw theirs.
 """
 
 from __future__ import annotations
@@ -19,15 +22,21 @@ from pathlib import Path
 import pandas as pd
 
 from analysis.boards import board_markdown, board_table
-from analysis.plots import new_figure, plot_boards, plot_checkpoints, save_figure
-from analysis.stats import checkpoint_statistics, doubling_checkpoints
+from analysis.morpion_grid import draw_grid
+from analysis.plots import new_figure, plot_boards, plot_checkpoints, plot_finals, save_figure
+from analysis.stats import checkpoint_statistics, doubling_checkpoints, final_statistics
 from analysis.tables import load_reference, markdown, side_by_side
+from experiments.cli import describe
 from experiments.config import exit_on_input_error
 from experiments.experiment import Experiment, load_experiment
 from experiments.leaderboard import Leaderboard
 from nrpa.domains.registry import make_domain
 from nrpa.errors import InputError
 
+# Domains whose solutions people look at rather than read: draw(domain options, certificate, path)
+DRAWINGS = {
+    "morpion": lambda options, certificate, path: draw_grid(options["variant"], certificate, path),
+}
 FIRST_TIME = 0.01
 FIRST_PLAYOUTS = 100
 
@@ -100,6 +109,58 @@ def board_report(experiment: Experiment, runs: Runs) -> list[Path]:
     return [csv_path, md_path, *save_figure(figure, experiment.store.root / "figures" / stem.name)]
 
 
+def final_report(experiment: Experiment, runs: Runs, interval: str) -> list[Path]:
+    """Each variant's final scores (one per run): mean with CI, standard error, max; the
+    published columns beside them; the best solution drawn when the domain can."""
+    scale = experiment.value_scale
+    scores = {label: [r["result"]["best_score"] * scale for r in rs] for label, rs in runs.records.items() if rs}
+    table = final_statistics(scores, interval=interval)
+    searches = {v.label: _search_text(v.job.settings) for v in experiment.variants}
+    table.insert(1, "search", [searches[label] for label in table["variant"]])
+    if experiment.reference:
+        reference = load_reference(experiment.reference)
+        reference = reference.set_index(reference.columns[0])  # the published row names
+        for column in reference.columns:
+            table[f"published {column}"] = [reference[column].get(label) for label in table["variant"]]
+        if "published mean" in table:
+            inside = (table["published mean"] >= table["ci_low"]) & (table["published mean"] <= table["ci_high"])
+            table["published_mean_in_ci"] = inside.where(table["published mean"].notna() & table["ci_low"].notna())
+    stem = experiment.store.root / "tables" / f"{experiment.name}_{experiment.scale}"
+    stem.parent.mkdir(parents=True, exist_ok=True)
+    csv_path, md_path = stem.with_suffix(".csv"), stem.with_suffix(".md")
+    table.to_csv(csv_path, index=False)
+    lines = [f"**{experiment.title}** ({experiment.scale} scale)", "",
+             f"Per variant, the final best score of each run: mean with its {interval_name(interval)}, "
+             "standard error of the mean (sem), max; published columns as printed in the paper."]
+    lines += caption_warnings(runs)
+    md_path.write_text("\n".join(lines) + "\n\n" + table.to_markdown(index=False, floatfmt=".3g") + "\n")
+    figure, ax = new_figure()
+    plot_finals(table, scores, ax)
+    ax.set_title(f"{experiment.title}\n{experiment.scale} scale, mean and {interval_name(interval)}",
+                 fontsize="medium")
+    written = [csv_path, md_path, *save_figure(figure, experiment.store.root / "figures" / stem.name)]
+    return written + draw_best(experiment, runs, experiment.store.root / "figures" / f"{stem.name}_best.png")
+
+
+def _search_text(settings) -> str:
+    text = describe(settings)
+    if not settings.restart and settings.max_time is None and settings.max_playouts is None:
+        return text + ", the top level once"
+    return text
+
+
+def draw_best(experiment: Experiment, runs: Runs, path: Path) -> list[Path]:
+    """A picture of the best certificate over all the runs, for the domains in DRAWINGS."""
+    records = [r for rs in runs.records.values() for r in rs]
+    best = max(records, key=lambda r: r["result"]["best_score"])
+    options = best["config"]["domain"]
+    if options["name"] not in DRAWINGS:
+        return []
+    path.parent.mkdir(parents=True, exist_ok=True)
+    DRAWINGS[options["name"]](options, best["certificate"]["moves"], path)
+    return [path]
+
+
 def report(overrides: list[str], *, interval: str = "t") -> list[Path]:
     experiment = load_experiment(overrides)
     runs = collect(experiment)
@@ -110,6 +171,8 @@ def report(overrides: list[str], *, interval: str = "t") -> list[Path]:
         )
     if experiment.kind == "boards":
         return board_report(experiment, runs)
+    if experiment.kind == "final":
+        return final_report(experiment, runs, interval)
     outputs = experiment.store.root
     stem = f"{experiment.name}_{experiment.scale}"
     reference = load_reference(experiment.reference) if experiment.reference else None

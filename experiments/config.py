@@ -50,9 +50,12 @@ CONFIG_GROUPS = ("algo", "domain", "playout", "backend", "scale", "experiment")
 
 
 def register_configs() -> None:
-    """Put the schemas in Hydra's ConfigStore and the ``project_root`` resolver in OmegaConf
-    (output paths are anchored to the project root, whatever the working directory)."""
+    """Put the schemas in Hydra's ConfigStore and the ``project_root`` (output paths are
+    anchored to the project root, whatever the working directory) and ``str`` resolvers in
+    OmegaConf."""
     OmegaConf.register_new_resolver("project_root", lambda: str(PROJECT_ROOT), replace=True)
+    # ${str:${level}}: a number as a config key, e.g. runs per level in morpion_table2.yaml
+    OmegaConf.register_new_resolver("str", str, replace=True)
     store = ConfigStore.instance()
     store.store(name="schema", node=RunConfig)
     for name, domain_class in DOMAINS.items():

@@ -64,8 +64,8 @@ def load_experiment(overrides: list[str]) -> Experiment:
     with initialize_config_dir(config_dir=str(CONFIG_DIR), version_base="1.3"):
         try:
             base = compose("config", overrides=fixed, return_hydra_config=True)
-        except HydraException as error:
-            raise InputError(str(error)) from None
+        except HydraException as error:  # its message can be empty, with the reason in its cause
+            raise InputError(str(error) or str(error.__cause__)) from None
         if base.report is None:
             raise InputError(
                 f"no experiment given: add experiment=NAME, one of {', '.join(experiment_names())}"

@@ -1,12 +1,18 @@
 """Bus regulation: the published test vectors, the kernel against the plain-Python rules,
 the shipped instance against bus.cpp's generator, instance files and options."""
 
+import json
+import subprocess
+import sys
 from importlib import resources
+from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 from hypothesis import given, settings, strategies as st
 
+from analysis.stats import best_at
 from nrpa.domains import bus as kernel
 from nrpa.domains import bus_rules as rules
 from nrpa.domains.registry import BusOptions, make_domain
@@ -195,3 +201,24 @@ def test_a_search_certificate_replays_to_its_score_under_its_rule():
     assert len(certificate) >= 456  # a whole episode: 456 decisions when every dwell is 1
     with pytest.raises(rules.InvalidCertificate, match="not over"):
         adapter.replay_score(certificate[:-1])
+
+
+def test_selective_table_2_at_smoke_scale_is_in_the_papers_unit(tmp_path):
+    outputs = tmp_path / "outputs"
+    root = Path(__file__).resolve().parent.parent
+    for command in (["run.py", "-m"], ["-m", "analysis.report"]):
+        done = subprocess.run([sys.executable, *command, "experiment=selective_table2", "scale=smoke",
+                               f"outputs_dir={outputs}"], cwd=root, capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr
+    table = pd.read_csv(outputs / "tables" / "selective_table2_smoke.csv")
+    assert list(dict.fromkeys(table["variant"])) == ["no_delta", "delta_1", "delta_2", "delta_3", "delta_4"]
+    first = table[(table["checkpoint"] == 0.01)].set_index("variant")
+    published = pd.read_csv(root / "analysis" / "reference" / "selective_table2_bus.csv").set_index("time")
+    assert first["published"].to_dict() == published.loc[0.01].to_dict()
+    # (waiting - 200000) / 1000 = -score: the runs' best scores at the checkpoint, negated
+    runs = [json.loads(p.read_text()) for p in (outputs / "runs" / "bus").glob("*.json")]
+    last = table["checkpoint"].max()
+    no_delta = [-best_at(r["trace"]["cpu_seconds"], r["trace"]["score"], [last])[0]
+                for r in runs if r["config"]["domain"]["delta"] == 0]
+    assert table.set_index(["variant", "checkpoint"]).loc[("no_delta", last), "mean"] == pytest.approx(np.mean(no_delta))
+    assert "lower is better" in (outputs / "tables" / "selective_table2_smoke.md").read_text()

@@ -24,7 +24,8 @@ from dataclasses import asdict, dataclass
 import numpy as np
 
 from nrpa.domains import (
-    bus, bus_rules, maximum, maximum_rules, samegame, samegame_rules, tsptw, tsptw_rules, weakschur, weakschur_rules,
+    bus, bus_rules, maximum, maximum_rules, morpion, morpion_rules, samegame, samegame_rules, tsptw,
+    tsptw_rules, weakschur, weakschur_rules,
 )
 from nrpa.errors import InputError
 
@@ -282,8 +283,55 @@ class BusDomain:
                 "unit": "paper unit = (total waiting minutes - 200000) / 1000 = -score; lower is better"}
 
 
+@dataclass
+class MorpionOptions:
+    """Options of ``domain=morpion``: ``variant`` 5D (lines of one direction share no point)
+    or 5T (they may share an end point, not a unit segment). The start is the Greek cross
+    (rules and record games: nrpa/data/morpion/SOURCE.md); the score is the moves played."""
+
+    name: str = "morpion"
+    variant: str = "5D"
+
+
+class MorpionDomain:
+    options_class = MorpionOptions
+    certificate_format = (
+        "moves in order, each [dot_x, dot_y, dir_dx, dir_dy, start_x, start_y]: the new dot and the line "
+        "start + i * dir (i = 0..4), dir one of (1,0) (1,1) (0,1) (-1,1); origin at the cross's top-left "
+        "inner corner, x right, y down (printed as CSV with a ply column)"
+    )
+
+    def __init__(self, options: MorpionOptions):
+        if options.variant not in morpion.RULES:
+            raise InputError(f"domain.variant={options.variant!r} is not valid: choose one of "
+                             f"{', '.join(morpion.RULES)}")
+        self.options = options
+        self._kernel = None
+
+    def kernel_domain(self):
+        if self._kernel is None:
+            self._kernel = morpion.make_morpion(self.options.variant)
+        return self._kernel
+
+    def certificate(self, kernel_moves) -> list[list[int]]:
+        kernel = self.kernel_domain()
+        return [morpion.decode_move(kernel, move) for move in kernel_moves]
+
+    def replay_score(self, certificate) -> float:
+        return float(morpion_rules.replay(self.options.variant, certificate))
+
+    def print_certificate(self, certificate) -> str:
+        return morpion_rules.format_moves(certificate)
+
+    def leaderboard_key(self) -> str:
+        return f"morpion/{self.options.variant}"
+
+    def describe(self) -> dict:
+        return {"instance": f"Morpion {self.options.variant}", "variant": self.options.variant}
+
+
 DOMAINS = {"samegame": SameGameDomain, "weakschur": WeakSchurDomain, "maximum": MaximumDomain,
-           "tsptw": TsptwDomain, "bus": BusDomain}
+           "tsptw": TsptwDomain, "bus": BusDomain, "morpion": MorpionDomain}
 
 
 def make_domain(options):

@@ -1,0 +1,387 @@
+"""Morpion Solitaire 5D and 5T for the numba kernels (rules: nrpa/data/morpion/SOURCE.md).
+
+Representation: a fixed W x W grid (W = 64) stored flat, cell ``y * W + x``, with bits: 0 a
+dot, 1 + d "used in direction d", 5 a dot of the cross, 6 the border ring of the play area, 7
+a wall. Directions
+d = 0..3 are (1,0), (1,1), (0,1), (-1,1): steps of 1, W + 1, W, W - 1 cells. "Used" means: 5D,
+the point lies on a line of direction d; 5T, the unit segment from the point to the point + d
+is drawn (so the 4 segments of a line are marked at its first 4 points). Plain-Python rules with the same
+conventions: ``nrpa.domains.morpion_rules``.
+
+The grid. The cross's origin (top-left inner corner) sits at cell (30, 30), so the cross
+fills cells 27..36 in x and y. The 4 outer rings of cells are walls: a line with a wall cell is
+never a move, so every line evaluated around a dot of the play area 4..59 stays inside the
+array without any bounds test. The kernel therefore plays the game restricted to the play
+area, 23 cells beyond the cross on each side; the records reach at most 9 beyond it (5T 178:
+x -12..8, y -6..10 for a cross at -3..6). Every kernel move is a legal move of the real game,
+so a kernel sequence is always a valid certificate. The restriction can only hide a move
+whose line leaves the play area, which needs a dot on its border ring (x or y = 4 or 59):
+``lists[2]`` flags a state where a dot was placed there (never seen; tested on the records).
+
+Moves. A line is ``(start_y * W + start_x) * 4 + d`` (kernel cells), the move id is
+``line * 5 + k`` with k = 0..4 the index of the new dot along the line, and the policy code is
+the move id itself: the line plus the dot, independent of the rest of the state (Rosin keys
+the policy by the move). In any position a line holds at most one move (its only empty point).
+
+The legal moves are kept in the state, as a list plus the list index + 1 of each line (0: not
+a move). Playing a dot p on a line L of direction d changes only the lines through p (their dot
+count) and the lines of direction d that now share a point (5D: start offsets -4..4 along d
+from L's start) or a unit segment (5T: offsets -3..3) with L, which all become illegal. So
+``play`` removes those and re-evaluates the 5 lines through p in each other direction (and, in
+5T, when p is an end of L, the line of direction d continuing L beyond p): ~16 lines, from the
+9 cells around p along each direction read once into bit masks. ``reset``
+restores only the cells of the lines played (kept in the history) and reloads the initial
+list. The list order depends on the history; it is deterministic.
+
+Each array of the domain and state tuples costs atomic reference-count updates at every call
+of a jitted function taking it, and so does every array passed to a helper (with five arrays
+and small helpers these took a third of a random playout). So ``play`` is one function body,
+the domain holds only scalars, and the state two arrays:
+``board`` (int16) holds the W * W cells, then the list index of each of the 4 W^2 lines;
+``lists`` (int64) holds [legal moves n, moves played m, border flag, initial moves n0], the
+legal moves, the history, then the initial moves.
+
+Bounds (``max_moves``, ``max_length``), proved from potentials, so that the buffers of the
+search kernels can never overflow:
+
+* 5D. Let Q = the number of pairs (dot, direction d) with the dot not on a line of d. The
+  cross gives Q = 4 * 36 = 144; a move adds 4 pairs and uses 5 (its 5 points, all free in d),
+  so Q = 144 - m after m moves: a game has at most 144 moves (the literature proves 121,
+  Kawamura et al. 2013). A legal line of direction d holds 4 dots free in d, and a (dot, d)
+  pair lies in 5 lines of direction d, so 4 N <= 5 Q: at most N = 180 legal moves.
+* 5T. Count the free half-segments (dot, one of the 8 orientations) whose unit segment is not
+  drawn: 8 per dot, and a move adds a dot (+8) and draws 4 segments (-8), so P = 288 always.
+  An undrawn unit segment between two dots takes 2 of them: at most 144 such segments. The 4
+  segments of a legal line are undrawn and at least 2 of them join two dots (3 when the new
+  dot is an end); a segment lies in 4 lines of its direction, so 2 N <= 4 * 144: at most
+  N = 288 legal moves. Game length: at most 705 moves (Demaine, Demaine, Langerman and
+  Langerman 2006, as corrected on morpionsolitaire.com; 485 by Nagorko's computer-assisted
+  proof). As a memory guard the kernel also reports no move once ``max_length`` moves are
+  played, and never stores more than ``max_moves`` legal moves (neither can happen).
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+import numpy as np
+from numba import njit
+from numba.extending import overload
+
+from nrpa.domains import contract
+
+RULES = {"5D": 0, "5T": 1}
+DIRECTIONS = ((1, 0), (1, 1), (0, 1), (-1, 1))
+CROSS = (
+    (0, 0), (-1, 0), (-2, 0), (-3, 0), (-3, 1), (-3, 2), (-3, 3), (-2, 3), (-1, 3), (0, 3),
+    (0, 4), (0, 5), (0, 6), (1, 6), (2, 6), (3, 6), (3, 5), (3, 4), (3, 3), (4, 3), (5, 3),
+    (6, 3), (6, 2), (6, 1), (6, 0), (5, 0), (4, 0), (3, 0), (3, -1), (3, -2), (3, -3),
+    (2, -3), (1, -3), (0, -3), (0, -2), (0, -1),
+)
+WIDTH = 64
+CELLS = WIDTH * WIDTH
+WALL_RINGS = 4
+ORIGIN = 30  # kernel cell (ORIGIN, ORIGIN) is the cross's origin (0, 0)
+MAX_MOVES = {"5D": 180, "5T": 288}
+MAX_LENGTH = {"5D": 144, "5T": 705}
+
+DOT = 1
+CROSS_DOT = 32
+BORDER = 64
+WALL = 128
+KEEP = CROSS_DOT | BORDER | WALL  # the bits of a cell that no move changes
+# lists slots
+N_LEGAL, N_PLAYED, BORDER_REACHED, N_INITIAL, FIRST_MOVE = 0, 1, 2, 3, 4
+# For a 5-bit mask of the dots of a line: whether exactly 4 are set, and the index of the
+# missing one.
+_FOUR_DOTS = np.array([bin(m).count("1") == 4 for m in range(32)], dtype=np.bool_)
+_EMPTY_INDEX = np.array([(~m & 31).bit_length() - 1 for m in range(32)], dtype=np.int64)
+
+Morpion = namedtuple(
+    "Morpion",
+    # scalars only (see above); capacity = max_moves, length_cap = max_length.
+    ["variant", "width", "capacity", "length_cap"],
+)
+MorpionState = namedtuple(
+    "MorpionState",
+    # board[:CELLS] cell bits, board[CELLS + line] = index + 1 of the line's move in the list
+    # (0: none); lists = [n, m, border reached, n0, moves[capacity], history[length_cap],
+    # initial moves[capacity]].
+    ["board", "lists"],
+)
+
+
+def make_morpion(variant: str = "5D") -> Morpion:
+    return Morpion(variant=np.int64(RULES[variant]), width=np.int64(WIDTH),
+                   capacity=np.int64(MAX_MOVES[variant]), length_cap=np.int64(MAX_LENGTH[variant]))
+
+
+def decode_move(domain: Morpion, move: int) -> list[int]:
+    """[dot_x, dot_y, dir_dx, dir_dy, start_x, start_y] of a kernel move id, in the
+    coordinates of SOURCE.md (origin at the cross's top-left inner corner)."""
+    line, k = divmod(int(move), 5)
+    start, d = divmod(line, 4)
+    gy, gx = divmod(start, int(domain.width))
+    dx, dy = DIRECTIONS[d]
+    sx, sy = gx - ORIGIN, gy - ORIGIN
+    return [sx + k * dx, sy + k * dy, dx, dy, sx, sy]
+
+
+def encode_move(domain: Morpion, move) -> int:
+    """The kernel move id of [dot_x, dot_y, dir_dx, dir_dy, start_x, start_y]."""
+    dot_x, dot_y, dx, dy, sx, sy = (int(v) for v in move)
+    d = DIRECTIONS.index((dx, dy))
+    k = dot_y - sy if dy != 0 else dot_x - sx
+    if not (0 <= k <= 4 and (dot_x, dot_y) == (sx + k * dx, sy + k * dy)):
+        raise ValueError(f"{list(move)}: the dot is not on the line")
+    start = (sy + ORIGIN) * int(domain.width) + sx + ORIGIN
+    return (start * 4 + d) * 5 + k
+
+
+@njit(cache=True, inline="always")
+def _step(d):
+    """Cell step of direction d: (1,0) 1, (1,1) W + 1, (0,1) W, (-1,1) W - 1."""
+    return 1 if d == 0 else WIDTH + 2 - d
+
+
+@njit(cache=True)
+def scan_moves(board, variant, out):
+    """Every legal move of ``board``'s cells by a full scan of the lines inside the grid, in
+    line order; returns their number (at most ``out.size`` are stored). Used to build the
+    initial list, and by the tests as the reference for the incremental list."""
+    n = 0
+    for y in range(WIDTH):
+        for x in range(WIDTH):
+            for d in range(4):
+                dx = 1 if d < 2 else (0 if d == 2 else -1)
+                if x + 4 * dx < 0 or x + 4 * dx >= WIDTH or (d > 0 and y + 4 >= WIDTH):
+                    continue
+                start = y * WIDTH + x
+                step = _step(d)
+                used = 2 << d
+                empty = -1
+                count = 0
+                for i in range(5):
+                    cell = board[start + i * step]
+                    if cell & WALL or (cell & used and (variant == 0 or i < 4)):
+                        count = -1
+                        break
+                    if cell & DOT:
+                        count += 1
+                    else:
+                        empty = i
+                if count == 4 and n < out.size:
+                    out[n] = (start * 4 + d) * 5 + empty
+                    n += 1
+    return n
+
+
+@njit(cache=True)
+def mp_new_state(domain):
+    """The cross (its cells and its legal moves found by a scan), as the initial state."""
+    capacity = domain.capacity
+    board = np.zeros(CELLS * 5, dtype=np.int16)
+    for y in range(WIDTH):
+        for x in range(WIDTH):
+            ring = min(min(x, y), min(WIDTH - 1 - x, WIDTH - 1 - y))
+            if ring < WALL_RINGS:
+                board[y * WIDTH + x] = WALL
+            elif ring == WALL_RINGS:
+                board[y * WIDTH + x] = BORDER
+    for x, y in CROSS:
+        board[(y + ORIGIN) * WIDTH + x + ORIGIN] |= DOT | CROSS_DOT
+    lists = np.zeros(FIRST_MOVE + 2 * capacity + domain.length_cap, dtype=np.int64)
+    initial = FIRST_MOVE + capacity + domain.length_cap
+    lists[N_INITIAL] = scan_moves(board, domain.variant, lists[initial:])
+    state = MorpionState(board=board, lists=lists)
+    mp_reset(domain, state)
+    return state
+
+
+@njit(cache=True)
+def mp_reset(domain, state):
+    board = state.board
+    lists = state.lists
+    history = FIRST_MOVE + domain.capacity
+    initial = history + domain.length_cap
+    # Only the cells of the lines played changed: keep their fixed bits, the cross's dots.
+    for t in range(lists[N_PLAYED]):
+        line = lists[history + t] // 5
+        start = line >> 2
+        step = _step(line & 3)
+        for i in range(5):
+            cell = start + i * step
+            value = board[cell]
+            board[cell] = (value & KEEP) | ((value & CROSS_DOT) >> 5)
+    for i in range(lists[N_LEGAL]):
+        board[CELLS + lists[FIRST_MOVE + i] // 5] = 0
+    n = lists[N_INITIAL]
+    for i in range(n):
+        move = lists[initial + i]
+        lists[FIRST_MOVE + i] = move
+        board[CELLS + move // 5] = i + 1
+    lists[N_LEGAL] = n
+    lists[N_PLAYED] = 0
+    lists[BORDER_REACHED] = 0
+
+
+@njit(cache=True)
+def mp_copy_state(domain, source, target):
+    target.board[:] = source.board
+    target.lists[:] = source.lists
+
+
+@njit(cache=True, inline="always")
+def mp_play(domain, state, move):
+    # One function body with the two arrays read once: a helper taking the arrays would
+    # update their reference counts at every call (atomic operations).
+    board = state.board
+    lists = state.lists
+    variant = domain.variant
+    capacity = domain.capacity
+    line = move // 5
+    k = move - line * 5
+    start = line >> 2
+    d = line & 3
+    step = _step(d)
+    p = start + k * step
+    board[p] |= DOT
+    used = 2 << d
+    for i in range(5 if variant == 0 else 4):
+        board[start + i * step] |= used
+    played = lists[N_PLAYED]
+    lists[FIRST_MOVE + capacity + played] = move
+    lists[N_PLAYED] = played + 1
+    if board[p] & BORDER:
+        lists[BORDER_REACHED] = 1
+    n = lists[N_LEGAL]
+    # 1. The lines of direction d sharing a point (5D) or a unit segment (5T) with the new
+    # line, the new line itself included, are no moves any more.
+    reach = 4 if variant == 0 else 3
+    for offset in range(-reach, reach + 1):
+        gone = line + 4 * offset * step
+        index = board[CELLS + gone]
+        if index != 0:  # remove it: the last move of the list takes its place
+            last = lists[FIRST_MOVE + n - 1]
+            lists[FIRST_MOVE + index - 1] = last
+            board[CELLS + last // 5] = index
+            board[CELLS + gone] = 0
+            n -= 1
+    # 2. The 5 lines through p in each direction: p is now a dot. In direction d they all
+    # meet the new line and are blocked, except in 5T, when p is an end of the new line, the
+    # line continuing it beyond p (they are evaluated all the same: the used marks block the
+    # others).
+    for d2 in range(4):
+        if d2 == d and (variant == 0 or (k != 0 and k != 4)):
+            continue
+        # Bit i of the masks: cell p + (i - 4) * step2; the line through p at position 4 - j
+        # covers bits j .. j + 4.
+        step2 = _step(d2)
+        dots = 0
+        walls = 0
+        marks = 0
+        cell = p - 4 * step2
+        for i in range(9):
+            value = np.int64(board[cell])
+            dots |= (value & DOT) << i
+            walls |= ((value >> 7) & 1) << i
+            marks |= ((value >> (d2 + 1)) & 1) << i
+            cell += step2
+        for j in range(5):
+            line2 = (p - (4 - j) * step2) * 4 + d2
+            window = (dots >> j) & 31
+            # No wall; 5D: no point used in d2; 5T: no segment (marked at its first 4 points).
+            if variant == 0:
+                free = ((walls | marks) >> j) & 31 == 0
+            else:
+                free = (walls >> j) & 31 == 0 and (marks >> j) & 15 == 0
+            index = board[CELLS + line2]
+            if free and _FOUR_DOTS[window]:
+                if index == 0 and n < capacity:  # add it
+                    lists[FIRST_MOVE + n] = line2 * 5 + _EMPTY_INDEX[window]
+                    n += 1
+                    board[CELLS + line2] = n
+            elif index != 0:  # listed only if p was its missing point: 5 dots now
+                last = lists[FIRST_MOVE + n - 1]
+                lists[FIRST_MOVE + index - 1] = last
+                board[CELLS + last // 5] = index
+                board[CELLS + line2] = 0
+                n -= 1
+    lists[N_LEGAL] = n
+
+
+@njit(cache=True, inline="always")
+def mp_legal_moves(domain, state, moves, codes):
+    lists = state.lists
+    if lists[N_PLAYED] >= domain.length_cap:
+        return 0
+    n = lists[N_LEGAL]
+    for i in range(n):
+        move = lists[FIRST_MOVE + i]
+        moves[i] = move
+        codes[i] = move
+    return n
+
+
+@njit(cache=True)
+def mp_is_terminal(domain, state):
+    lists = state.lists
+    return lists[N_LEGAL] == 0 or lists[N_PLAYED] >= domain.length_cap
+
+
+def _is_morpion(domain):
+    return getattr(domain, "instance_class", None) is Morpion
+
+
+@overload(contract.new_state, jit_options={"cache": True})
+def _new_state(domain):
+    if _is_morpion(domain):
+        return lambda domain: mp_new_state(domain)
+
+
+@overload(contract.reset, jit_options={"cache": True})
+def _reset(domain, state):
+    if _is_morpion(domain):
+        return lambda domain, state: mp_reset(domain, state)
+
+
+@overload(contract.copy_state, jit_options={"cache": True})
+def _copy_state(domain, source, target):
+    if _is_morpion(domain):
+        return lambda domain, source, target: mp_copy_state(domain, source, target)
+
+
+@overload(contract.legal_moves, jit_options={"cache": True})
+def _legal_moves(domain, state, moves, codes):
+    if _is_morpion(domain):
+        return lambda domain, state, moves, codes: mp_legal_moves(domain, state, moves, codes)
+
+
+@overload(contract.play, jit_options={"cache": True})
+def _play(domain, state, move):
+    if _is_morpion(domain):
+        return lambda domain, state, move: mp_play(domain, state, move)
+
+
+@overload(contract.score, jit_options={"cache": True})
+def _score(domain, state):
+    if _is_morpion(domain):
+        return lambda domain, state: np.float64(state.lists[N_PLAYED])
+
+
+@overload(contract.is_terminal, jit_options={"cache": True})
+def _is_terminal(domain, state):
+    if _is_morpion(domain):
+        return lambda domain, state: mp_is_terminal(domain, state)
+
+
+@overload(contract.max_moves, jit_options={"cache": True})
+def _max_moves(domain):
+    if _is_morpion(domain):
+        return lambda domain: domain.capacity
+
+
+@overload(contract.max_length, jit_options={"cache": True})
+def _max_length(domain):
+    if _is_morpion(domain):
+        return lambda domain: domain.length_cap

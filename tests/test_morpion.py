@@ -1,0 +1,222 @@
+"""Morpion Solitaire 5D / 5T: the record games, the kernel against the plain-Python rules."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from analysis.morpion_grid import draw_grid
+from nrpa.domains import morpion as kernel
+from nrpa.domains import morpion_rules as rules
+from nrpa.domains.registry import MorpionDomain, MorpionOptions
+from nrpa.errors import InputError
+from nrpa.search import SearchSettings, run_search
+
+DOMAINS = {variant: kernel.make_morpion(variant) for variant in rules.VARIANTS}
+
+
+def kernel_moves(domain, state) -> list[int]:
+    moves = np.zeros(int(domain.capacity), dtype=np.int64)
+    codes = np.zeros(int(domain.capacity), dtype=np.int64)
+    n = kernel.mp_legal_moves(domain, state, moves, codes)
+    assert list(codes[:n]) == list(moves[:n])  # the policy code is the move id
+    return [int(m) for m in moves[:n]]
+
+
+def kernel_set(domain, state) -> list[tuple]:
+    """The kernel's legal moves as sorted (dot, dir, start) tuples, checked against a full scan."""
+    listed = kernel_moves(domain, state)
+    assert len(set(listed)) == len(listed)
+    scan = np.zeros(1000, dtype=np.int64)
+    n = kernel.scan_moves(state.board, domain.variant, scan)
+    assert sorted(listed) == sorted(int(m) for m in scan[:n])
+    return sorted(tuple(kernel.decode_move(domain, m)) for m in listed)
+
+
+def play_record_in_kernel(domain, record):
+    """Play ``record`` in the kernel, each move found among its legal moves; returns the state
+    and the 1-based ply of the first move that is not (None when all are)."""
+    state = kernel.mp_new_state(domain)
+    for ply, move in enumerate(record, start=1):
+        move_id = kernel.encode_move(domain, move)
+        if move_id not in kernel_moves(domain, state):
+            return state, ply
+        kernel.mp_play(domain, state, move_id)
+    return state, None
+
+
+@pytest.mark.parametrize("variant", rules.VARIANTS)
+def test_the_cross_has_28_legal_moves(variant):
+    domain = DOMAINS[variant]
+    state = kernel.mp_new_state(domain)
+    expected = [tuple(m) for m in rules.legal_moves(rules.initial_position(variant))]
+    assert len(expected) == 28
+    assert kernel_set(domain, state) == expected
+
+
+@pytest.mark.parametrize("name, variant, length", [("5d_82_rosin", "5D", 82), ("5t_178_rosin", "5T", 178),
+                                                   ("5t_170_bruneau", "5T", 170)])
+def test_the_record_games_are_legal_and_terminal(name, variant, length):
+    from_csv = rules.load_record(name, ".csv")
+    from_psol = rules.load_record(name, ".psol")
+    shipped = json.loads(rules.record_path("records", ".json").read_text())["records"][name]
+    assert from_csv == from_psol == [rules.Move(*m["dot"], *m["dir"], *m["start"]) for m in shipped["moves"]]
+    assert shipped["variant"] == variant and shipped["n_moves"] == length
+    assert rules.replay(variant, from_csv) == length
+    assert rules.is_terminal(rules.replay_position(variant, from_psol))
+    domain = DOMAINS[variant]
+    state, refused = play_record_in_kernel(domain, from_csv)
+    assert refused is None
+    assert kernel_moves(domain, state) == [] and kernel.mp_is_terminal(domain, state)
+    assert state.lists[kernel.BORDER_REACHED] == 0  # far from the grid's edge
+    assert state.lists[kernel.N_PLAYED] == length
+    kernel.mp_reset(domain, state)  # reset restores the cross and its 28 moves
+    fresh = kernel.mp_new_state(domain)
+    assert np.array_equal(state.board, fresh.board)
+    assert kernel_moves(domain, state) == kernel_moves(domain, fresh)
+
+
+def test_the_178_game_is_not_a_5d_game_from_ply_10():
+    record = rules.load_record("5t_178_rosin")
+    with pytest.raises(rules.IllegalMove, match="ply 10: .* under 5D: .*shares the point"):
+        rules.replay("5D", record)
+    _, refused = play_record_in_kernel(DOMAINS["5D"], record)
+    assert refused == 10
+
+
+def test_a_line_touching_another_at_an_end_is_5t_only():
+    first = rules.Move(1, 0, 1, 0, -3, 0)  # (-3,0)..(1,0), new dot (1,0)
+    touching = rules.Move(2, 0, 1, 0, 1, 0)  # (1,0)..(5,0): shares only the point (1,0)
+    overlapping = rules.Move(2, 0, 1, 0, -2, 0)  # (-2,0)..(2,0): shares unit segments
+    for variant, legal in [("5T", True), ("5D", False)]:
+        position = rules.replay_position(variant, [first])
+        assert (touching in rules.legal_moves(position)) is legal
+        assert overlapping not in rules.legal_moves(position)
+        assert (rules.why_illegal(position, touching) is None) is legal
+        domain = DOMAINS[variant]
+        state = kernel.mp_new_state(domain)
+        kernel.mp_play(domain, state, kernel.encode_move(domain, first))
+        assert (kernel.encode_move(domain, touching) in kernel_moves(domain, state)) is legal
+        assert kernel.encode_move(domain, overlapping) not in kernel_moves(domain, state)
+    with pytest.raises(rules.IllegalMove, match=r"ply 2: .*5D: the line shares the point \(1,0\)"):
+        rules.replay("5D", [first, touching])
+    with pytest.raises(rules.IllegalMove, match=r"ply 2: .*5T: the line shares the unit segment"):
+        rules.replay("5T", [first, overlapping])
+
+
+def test_5t_a_line_continuing_the_new_line_beyond_its_end_dot_is_updated():
+    """The new line ends at its new dot p, where a line of the same direction starts whose
+    missing point was p: in 5T that line is not blocked by the new one but now has 5 dots."""
+    prefix = [[2, 3, 1, 0, 2, 3], [0, 1, 0, 1, 0, -3], [4, -3, 1, 0, 0, -3], [-1, 4, 1, 1, -3, 2],
+              [-4, 3, 1, 0, -4, 3], [1, 2, 1, 1, -1, 0], [4, -1, 1, 1, 2, -3], [2, 1, -1, 1, 3, 0],
+              [-1, 6, 1, 0, -1, 6], [-1, -1, -1, 1, 1, -3], [1, 0, 1, 0, -3, 0], [6, 4, 0, 1, 6, 0],
+              [3, 2, 1, 1, 0, -1]]
+    ending, starting = rules.Move(3, 1, 0, 1, 3, -3), rules.Move(3, 1, 0, 1, 3, 1)
+    position = rules.replay_position("5T", prefix)
+    assert {ending, starting} <= set(rules.legal_moves(position))
+    domain = DOMAINS["5T"]
+    state, refused = play_record_in_kernel(domain, prefix)
+    assert refused is None
+    kernel.mp_play(domain, state, kernel.encode_move(domain, ending))
+    rules.play(position, ending)
+    assert starting not in rules.legal_moves(position)
+    assert kernel_set(domain, state) == [tuple(m) for m in rules.legal_moves(position)]
+
+
+@pytest.mark.parametrize("moves, message", [
+    ([[1, 0, 1, 0, -3, 0], [1, 0, 1, 0, -3, 0]], r"ply 2: .*\(1,0\) is already a dot"),
+    ([[2, 0, 1, 0, -2, 0]], r"ply 1: .*needs dots at \(1,0\)"),
+    ([[1, 0, -1, 0, -3, 0]], r"ply 1: .*direction \(-1,0\) is not one of"),
+    ([[1, 1, 1, 0, -3, 0]], r"ply 1: .*not on the line"),
+    ([[1, 0, 1]], r"ply 1: .*not six integers"),
+])
+def test_illegal_certificates_name_the_ply_and_the_reason(moves, message):
+    with pytest.raises(rules.IllegalMove, match=message):
+        rules.replay("5T", moves)
+
+
+@settings(max_examples=12, deadline=None)
+@given(variant=st.sampled_from(rules.VARIANTS), seed=st.integers(0, 2**32 - 1), ends=st.booleans())
+def test_kernel_plays_exactly_the_python_rules(variant, seed, ends):
+    """Random games (with ``ends``, mostly moves whose dot ends its line), move by move."""
+    domain = DOMAINS[variant]
+    state = kernel.mp_new_state(domain)
+    position = rules.initial_position(variant)
+    rng = np.random.default_rng(seed)
+    while True:
+        expected = rules.legal_moves(position)
+        assert kernel_set(domain, state) == [tuple(m) for m in expected]
+        if not expected:
+            break
+        weights = np.array([5.0 if ends and m.dot in (m.points()[0], m.points()[4]) else 1.0 for m in expected])
+        move = expected[rng.choice(len(expected), p=weights / weights.sum())]
+        kernel.mp_play(domain, state, kernel.encode_move(domain, move))
+        rules.play(position, move)
+    assert kernel.mp_is_terminal(domain, state)
+    assert state.lists[kernel.N_PLAYED] == len(position.moves) == rules.replay(variant, position.moves)
+
+
+@pytest.mark.parametrize("suffix, text, message", [
+    (".csv", "ply,dot_x,dot_y,dir_dx,dir_dy,start_x,start_y\n1,-3,-1,0,1,-3,-1\n2,-1,x,1,1,-3,2\n",
+     "line 3: .* is not 7 integers"),
+    (".csv", "ply,dot_x,dot_y,dir_dx,dir_dy,start_x,start_y\n1,-3,-1,0,1,-3\n", "line 2: 6 fields"),
+    (".csv", "ply,dot_x,dot_y,dir_dx,dir_dy,start_x,start_y\n2,-3,-1,0,1,-3,-1\n", "line 2: ply 2 where 1"),
+    (".csv", "dot_x,dot_y\n", "line 1: the header must be"),
+    (".psol", "(28,28)\n(25,27) | 2\n(27,32) % 0\n", r"line 3: .* is not a move"),
+    (".psol", "28,28\n", "line 1: .* is not the reference dot"),
+])
+def test_malformed_move_files_name_the_file_and_line(tmp_path, suffix, text, message):
+    path = tmp_path / f"game{suffix}"
+    path.write_text(text)
+    with pytest.raises(InputError, match=f"{path}, {message}"):
+        rules.load_moves(path)
+
+
+def test_draw_grid_writes_a_png(tmp_path):
+    path = draw_grid("5D", [list(m) for m in rules.load_record("5d_82_rosin")], tmp_path / "grid.png")
+    assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and path.stat().st_size > 10_000
+
+
+def test_a_short_search_gives_a_certificate_that_replays_to_its_score():
+    adapter = MorpionDomain(MorpionOptions(variant="5D"))
+    settings_ = SearchSettings(level=1, N=10, max_time=None, max_playouts=200, seed=1)
+    result = run_search(adapter.kernel_domain(), settings_)
+    certificate = adapter.certificate(result.best_moves)
+    assert result.best_score == len(certificate) == adapter.replay_score(certificate) > 20
+    again = run_search(adapter.kernel_domain(), settings_)
+    assert (again.best_score, again.best_moves) == (result.best_score, result.best_moves)
+    printed = adapter.print_certificate(certificate)
+    assert printed.splitlines()[0] == rules.CSV_HEADER
+    assert [list(m) for m in rules.parse_csv(printed, "printed")] == certificate
+    assert adapter.leaderboard_key() == "morpion/5D"
+    assert adapter.describe() == {"instance": "Morpion 5D", "variant": "5D"}
+
+
+def test_a_bad_variant_is_rejected():
+    with pytest.raises(InputError, match="domain.variant='5X' is not valid: choose one of 5D, 5T"):
+        MorpionDomain(MorpionOptions(variant="5X"))
+
+
+def test_morpion_table_2_at_smoke_scale_gives_its_four_rows_and_the_best_grid(tmp_path):
+    outputs = tmp_path / "outputs"
+    root = Path(__file__).resolve().parent.parent
+    for command in (["run.py", "-m"], ["-m", "analysis.report"]):
+        done = subprocess.run([sys.executable, *command, "experiment=morpion_table2", "scale=smoke",
+                               f"outputs_dir={outputs}"], cwd=root, capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr
+    table = pd.read_csv(outputs / "tables" / "morpion_table2_smoke.csv").set_index("variant")
+    assert list(table.index) == ["Uniform", "NRPA(1)", "NRPA(2)", "NRPA(3)"]
+    assert table["runs"].tolist() == [20, 10, 4, 2]  # the smoke scale's runs per level
+    published = pd.read_csv(root / "analysis" / "reference" / "morpion_table2_5d.csv").set_index("policy")
+    assert table["published mean"].tolist() == published.loc[table.index, "mean"].tolist()
+    runs = [json.loads(p.read_text()) for p in (outputs / "runs" / "morpion").glob("*.json")]
+    uniform = [r["result"]["best_score"] for r in runs if r["settings"]["level"] == 0]
+    assert table.loc["Uniform", "mean"] == pytest.approx(np.mean(uniform))
+    assert table.loc["Uniform", "max"] == max(uniform)
+    assert all(r["result"]["playouts"] == 10 ** r["settings"]["level"] for r in runs)  # N^L
+    assert (outputs / "figures" / "morpion_table2_smoke_best.png").read_bytes()[:4] == b"\x89PNG"
