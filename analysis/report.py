@@ -30,6 +30,7 @@ from experiments.cli import describe
 from experiments.config import exit_on_input_error
 from experiments.experiment import Experiment, load_experiment
 from experiments.leaderboard import Leaderboard
+from experiments.root import axis_trace, group_root_runs
 from nrpa.domains.registry import make_domain
 from nrpa.errors import InputError
 
@@ -59,7 +60,9 @@ def collect(experiment: Experiment) -> Runs:
         paths = experiment.run_paths(variant)
         key = variant_key(experiment, variant)
         records[key] = [experiment.store.load(p) for p in paths if p.exists()]
-        expected[key] = len(paths)
+        if variant.root > 1:
+            records[key] = group_root_runs(records[key], variant.root)
+        expected[key] = variant.repeats
     return Runs(records, expected)
 
 
@@ -178,7 +181,9 @@ def report(overrides: list[str], *, interval: str = "t") -> list[Path]:
     reference = load_reference(experiment.reference) if experiment.reference else None
     budgets = [v.job.settings.max_time for v in experiment.variants if v.job.settings.max_time]
     written = []
-    axes = [("cpu_seconds", "CPU seconds", FIRST_TIME, min(budgets) if budgets else None, reference, "")]
+    time_axis = "wall_seconds" if all(v.job.settings.clock == "wall" for v in experiment.variants) else "cpu_seconds"
+    axes = [(time_axis, time_axis.replace("_", " ").replace("cpu", "CPU"), FIRST_TIME,
+             min(budgets) if budgets else None, reference, "")]
     fewest_playouts = min(r["result"]["playouts"] for rs in runs.records.values() for r in rs)
     axes.append(("playouts", "playouts", FIRST_PLAYOUTS, fewest_playouts, None, "_playouts"))
     for axis, axis_name, first, last, published, suffix in axes:
@@ -186,7 +191,7 @@ def report(overrides: list[str], *, interval: str = "t") -> list[Path]:
             continue
         checkpoints = doubling_checkpoints(first, last)
         scale = experiment.value_scale
-        traces = {label: [(r["trace"][axis], [score * scale for score in r["trace"]["score"]]) for r in rs]
+        traces = {label: [(axis_trace(r, axis)[0], [score * scale for score in axis_trace(r, axis)[1]]) for r in rs]
                   for label, rs in runs.records.items() if rs}
         table = side_by_side(checkpoint_statistics(traces, checkpoints, interval=interval), published)
         table.insert(1, "axis", axis)

@@ -1,6 +1,8 @@
 """Speed benchmark of the engine (`make bench`): SameGame board 1, NRPA level 4, N = 100,
 with the `tabu` and the `none` playout rule, about 20 CPU-seconds each, and the other
-domains (Weak Schur, Maximum, TSPTW, bus regulation) at 5 CPU-seconds each.
+domains (Weak Schur, Maximum, TSPTW, bus regulation) at 5 CPU-seconds each, and leaf
+parallelisation (shared and thread-local policy) on 1 and 2 threads, in playouts per
+wall-second.
 
 Prints playouts per CPU-second for both, what reading the budget clock after every
 playout costs as a share of the run, and the cold start of `python run.py` with a warm
@@ -16,6 +18,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import replace
 
 import numpy as np
 from numba import njit
@@ -75,6 +78,16 @@ def cold_start_seconds() -> float:
         return time.perf_counter() - start
 
 
+def leaf_playouts_per_wall_second(parallel: str, threads: int, seconds: float) -> float:
+    """SameGame board 1, NRPA level 4, leaf parallelisation (L = 1) on ``threads`` threads."""
+    domain = make_domain(SameGameOptions(board="1", policy="tabu")).kernel_domain()
+    settings = SearchSettings(level=4, N=100, parallel=parallel, parallel_level=1, threads=threads,
+                              clock="wall", max_time=0.05)
+    run_search(domain, settings)  # compile or load from cache
+    result = run_search(domain, replace(settings, max_time=seconds, seed=1))
+    return result.playouts / result.wall_seconds
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seconds", type=float, default=20.0, help="CPU-seconds per playout rule")
@@ -91,6 +104,12 @@ def main() -> None:
     read = clock_read_seconds()
     print(f"budget clock: {read * 1e9:.0f} ns per read, one read per playout = "
           f"{100 * read * tabu:.1f}% of the run")
+    threads = min(2, os.cpu_count() or 1)
+    for parallel in ("shared", "thread_local"):
+        one = leaf_playouts_per_wall_second(parallel, 1, seconds / 4)
+        many = leaf_playouts_per_wall_second(parallel, threads, seconds / 4)
+        print(f"leaf parallel NRPA, {parallel} policy, SameGame board 1 tabu: 1 thread {one:,.0f}, "
+              f"{threads} threads {many:,.0f} playouts per wall-second: x{many / one:.2f} (target x1.8 on 2 cores)")
     print(f"playouts_per_cpu_second: {tabu:.0f}")
 
 

@@ -10,9 +10,11 @@ from hydra.core.hydra_config import HydraConfig
 from omegaconf import DictConfig, OmegaConf
 
 from experiments.parallel import run_job
+from experiments.root import group_root_runs
 from experiments.runs import Job
 from experiments.store import RunStore
 from nrpa.domains.registry import make_domain
+from nrpa.errors import InputError
 from nrpa.search import SearchSettings
 
 
@@ -22,6 +24,8 @@ def settings_from(cfg: DictConfig) -> SearchSettings:
 
 def job_from(cfg: DictConfig) -> Job:
     """The job a composed config describes; every option is validated here."""
+    if cfg.root < 1:
+        raise InputError(f"root={cfg.root} is out of range: it must be >= 1 (K independent searches)")
     settings = settings_from(cfg)
     domain = make_domain(OmegaConf.to_container(cfg.domain, resolve=True))
     return Job(domain.options, settings)
@@ -33,13 +37,17 @@ def run_from_config(cfg: DictConfig) -> float:
     label = describe(job.settings)
     if getattr(job.domain_options, "policy", None):
         label += f", {job.domain_options.policy} playouts"
-    outcome = run_job(job, cfg.repeats, store, n_jobs=cfg.backend.n_jobs, backend=cfg.backend.name,
+    if cfg.root > 1:
+        label += f", root x{cfg.root}"
+    outcome = run_job(job, cfg.repeats * cfg.root, store, n_jobs=cfg.backend.n_jobs, backend=cfg.backend.name,
                       address=cfg.backend.address, force=cfg.force, label=label)
     _record_in_job_directory(outcome.paths)
     records = [store.load(path) for path in outcome.paths]
+    if cfg.root > 1:
+        records = group_root_runs(records, cfg.root)
     scores = np.array([record["result"]["best_score"] for record in records])
     done = f"{outcome.ran} run(s) made, {outcome.found} already in the store"
-    if len(records) == 1:
+    if len(records) == 1 and cfg.root == 1:
         result = records[0]["result"]
         print(
             f"best score {result['best_score']:g}  ({records[0]['domain_info']['instance']}, "
@@ -58,7 +66,10 @@ def describe(settings: SearchSettings) -> str:
     if settings.algorithm == "nmcs":
         return f"NMCS level {settings.level}"
     name = "NRPA" if settings.P == 1 else f"SNRPA({settings.P})"
-    return f"{name} level {settings.level} N={settings.N} alpha={settings.alpha:g}"
+    text = f"{name} level {settings.level} N={settings.N} alpha={settings.alpha:g}"
+    if settings.parallel != "none":
+        text += f", {settings.parallel} policy at level {settings.parallel_level} on {settings.threads} thread(s)"
+    return text
 
 
 def _record_in_job_directory(paths) -> None:

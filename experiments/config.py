@@ -36,6 +36,7 @@ RunConfig = make_dataclass(
     "RunConfig",
     [(f.name, f.type, field(default=MISSING)) for f in fields(SearchSettings)]
     + [("repeats", int, field(default=MISSING)),
+       ("root", int, field(default=MISSING)),
        ("force", bool, field(default=MISSING)),
        ("outputs_dir", str, field(default=MISSING)),
        ("scale_name", str, field(default=MISSING)),

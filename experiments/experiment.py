@@ -31,6 +31,7 @@ class Variant:
     overrides: tuple[str, ...]  # what the sweep sets for this variant, e.g. ("P=2",)
     job: Job
     repeats: int
+    root: int = 1  # K > 1: each run is the best of K member runs of the job (experiments.root)
 
 
 @dataclass(frozen=True)
@@ -48,7 +49,8 @@ class Experiment:
     n_jobs: int | None  # backend.n_jobs: worker processes (None: one per core)
 
     def run_paths(self, variant: Variant) -> list[Path]:
-        return [variant.job.run_path(self.store, r) for r in range(variant.repeats)]
+        """The run files of a variant: the member runs of its root runs when root > 1."""
+        return [variant.job.run_path(self.store, r) for r in range(variant.repeats * variant.root)]
 
 
 def experiment_names() -> list[str]:
@@ -79,7 +81,7 @@ def load_experiment(overrides: list[str]) -> Experiment:
             chosen = tuple(f"{key}={value.strip()}" for key, value in zip(keys, values))
             cfg = compose("config", overrides=fixed + list(chosen))
             job = job_from(cfg)
-            variants.append(Variant(_label(columns, chosen, job), chosen, job, cfg.repeats))
+            variants.append(Variant(_label(columns, chosen, job), chosen, job, cfg.repeats, cfg.root))
         plain = compose("config", overrides=fixed)
     return Experiment(
         name=base.report.name,

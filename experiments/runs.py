@@ -47,6 +47,9 @@ class Job:
                 "restart": self.settings.restart,
             },
             "base_seed": self.settings.seed,
+            # only parallel runs carry the key, so sequential runs keep their identities
+            **({"parallel": {"strategy": self.settings.parallel, "level": self.settings.parallel_level,
+                             "threads": self.settings.threads}} if self.settings.parallel != "none" else {}),
         }
 
     def run_config(self, repeat: int) -> dict:

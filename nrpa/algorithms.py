@@ -248,21 +248,23 @@ def _level_one(domain, ws, policy, run, iterations, playouts_per_step, alpha):
 
 
 @njit(cache=True)
-def nrpa(domain, ws, policy, run, top, iterations, playouts_per_step, alpha):
-    """One (S)NRPA call at level ``top`` >= 1 on policy row ``top``; its best sequence ends
-    in ``ws.seq_*[top]``. Returns the best score (``-inf`` if stopped before any).
+def nrpa(domain, ws, policy, run, top, iterations, top_iterations, playouts_per_step, alpha):
+    """One (S)NRPA call at level ``top`` >= 1 on policy row ``top``, running
+    ``top_iterations`` iterations at the top level and ``iterations`` below (the same N,
+    except in the thread-local parallel search); its best sequence ends in ``ws.seq_*[top]``.
+    Returns the best score (``-inf`` if stopped before any).
 
     Written as a loop over an explicit stack of levels because numba does not reliably
     link self-recursive functions loaded from its cache. Level l >= 2 runs N times: copy
     row l into row l-1, run level l-1, keep its sequence if its score is >= the best, adapt
     row l toward the best sequence."""
     if top == 1:
-        return _level_one(domain, ws, policy, run, iterations, playouts_per_step, alpha)
+        return _level_one(domain, ws, policy, run, top_iterations, playouts_per_step, alpha)
     best = np.full(top + 1, -np.inf)
     done = np.zeros(top + 1, dtype=np.int64)  # iterations finished at each level
     level = top
     while True:
-        if done[level] < iterations:
+        if done[level] < (top_iterations if level == top else iterations):
             pol.copy_row(policy, level, level - 1)
             if level > 2:
                 level -= 1  # enter the child level
@@ -398,7 +400,7 @@ def search(domain, algorithm, level, iterations, playouts_per_step, alpha, seed,
             _policy_playout(domain, ws, policy, 1, run)  # row 1 is never adapted: uniform
         elif algorithm == 0:
             pol.clear(policy, level)
-            nrpa(domain, ws, policy, run, level, iterations, playouts_per_step, alpha)
+            nrpa(domain, ws, policy, run, level, iterations, iterations, playouts_per_step, alpha)
         elif level == 0:
             reset(domain, root)
             _uniform_playout(domain, root, ws, run, 0)

@@ -122,15 +122,26 @@ def clear(policy, row):
 @njit(cache=True)
 def copy_row(policy, source, target):
     """Row ``target`` becomes a copy of row ``source``, touching only used slots."""
-    clear(policy, target)
-    keys = policy.keys
-    weights = policy.weights
-    exp_weights = policy.exp_weights
-    used = policy.used
-    for i in range(policy.n_used[source]):
-        slot = used[source, i]
-        keys[target, slot] = keys[source, slot]
-        weights[target, slot] = weights[source, slot]
-        exp_weights[target, slot] = exp_weights[source, slot]
+    copy_row_to(policy, source, policy, target)
+
+
+@njit(cache=True)
+def copy_row_to(source_policy, source, target_policy, target):
+    """Row ``target`` of ``target_policy`` becomes a copy of row ``source`` of
+    ``source_policy`` (tables of the same capacity), touching only used slots."""
+    clear(target_policy, target)
+    source_keys = source_policy.keys
+    source_weights = source_policy.weights
+    source_exp = source_policy.exp_weights
+    source_used = source_policy.used
+    keys = target_policy.keys
+    weights = target_policy.weights
+    exp_weights = target_policy.exp_weights
+    used = target_policy.used
+    for i in range(source_policy.n_used[source]):
+        slot = source_used[source, i]
+        keys[target, slot] = source_keys[source, slot]
+        weights[target, slot] = source_weights[source, slot]
+        exp_weights[target, slot] = source_exp[source, slot]
         used[target, i] = slot
-    policy.n_used[target] = policy.n_used[source]
+    target_policy.n_used[target] = source_policy.n_used[source]

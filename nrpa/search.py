@@ -12,6 +12,7 @@ from typing import Optional
 from nrpa.algorithms import ALGORITHMS, search
 from nrpa.clock import CLOCKS
 from nrpa.errors import InputError
+from nrpa.parallel import STRATEGIES, parallel_search
 
 TRACE_CAPACITY = 1 << 16
 
@@ -22,7 +23,11 @@ class SearchSettings:
     CPU time of the process, the default for single-threaded runs, as the papers' C++
     ``clock()``; ``wall``: elapsed time) and/or ``max_playouts``; the first reached stops
     the run. With ``restart`` the top level starts again from a fresh policy whenever it
-    ends before the budget, keeping the global best (the papers' harness did this)."""
+    ends before the budget, keeping the global best (the papers' harness did this).
+
+    ``parallel`` (``shared`` or ``thread_local`` policy, ``nrpa.parallel``) runs the level
+    ``parallel_level`` calls on ``threads`` threads; parallel runs with more than one
+    thread take a wall-clock budget."""
 
     algorithm: str = "nrpa"
     level: int = 4
@@ -35,6 +40,9 @@ class SearchSettings:
     clock: str = "cpu"
     restart: bool = True
     policy_capacity_bits: int = 17
+    parallel: str = "none"
+    parallel_level: int = 1
+    threads: int = 1
 
     def __post_init__(self):
         validate(self)
@@ -63,6 +71,20 @@ def validate(settings: SearchSettings) -> None:
         (10 <= s.policy_capacity_bits <= 28,
          f"policy_capacity_bits={s.policy_capacity_bits} is out of range: 10..28"),
     ]
+    if s.parallel != "none":
+        checks += [
+            (s.parallel in STRATEGIES, f"parallel={s.parallel!r} is not valid: choose one of none, "
+                                       f"{', '.join(STRATEGIES)}"),
+            (s.algorithm == "nrpa", f"parallel={s.parallel} runs NRPA: set algo=nrpa (not {s.algorithm})"),
+            (1 <= s.parallel_level <= s.level,
+             f"parallel_level={s.parallel_level} is out of range: 1 (leaf) .. level={s.level}"),
+            (1 <= s.threads <= 1024, f"threads={s.threads} is out of range: 1..1024"),
+            (s.threads == 1 or s.clock == "wall" or s.max_time is None,
+             f"threads={s.threads}: parallel runs use a wall-clock budget, set clock=wall"),
+        ]
+    else:
+        checks.append((s.threads == 1, f"threads={s.threads} needs a parallel strategy: parallel=shared "
+                                       "or parallel=thread_local"))
     for ok, message in checks:
         if not ok:
             raise InputError(message)
@@ -94,14 +116,7 @@ class SearchResult:
 def run_search(kernel_domain, settings: SearchSettings) -> SearchResult:
     """Run one search on a domain value built by a domain adapter (``kernel_domain()``)."""
     s = settings
-    (best, moves, wall, cpu, playouts_at, scores, playouts, restarts, wall_total,
-     cpu_total) = search(
-        kernel_domain,
-        ALGORITHMS[s.algorithm],
-        s.level,
-        s.N,
-        s.P,
-        float(s.alpha),
+    budget = (
         s.seed,
         CLOCKS[s.clock],
         float(s.max_time) if s.max_time is not None else 0.0,
@@ -110,6 +125,12 @@ def run_search(kernel_domain, settings: SearchSettings) -> SearchResult:
         s.policy_capacity_bits,
         TRACE_CAPACITY,
     )
+    if s.parallel == "none":
+        outcome = search(kernel_domain, ALGORITHMS[s.algorithm], s.level, s.N, s.P, float(s.alpha), *budget)
+    else:
+        outcome = parallel_search(kernel_domain, STRATEGIES[s.parallel], s.parallel_level, s.threads, s.level,
+                                  s.N, float(s.alpha), *budget)
+    best, moves, wall, cpu, playouts_at, scores, playouts, restarts, wall_total, cpu_total = outcome
     return SearchResult(
         best_score=float(best),
         best_moves=tuple(int(m) for m in moves),

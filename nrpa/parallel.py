@@ -1,0 +1,275 @@
+"""Leaf and node parallel NRPA on threads (Negrevergne & Cazenave 2017), in one process.
+
+A parallel level L (1 <= L <= the top level) and M threads; the levels above L are NRPA's.
+
+* Shared policy (the paper's Algorithm 4): a level-L call runs N / M rounds; in a round, M
+  level-(L-1) calls run at once, all starting from the level's current policy (a level-0
+  call is one playout, reading the level's policy where it lies, shared in memory); the
+  level keeps the best of the round's sequences (on ``>=``, ties to the lowest thread) and
+  adapts toward it with step alpha * M (the paper's alpha = M).
+* Thread-local policy (Algorithm 5): a level-L call runs M level-L searches at once, each on
+  its own copy of the policy with N / M iterations at level L (N below); the call returns the
+  best thread's sequence and takes its policy.
+
+Leaf parallelisation is L = 1, node parallelisation any higher L. With M = 1 both run the
+sequential code on the caller's random stream, so they give the sequential run for the
+same seed. With M > 1 the caller draws one seed per thread and round from its stream and
+each thread seeds its own numba generator (numba keeps one per thread), so a run depends on
+the seed only, not on how the threads are scheduled (when it runs to the end of its top
+level: a time budget stops threads wherever they are).
+
+Each thread counts its playouts and traces its own improvements in its own ``Run``; after
+each parallel section the parent merges them in time order into the run's trace. A merged
+entry's playout count is the count before the section plus M times the thread's own count
+then (exact when the threads keep the same pace, as they do on average). Parallel runs use
+a wall-clock budget, checked by every thread after every playout; a playout budget is
+shared out equally among the threads of a section.
+"""
+
+import numpy as np
+from numba import njit, prange
+from numba.typed import List
+
+from nrpa import policy as pol
+from nrpa.algorithms import (
+    BEST_LEN, MAX_PLAYOUTS, PLAYOUTS, RESTARTS, STOP, TRACE_LEN, _elapsed, _keep_sequence, _new_run,
+    _new_workspace, _policy_playout, _start_clocks, adapt, nrpa,
+)
+from nrpa.clock import CLOCK_MONOTONIC, CLOCK_PROCESS_CPUTIME_ID
+
+STRATEGIES = {"shared": 0, "thread_local": 1}
+SHARED, THREAD_LOCAL = 0, 1
+SEED_LIMIT = 2**31 - 1
+
+
+@njit(cache=True)
+def _new_threads(domain, threads, levels, capacity_bits, clock_id, max_time, max_playouts, trace_capacity):
+    """One workspace, policy table and run per thread, allocated once per search."""
+    workspaces = List()
+    policies = List()
+    runs = List()
+    for _ in range(threads):
+        workspaces.append(_new_workspace(domain, levels))
+        policies.append(pol.new_policy(levels, capacity_bits))
+        runs.append(_new_run(domain, clock_id, max_time, max_playouts, trace_capacity))
+    return workspaces, policies, runs
+
+
+@njit(cache=True)
+def _start_section(run, runs, seeds, threads):
+    """Draw each thread's seed from the caller's stream; give each thread a fresh run with
+    the caller's clocks and its share of the remaining playout budget."""
+    for i in range(threads):
+        seeds[i] = np.random.randint(0, SEED_LIMIT)
+        thread_run = runs[i]
+        thread_run.limits[:] = run.limits
+        if run.limits[MAX_PLAYOUTS] > 0:
+            left = run.limits[MAX_PLAYOUTS] - run.counters[PLAYOUTS]
+            thread_run.limits[MAX_PLAYOUTS] = max(1.0, np.ceil(left / threads))
+        thread_run.counters[:] = 0
+        thread_run.best_score[0] = -np.inf
+
+
+@njit(cache=True)
+def _end_section(run, runs, threads):
+    """Merge the threads' runs into ``run``: playouts, stop flag, every improvement of the
+    global best in time order, and the best sequence."""
+    before = run.counters[PLAYOUTS]
+    entries = 0
+    for i in range(threads):
+        entries += runs[i].counters[TRACE_LEN]
+    wall = np.empty(entries)
+    cpu = np.empty(entries)
+    playouts = np.empty(entries, dtype=np.int64)
+    scores = np.empty(entries)
+    k = 0
+    for i in range(threads):
+        thread_run = runs[i]
+        for j in range(thread_run.counters[TRACE_LEN]):
+            wall[k] = thread_run.trace_wall[j]
+            cpu[k] = thread_run.trace_cpu[j]
+            playouts[k] = before + threads * thread_run.trace_playouts[j]
+            scores[k] = thread_run.trace_score[j]
+            k += 1
+        run.counters[PLAYOUTS] += thread_run.counters[PLAYOUTS]
+        if thread_run.counters[STOP]:
+            run.counters[STOP] = 1
+    best_before = run.best_score[0]
+    for k in np.argsort(wall, kind="mergesort"):
+        if scores[k] > run.best_score[0]:
+            run.best_score[0] = scores[k]
+            i = min(run.counters[TRACE_LEN], run.trace_score.size - 1)
+            run.trace_wall[i] = wall[k]
+            run.trace_cpu[i] = cpu[k]
+            run.trace_playouts[i] = playouts[k]
+            run.trace_score[i] = scores[k]
+            run.counters[TRACE_LEN] = i + 1
+    if run.best_score[0] > best_before:
+        best = 0
+        for i in range(1, threads):
+            if runs[i].best_score[0] > runs[best].best_score[0]:
+                best = i
+        length = runs[best].counters[BEST_LEN]
+        run.best_moves[:length] = runs[best].best_moves[:length]
+        run.counters[BEST_LEN] = length
+    if run.limits[MAX_PLAYOUTS] > 0 and run.counters[PLAYOUTS] >= run.limits[MAX_PLAYOUTS]:
+        run.counters[STOP] = 1
+
+
+@njit(cache=True)
+def _copy_sequence(source, source_level, target, target_level):
+    """``target.seq_*[target_level]`` becomes ``source.seq_*[source_level]`` (two workspaces)."""
+    length = source.seq_len[source_level]
+    n_codes = source.seq_starts[source_level, length]
+    target.seq_moves[target_level, :length] = source.seq_moves[source_level, :length]
+    target.seq_chosen[target_level, :length] = source.seq_chosen[source_level, :length]
+    target.seq_starts[target_level, : length + 1] = source.seq_starts[source_level, : length + 1]
+    target.seq_legal[target_level, :n_codes] = source.seq_legal[source_level, :n_codes]
+    target.seq_len[target_level] = length
+
+
+@njit(cache=True)
+def _best_thread(values, threads):
+    best = 0
+    for i in range(1, threads):
+        if values[i] > values[best]:
+            best = i
+    return best
+
+
+@njit(cache=True, parallel=True)
+def _shared_round(domain, policy, level, iterations, alpha, threads, workspaces, policies, runs, seeds, values):
+    """M level-(L-1) calls at once from the level-L policy (row ``level`` of ``policy``)."""
+    for k in prange(threads):
+        i = np.int64(k)  # prange counts in uint64; typed List indices are int64
+        np.random.seed(seeds[i])
+        if level == 1:  # a playout reads the level's policy in place
+            values[i] = _policy_playout(domain, workspaces[i], policy, 1, runs[i])
+        else:
+            pol.copy_row_to(policy, level, policies[i], level - 1)
+            values[i] = nrpa(domain, workspaces[i], policies[i], runs[i], level - 1, iterations, iterations, 1, alpha)
+
+
+@njit(cache=True, parallel=True)
+def _thread_local_searches(domain, policy, level, iterations, alpha, threads, workspaces, policies, runs,
+                           seeds, values):
+    """M level-L searches at once, each on its own copy of the policy, N / M iterations each."""
+    share = max(1, iterations // threads)
+    for k in prange(threads):
+        i = np.int64(k)  # prange counts in uint64; typed List indices are int64
+        np.random.seed(seeds[i])
+        pol.copy_row_to(policy, level, policies[i], level)
+        values[i] = nrpa(domain, workspaces[i], policies[i], runs[i], level, iterations, share, 1, alpha)
+
+
+@njit(cache=True)
+def _parallel_level(domain, ws, policy, run, level, iterations, alpha, strategy, threads, workspaces, policies,
+                    runs, seeds, values):
+    """One level-L call, parallel by ``strategy``; its best sequence ends in ``ws.seq_*[L]``."""
+    if strategy == THREAD_LOCAL:
+        if threads == 1:
+            return nrpa(domain, ws, policy, run, level, iterations, iterations, 1, alpha)
+        _start_section(run, runs, seeds, threads)
+        _thread_local_searches(domain, policy, level, iterations, alpha, threads, workspaces, policies, runs,
+                               seeds, values)
+        _end_section(run, runs, threads)
+        best = _best_thread(values, threads)
+        pol.copy_row_to(policies[best], level, policy, level)
+        _copy_sequence(workspaces[best], level, ws, level)
+        return values[best]
+    best = -np.inf
+    for _ in range(max(1, iterations // threads)):
+        if threads == 1:  # the sequential iteration, on the caller's random stream
+            if level == 1:
+                value = _policy_playout(domain, ws, policy, 1, run)
+            else:
+                pol.copy_row(policy, level, level - 1)
+                value = nrpa(domain, ws, policy, run, level - 1, iterations, iterations, 1, alpha)
+        else:
+            _start_section(run, runs, seeds, threads)
+            _shared_round(domain, policy, level, iterations, alpha, threads, workspaces, policies, runs, seeds,
+                          values)
+            _end_section(run, runs, threads)
+            chosen = _best_thread(values, threads)
+            _copy_sequence(workspaces[chosen], level - 1, ws, level - 1)
+            value = values[chosen]
+        if value >= best:
+            best = value
+            _keep_sequence(ws, level - 1, level)
+        if run.counters[STOP]:
+            return best
+        adapt(ws, policy, level, level, alpha * threads)
+    return best
+
+
+@njit(cache=True)
+def parallel_nrpa(domain, ws, policy, run, top, parallel_level, iterations, alpha, strategy, threads,
+                  workspaces, policies, runs, seeds, values):
+    """NRPA at level ``top`` whose level ``parallel_level`` calls are parallel; the same
+    explicit-stack loop as ``nrpa`` above the parallel level."""
+    if top == parallel_level:
+        return _parallel_level(domain, ws, policy, run, top, iterations, alpha, strategy, threads, workspaces,
+                               policies, runs, seeds, values)
+    best = np.full(top + 1, -np.inf)
+    done = np.zeros(top + 1, dtype=np.int64)
+    level = top
+    while True:
+        if done[level] < iterations:
+            pol.copy_row(policy, level, level - 1)
+            if level - 1 > parallel_level:
+                level -= 1
+                best[level] = -np.inf
+                done[level] = 0
+                continue
+            value = _parallel_level(domain, ws, policy, run, level - 1, iterations, alpha, strategy, threads,
+                                    workspaces, policies, runs, seeds, values)
+        else:
+            if level == top:
+                return best[top]
+            value = best[level]
+            level += 1
+        if value >= best[level]:
+            best[level] = value
+            _keep_sequence(ws, level - 1, level)
+        if run.counters[STOP]:
+            return best[top]
+        adapt(ws, policy, level, level, alpha)
+        done[level] += 1
+
+
+@njit(cache=True)
+def parallel_search(domain, strategy, parallel_level, threads, level, iterations, alpha, seed, budget_clock,
+                    max_time, max_playouts, restart, policy_capacity_bits, trace_capacity):
+    """``nrpa.algorithms.search`` for the parallel NRPA: the same budget, restarts and result."""
+    np.random.seed(seed)
+    run = _new_run(domain, budget_clock, max_time, max_playouts, trace_capacity)
+    ws = _new_workspace(domain, level)
+    policy = pol.new_policy(level, policy_capacity_bits)
+    thread_levels = parallel_level if strategy == THREAD_LOCAL else parallel_level - 1
+    # (one set even for M = 1, which does not use it: numba cannot type an empty List)
+    workspaces, policies, runs = _new_threads(domain, threads, max(thread_levels, 1),
+                                              policy_capacity_bits, budget_clock, max_time, max_playouts,
+                                              trace_capacity)
+    seeds = np.zeros(threads, dtype=np.int64)
+    values = np.zeros(threads)
+    _start_clocks(run)
+    while True:
+        pol.clear(policy, level)
+        parallel_nrpa(domain, ws, policy, run, level, parallel_level, iterations, alpha, strategy, threads,
+                      workspaces, policies, runs, seeds, values)
+        if run.counters[STOP] or not restart:
+            break
+        run.counters[RESTARTS] += 1
+    n_trace = run.counters[TRACE_LEN]
+    return (
+        run.best_score[0],
+        run.best_moves[: run.counters[BEST_LEN]].copy(),
+        run.trace_wall[:n_trace].copy(),
+        run.trace_cpu[:n_trace].copy(),
+        run.trace_playouts[:n_trace].copy(),
+        run.trace_score[:n_trace].copy(),
+        run.counters[PLAYOUTS],
+        run.counters[RESTARTS],
+        _elapsed(run, CLOCK_MONOTONIC),
+        _elapsed(run, CLOCK_PROCESS_CPUTIME_ID),
+    )

@@ -1,0 +1,133 @@
+"""Leaf and node parallel NRPA on threads: M = 1 is the sequential run, M > 1 is
+deterministic and makes N^level playouts per top-level call, options are checked."""
+
+import json
+import subprocess
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from experiments.root import group_root_runs, merge_members
+from nrpa.domains.registry import SameGameOptions, make_domain
+from nrpa.errors import InputError
+from nrpa.search import SearchSettings, run_search
+
+BOARD = make_domain(SameGameOptions(board="1", policy="tabu"))
+
+
+@pytest.fixture(scope="module")
+def board():
+    return BOARD.kernel_domain()
+
+
+def once(**settings):
+    """One call of the top level, to its end: no budget, no restart."""
+    return SearchSettings(max_time=None, restart=False, seed=11, **settings)
+
+
+@pytest.mark.parametrize("parallel", ["shared", "thread_local"])
+@pytest.mark.parametrize("parallel_level", [1, 2, 3])
+def test_one_thread_gives_the_sequential_run(board, parallel, parallel_level):
+    sequential = run_search(board, once(level=3, N=6))
+    threaded = run_search(board, once(level=3, N=6, parallel=parallel, parallel_level=parallel_level, threads=1))
+    assert threaded.best_moves == sequential.best_moves
+    assert threaded.best_score == sequential.best_score
+    assert threaded.trace.score == sequential.trace.score
+    assert threaded.trace.playouts == sequential.trace.playouts
+    assert threaded.playouts == sequential.playouts == 6**3
+
+
+@pytest.mark.parametrize("parallel", ["shared", "thread_local"])
+@pytest.mark.parametrize("parallel_level, threads", [(1, 2), (2, 2), (1, 3), (3, 2)])
+def test_threads_give_the_same_run_for_the_same_seed(board, parallel, parallel_level, threads):
+    settings = once(level=3, N=6, parallel=parallel, parallel_level=parallel_level, threads=threads)
+    first, second = run_search(board, settings), run_search(board, settings)
+    assert first.best_moves == second.best_moves and first.best_score == second.best_score
+    # N / M rounds of M calls, or M searches of N / M iterations: N^level playouts either way
+    assert first.playouts == second.playouts == 6**3
+    assert BOARD.replay_score(BOARD.certificate(first.best_moves)) == first.best_score
+    other_seed = run_search(board, replace(settings, seed=12))
+    assert other_seed.best_moves != first.best_moves  # the seed matters
+
+
+def test_the_merged_trace_is_the_best_so_far_in_time_order(board):
+    result = run_search(board, SearchSettings(level=3, N=10, parallel="shared", parallel_level=1, threads=2,
+                                              clock="wall", max_time=0.3, seed=5))
+    trace = result.trace
+    assert list(trace.wall_seconds) == sorted(trace.wall_seconds)
+    assert all(later > earlier for earlier, later in zip(trace.score, trace.score[1:]))
+    assert trace.score[-1] == result.best_score
+    assert 0.3 <= result.wall_seconds < 1.0 and result.playouts > 100
+
+
+@pytest.mark.parametrize("settings, message", [
+    (dict(parallel="shared", threads=2), "parallel runs use a wall-clock budget, set clock=wall"),
+    (dict(parallel="shared", parallel_level=5, level=4), "parallel_level=5 is out of range: 1 \\(leaf\\) .. level=4"),
+    (dict(parallel="shared", parallel_level=0), "parallel_level=0 is out of range"),
+    (dict(parallel="shared", algorithm="nmcs"), "parallel=shared runs NRPA: set algo=nrpa"),
+    (dict(parallel="both"), "parallel='both' is not valid: choose one of none, shared, thread_local"),
+    (dict(threads=2, clock="wall"), "threads=2 needs a parallel strategy"),
+    (dict(parallel="shared", threads=0), "threads=0 is out of range"),
+])
+def test_bad_parallel_options_are_named(settings, message):
+    with pytest.raises(InputError, match=message):
+        SearchSettings(**settings)
+
+
+def test_a_threaded_run_from_the_command_line(tmp_path):
+    root = Path(__file__).resolve().parent.parent
+    done = subprocess.run(
+        [sys.executable, "run.py", "parallel=thread_local", "threads=2", "clock=wall", "level=2", "N=10",
+         "max_time=null", "restart=false", f"outputs_dir={tmp_path}"],
+        cwd=root, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    record = json.loads(next((tmp_path / "runs" / "samegame").glob("*.json")).read_text())
+    assert record["config"]["parallel"] == {"strategy": "thread_local", "level": 1, "threads": 2}
+    assert record["result"]["playouts"] == 100
+    assert np.isfinite(record["result"]["best_score"])
+
+
+def member(repeat, wall, playouts, scores):
+    return {"run_id": f"m{repeat}", "repeat": repeat, "config": {}, "settings": {}, "code_version": {},
+            "domain_info": {}, "certificate": {"score": max(scores)},
+            "result": {"best_score": max(scores), "playouts": playouts[-1] + 10, "wall_seconds": 1.0,
+                       "cpu_seconds": 1.0},
+            "trace": {"wall_seconds": wall, "cpu_seconds": wall, "playouts": playouts, "score": scores}}
+
+
+def test_a_root_run_is_the_best_of_its_members_at_every_moment():
+    a = member(2, [0.1, 0.5], [10, 300], [5.0, 9.0])
+    b = member(3, [0.2, 0.3], [5, 20], [7.0, 8.0])
+    merged = merge_members([a, b])
+    assert merged["axes"]["wall_seconds"] == {"positions": [0.1, 0.2, 0.3, 0.5], "score": [5.0, 7.0, 8.0, 9.0]}
+    # K = 2 members at the same pace: twice a member's playouts; b's 7 at 2 x 5 comes first
+    assert merged["axes"]["playouts"] == {"positions": [10, 40, 600], "score": [7.0, 8.0, 9.0]}
+    assert merged["result"]["best_score"] == 9.0 and merged["certificate"] == a["certificate"]
+    assert merged["members"] == ["m2", "m3"] and merged["repeat"] == 1
+    assert group_root_runs([a, b, member(0, [0.1], [1], [1.0])], 2) == [merged]  # root run 0 lacks member 1
+
+
+def test_a_hybrid_search_runs_through_a_dask_cluster(tmp_path):
+    """Root parallelisation over a real LocalCluster on loopback, each member on 2 threads."""
+    from dask.distributed import LocalCluster
+
+    root = Path(__file__).resolve().parent.parent
+    with LocalCluster(n_workers=2, threads_per_worker=1, host="127.0.0.1", dashboard_address=None,
+                      processes=True) as cluster:
+        done = subprocess.run(
+            [sys.executable, "run.py", "root=2", "repeats=2", "parallel=shared", "threads=2", "clock=wall",
+             "level=2", "N=10", "max_time=null", "restart=false", "backend=dask",
+             f"backend.address={cluster.scheduler_address}", f"outputs_dir={tmp_path}"],
+            cwd=root, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert "root x2" in done.stdout and "2 runs" in done.stdout
+    members = [json.loads(p.read_text()) for p in (tmp_path / "runs" / "samegame").glob("*.json")]
+    assert sorted(m["repeat"] for m in members) == [0, 1, 2, 3]
+    assert all(m["config"]["parallel"]["threads"] == 2 and m["result"]["playouts"] == 100 for m in members)
+    root_runs = group_root_runs(members, 2)
+    assert [run["repeat"] for run in root_runs] == [0, 1]
+    mean = np.mean([run["result"]["best_score"] for run in root_runs])
+    assert f"best score mean {mean:.1f}" in done.stdout
