@@ -4,10 +4,13 @@ VENV := .venv
 PY := $(VENV)/bin/python
 
 SCALE ?= paper
+ARGS ?=  # more overrides for an experiment, e.g. ARGS="threads=1,2,4,8"
+# conf/experiment/<name>.yaml of a target: dashes become underscores; `speedup` is distributed_speedup
+experiment = $(if $(filter speedup,$@),distributed_speedup,$(subst -,_,$@))
 # Paper tables and figures, named <paper>-<table>; each is conf/experiment/<paper>_<table>.yaml.
 EXPERIMENTS := selective-table2 selective-table3 selective-table4 selective-table5 selective-table6 \
 	stabilized-table1 stabilized-table2 stabilized-table3 stabilized-table4 distributed-table1 \
-	morpion-table2
+	morpion-table2 distributed-fig3 distributed-fig4 distributed-fig5 speedup
 
 .DEFAULT_GOAL := help
 .PHONY: help install test test-slow bench verify list leaderboard clean-cache table4 $(EXPERIMENTS)
@@ -50,12 +53,16 @@ stabilized-table2: ## Stabilized NRPA Table 2, best scores on the 20 SameGame bo
 stabilized-table3: ## Stabilized NRPA Table 3, TSPTW rc_204.1, NRPA vs SNRPA(P), gap to the best-known tour
 stabilized-table4: ## Stabilized NRPA Table 4, SameGame board 1, NRPA vs SNRPA(P)
 distributed-table1: ## Distributed NRPA Table 1, best scores on the 20 SameGame boards
+distributed-fig3: ## Distributed NRPA Figure 3: score vs playouts, shared/thread-local policy at levels 1..3 vs sequential
+distributed-fig4: ## Distributed NRPA Figure 4: score after a fixed time by strategy, level and threads (ARGS=threads=1,2,4)
+distributed-fig5: ## Distributed NRPA Figure 5: root vs hybrid-1 vs hybrid-2 over time, boards 1 and 3
+speedup: ## speed-up k(t) of parallel NRPA over sequential (Gelly et al.), with CIs, and playouts per wall-second
 morpion-table2: ## Morpion paper Table 2 (NRPA rows), 5D: uniform policy, NRPA(1..3) final scores, best grid as PNG
 
 $(EXPERIMENTS): ## run an experiment through the store, then write its tables and figures
-	$(PY) -m experiments.estimate experiment=$(subst -,_,$@) scale=$(SCALE)
-	$(PY) run.py -m experiment=$(subst -,_,$@) scale=$(SCALE)
-	$(PY) -m analysis.report experiment=$(subst -,_,$@) scale=$(SCALE)
+	$(PY) -m experiments.estimate experiment=$(experiment) scale=$(SCALE) $(ARGS)
+	$(PY) run.py -m experiment=$(experiment) scale=$(SCALE) $(ARGS)
+	$(PY) -m analysis.report experiment=$(experiment) scale=$(SCALE) $(ARGS)
 
 clean-cache: ## delete numba's compiled kernels (they are rebuilt on the next run)
 	rm -rf .numba_cache

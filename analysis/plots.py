@@ -79,6 +79,21 @@ def plot_finals(table: pd.DataFrame, scores: dict[str, list[float]], ax, *, ylab
     return ax
 
 
+def plot_speedups(table: pd.DataFrame, ax):
+    """k(t) per variant with its CI band over a log2 time axis; k = 1 dashed."""
+    for index, (variant, rows) in enumerate(table.groupby("variant", sort=False)):
+        colour = f"C{index % 10}"
+        ax.plot(rows["checkpoint"], rows["speedup"], color=colour, marker="o", label=variant)
+        ax.fill_between(rows["checkpoint"], rows["ci_low"], rows["ci_high"], color=colour, alpha=0.2, linewidth=0)
+    ax.axhline(1.0, color="0.4", linestyle="--", linewidth=1)
+    ax.set_xscale("log", base=2)
+    ax.set_xlabel("wall seconds t (log2 scale)")
+    ax.set_ylabel("speed-up k: as good as sequential at k x t")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize="small")
+    return ax
+
+
 def plot_boards(table: pd.DataFrame, algorithms: list[str], ax, *, ylabel: str = "best score"):
     """Best score per board for each algorithm (filled markers), the published columns as
     hollow markers; the Total row is left out."""

@@ -19,11 +19,13 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from analysis.boards import board_markdown, board_table
 from analysis.morpion_grid import draw_grid
-from analysis.plots import new_figure, plot_boards, plot_checkpoints, plot_finals, save_figure
+from analysis.plots import new_figure, plot_boards, plot_checkpoints, plot_finals, plot_speedups, save_figure
+from analysis.speedup import speedup_table
 from analysis.stats import checkpoint_statistics, doubling_checkpoints, final_statistics
 from analysis.tables import load_reference, markdown, side_by_side
 from experiments.cli import describe
@@ -145,6 +147,50 @@ def final_report(experiment: Experiment, runs: Runs, interval: str) -> list[Path
     return written + draw_best(experiment, runs, experiment.store.root / "figures" / f"{stem.name}_best.png")
 
 
+def speedup_report(experiment: Experiment, runs: Runs) -> list[Path]:
+    """k(t) of every variant against the baseline (``report.baseline``), on wall time, and
+    each variant's throughput in playouts per wall-second."""
+    traces = {label: [axis_trace(r, "wall_seconds") for r in rs] for label, rs in runs.records.items() if rs}
+    if experiment.baseline not in traces:
+        raise InputError(f"no runs of the baseline {experiment.baseline!r}: run the sweep first")
+    budget = min(v.job.settings.max_time for v in experiment.variants)
+    checkpoints = doubling_checkpoints(FIRST_TIME, budget)
+    others = {label: t for label, t in traces.items() if label != experiment.baseline}
+    table = speedup_table(traces[experiment.baseline], others, checkpoints)
+    settings = {v.label: v for v in experiment.variants}
+    throughput = pd.DataFrame([{
+        "variant": label, "threads": settings[label].job.settings.threads, "root": settings[label].root,
+        "runs": len(rs),
+        "playouts_per_wall_second": float(np.mean([r["result"]["playouts"] / r["result"]["wall_seconds"]
+                                                   for r in rs])),
+    } for label, rs in runs.records.items() if rs])
+    stem = experiment.store.root / "tables" / f"{experiment.name}_{experiment.scale}"
+    stem.parent.mkdir(parents=True, exist_ok=True)
+    csv_path, md_path = stem.with_suffix(".csv"), stem.with_suffix(".md")
+    throughput_path = stem.with_name(f"{stem.name}_throughput.csv")
+    table.to_csv(csv_path, index=False)
+    throughput.to_csv(throughput_path, index=False)
+    wide = table.assign(cell=[
+        ("> budget" if censored else "-") if not np.isfinite(k) else
+        f"{k:.2f}" + (f" [{low:.2f}, {high:.2f}]" if np.isfinite(low) else "")
+        for k, low, high, censored in zip(table["speedup"], table["ci_low"], table["ci_high"], table["censored"])
+    ]).pivot(index="checkpoint", columns="variant", values="cell")[list(others)]
+    lines = [f"**{experiment.title}** ({experiment.scale} scale)", "",
+             f"Speed-up k(t): the parallel search at wall time t scores (on average over its runs) as "
+             f"the {experiment.baseline} search at k(t) x t; 95% percentile-bootstrap CI over runs in "
+             "brackets. '> budget': the parallel mean is above anything the sequential search reached "
+             "within its budget; '-': no estimate. Root runs count their K members as simultaneous.",
+             *caption_warnings(runs), "", wide.to_markdown(), "",
+             "Throughput: playouts per wall-second of one run (a root run: the sum of its members).", "",
+             throughput.to_markdown(index=False, floatfmt=",.0f")]
+    md_path.write_text("\n".join(lines) + "\n")
+    figure, ax = new_figure()
+    plot_speedups(table, ax)
+    ax.set_title(f"{experiment.title}\n{experiment.scale} scale, 95% bootstrap CI", fontsize="medium")
+    return [csv_path, md_path, throughput_path,
+            *save_figure(figure, experiment.store.root / "figures" / stem.name)]
+
+
 def _search_text(settings) -> str:
     text = describe(settings)
     if not settings.restart and settings.max_time is None and settings.max_playouts is None:
@@ -176,6 +222,8 @@ def report(overrides: list[str], *, interval: str = "t") -> list[Path]:
         return board_report(experiment, runs)
     if experiment.kind == "final":
         return final_report(experiment, runs, interval)
+    if experiment.kind == "speedup":
+        return speedup_report(experiment, runs)
     outputs = experiment.store.root
     stem = f"{experiment.name}_{experiment.scale}"
     reference = load_reference(experiment.reference) if experiment.reference else None

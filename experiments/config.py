@@ -47,7 +47,7 @@ RunConfig = make_dataclass(
 )
 
 
-CONFIG_GROUPS = ("algo", "domain", "playout", "backend", "scale", "experiment")
+CONFIG_GROUPS = ("algo", "domain", "playout", "backend", "scale", "experiment", "strategy")
 
 
 def register_configs() -> None:

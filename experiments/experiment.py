@@ -44,6 +44,7 @@ class Experiment:
     reference: str | None  # file name under analysis/reference/
     value_scale: float  # scores are multiplied by it in tables (the paper's unit)
     unit: str | None  # what the tables' values are, when not the domain's plain score
+    baseline: str | None  # speed-up tables: the label of the sequential variant
     variants: tuple[Variant, ...]
     store: RunStore
     n_jobs: int | None  # backend.n_jobs: worker processes (None: one per core)
@@ -92,6 +93,7 @@ def load_experiment(overrides: list[str]) -> Experiment:
         reference=base.report.get("reference"),
         value_scale=float(base.report.get("value_scale", 1.0)),
         unit=base.report.get("unit"),
+        baseline=base.report.get("baseline"),
         variants=tuple(variants),
         store=RunStore(plain.outputs_dir),
         n_jobs=plain.backend.n_jobs,

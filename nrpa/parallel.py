@@ -76,8 +76,20 @@ def _end_section(run, runs, threads):
     global best in time order, and the best sequence."""
     before = run.counters[PLAYOUTS]
     entries = 0
+    best = 0
     for i in range(threads):
-        entries += runs[i].counters[TRACE_LEN]
+        thread_run = runs[i]
+        run.counters[PLAYOUTS] += thread_run.counters[PLAYOUTS]
+        if thread_run.counters[STOP]:
+            run.counters[STOP] = 1
+        if thread_run.best_score[0] > run.best_score[0]:
+            entries += thread_run.counters[TRACE_LEN]
+        if thread_run.best_score[0] > runs[best].best_score[0]:
+            best = i
+    if run.limits[MAX_PLAYOUTS] > 0 and run.counters[PLAYOUTS] >= run.limits[MAX_PLAYOUTS]:
+        run.counters[STOP] = 1
+    if entries == 0:  # no thread beat the global best (most sections): nothing to merge
+        return
     wall = np.empty(entries)
     cpu = np.empty(entries)
     playouts = np.empty(entries, dtype=np.int64)
@@ -85,16 +97,14 @@ def _end_section(run, runs, threads):
     k = 0
     for i in range(threads):
         thread_run = runs[i]
+        if thread_run.best_score[0] <= run.best_score[0]:
+            continue
         for j in range(thread_run.counters[TRACE_LEN]):
             wall[k] = thread_run.trace_wall[j]
             cpu[k] = thread_run.trace_cpu[j]
             playouts[k] = before + threads * thread_run.trace_playouts[j]
             scores[k] = thread_run.trace_score[j]
             k += 1
-        run.counters[PLAYOUTS] += thread_run.counters[PLAYOUTS]
-        if thread_run.counters[STOP]:
-            run.counters[STOP] = 1
-    best_before = run.best_score[0]
     for k in np.argsort(wall, kind="mergesort"):
         if scores[k] > run.best_score[0]:
             run.best_score[0] = scores[k]
@@ -104,16 +114,9 @@ def _end_section(run, runs, threads):
             run.trace_playouts[i] = playouts[k]
             run.trace_score[i] = scores[k]
             run.counters[TRACE_LEN] = i + 1
-    if run.best_score[0] > best_before:
-        best = 0
-        for i in range(1, threads):
-            if runs[i].best_score[0] > runs[best].best_score[0]:
-                best = i
-        length = runs[best].counters[BEST_LEN]
-        run.best_moves[:length] = runs[best].best_moves[:length]
-        run.counters[BEST_LEN] = length
-    if run.limits[MAX_PLAYOUTS] > 0 and run.counters[PLAYOUTS] >= run.limits[MAX_PLAYOUTS]:
-        run.counters[STOP] = 1
+    length = runs[best].counters[BEST_LEN]
+    run.best_moves[:length] = runs[best].best_moves[:length]
+    run.counters[BEST_LEN] = length
 
 
 @njit(cache=True)

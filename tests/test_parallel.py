@@ -8,6 +8,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from experiments.root import group_root_runs, merge_members
@@ -131,3 +132,20 @@ def test_a_hybrid_search_runs_through_a_dask_cluster(tmp_path):
     assert [run["repeat"] for run in root_runs] == [0, 1]
     mean = np.mean([run["result"]["best_score"] for run in root_runs])
     assert f"best score mean {mean:.1f}" in done.stdout
+
+
+def test_the_speedup_table_builds_at_smoke_scale_with_root_runs(tmp_path):
+    root = Path(__file__).resolve().parent.parent
+    for command in (["run.py", "-m"], ["-m", "analysis.report"]):
+        done = subprocess.run([sys.executable, *command, "experiment=distributed_speedup", "scale=smoke",
+                               f"outputs_dir={tmp_path}"], cwd=root, capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr
+    table = pd.read_csv(tmp_path / "tables" / "distributed_speedup_smoke.csv")
+    assert list(dict.fromkeys(table["variant"])) == ["shared L=1", "thread-local L=1", "root", "hybrid-2"]
+    assert table["checkpoint"].max() == 0.08
+    throughput = pd.read_csv(tmp_path / "tables" / "distributed_speedup_smoke_throughput.csv").set_index("variant")
+    assert throughput.loc["root", "root"] == 2 and throughput.loc["hybrid-2", "threads"] == 2
+    # smoke: 2 root runs of 2 members each; the first 2 members are the sequential runs themselves
+    files = list((tmp_path / "runs" / "samegame").glob("*.json"))
+    sequential = [json.loads(p.read_text()) for p in files]
+    assert sum("parallel" not in r["config"] for r in sequential) == 4

@@ -28,8 +28,10 @@ def python(*arguments, outputs):
 def test_every_experiment_composes_at_every_scale(name):
     for scale in ("smoke", "quick", "paper"):
         experiment = load_experiment([f"experiment={name}", f"scale={scale}"])
-        assert experiment.variants and experiment.reference
-        assert (REFERENCE / experiment.reference).exists()
+        assert experiment.variants
+        # the Distributed NRPA figures have no published numbers; every table has
+        assert experiment.reference or name.startswith("distributed_fig") or name == "distributed_speedup"
+        assert experiment.reference is None or (REFERENCE / experiment.reference).exists()
 
 
 def test_selective_table_3_runs_its_four_playout_rules_at_smoke_scale(tmp_outputs):

@@ -9,6 +9,7 @@ import pytest
 from analysis.stats import (
     best_at, bootstrap_interval, checkpoint_statistics, doubling_checkpoints, final_statistics, t_interval,
 )
+from analysis.speedup import speedup_table
 from analysis.tables import load_reference, markdown, side_by_side
 
 
@@ -72,3 +73,15 @@ def test_final_statistics_by_hand():
     assert table["std"] == pytest.approx(2.5 ** 0.5)
     assert table["sem"] == pytest.approx(0.5 ** 0.5)
     assert table["ci_low"] == pytest.approx(3 - 2.776445 * 0.5 ** 0.5, abs=1e-5)
+
+
+def test_the_speedup_of_a_search_that_is_4_times_ahead_is_4():
+    # sequential best: 1, 2, 3, 4 reached at 1, 2, 4, 8 s; the parallel run is at 3 from 1 s on
+    sequential = [([1.0, 2.0, 4.0, 8.0], [1.0, 2.0, 3.0, 4.0])]
+    parallel = {"fast": [([0.5, 1.0], [2.0, 3.0])]}
+    table = speedup_table(sequential, parallel, [1.0, 2.0], resamples=20).set_index("checkpoint")
+    assert table.loc[1.0, "speedup"] == pytest.approx(4.0, rel=0.03)  # 3 is reached at 4 s
+    assert table.loc[2.0, "speedup"] == pytest.approx(2.0, rel=0.03)
+    assert not table["censored"].any()
+    ahead = {"best": [([1.0], [5.0])]}  # above anything the sequential run reached
+    assert speedup_table(sequential, ahead, [1.0], resamples=20)["censored"].tolist() == [True]
