@@ -72,7 +72,8 @@ def plot_finals(table: pd.DataFrame, scores: dict[str, list[float]], ax, *, ylab
                 ax.plot([index + 0.3], [row[column]], marker=marker, markerfacecolor="none", color=colour)
     ax.plot([], [], linestyle="none", marker="o", markerfacecolor="none", color="0.3", label="published mean")
     ax.plot([], [], linestyle="none", marker="^", markerfacecolor="none", color="0.3", label="published max")
-    ax.set_xticks(range(len(table)), labels=list(table["variant"]))
+    ax.set_xticks(range(len(table)), labels=list(table["variant"]),
+                  rotation=30 if len(table) > 5 else 0, ha="right" if len(table) > 5 else "center")
     ax.set_ylabel(ylabel)
     ax.grid(True, axis="y", alpha=0.3)
     ax.legend(fontsize="small")

@@ -100,7 +100,7 @@ def board_report(experiment: Experiment, runs: Runs) -> list[Path]:
         "",
         f"Per board, the best and the mean final score over {'-'.join(map(str, counts))} run(s) per "
         f"algorithm and board (95% Student-t CI in brackets), level {settings.level}, "
-        f"budget {settings.max_time:g} CPU-seconds per run; the papers ran level 4 to completion or "
+        f"budget {settings.max_time:g} {budget_unit(experiment)} per run; the papers ran level 4 to completion or "
         "for 2 hours per board. Published columns as printed in the paper. leaderboard: the best "
         "certificate ever found here for the board, whatever the run, verified by replay "
         f"(files under {leaderboard.root}).",
@@ -136,9 +136,11 @@ def final_report(experiment: Experiment, runs: Runs, interval: str) -> list[Path
     table.to_csv(csv_path, index=False)
     lines = [f"**{experiment.title}** ({experiment.scale} scale)", "",
              f"Per variant, the final best score of each run: mean with its {interval_name(interval)}, "
-             "standard error of the mean (sem), max; published columns as printed in the paper."]
+             "standard error of the mean (sem), max"
+             + ("; published columns as printed in the paper." if experiment.reference else
+                f". Budget: {_budget_text(experiment)}.")]
     lines += caption_warnings(runs)
-    md_path.write_text("\n".join(lines) + "\n\n" + table.to_markdown(index=False, floatfmt=".3g") + "\n")
+    md_path.write_text("\n".join(lines) + "\n\n" + table.to_markdown(index=False, floatfmt=".5g") + "\n")
     figure, ax = new_figure()
     plot_finals(table, scores, ax)
     ax.set_title(f"{experiment.title}\n{experiment.scale} scale, mean and {interval_name(interval)}",
@@ -189,6 +191,11 @@ def speedup_report(experiment: Experiment, runs: Runs) -> list[Path]:
     ax.set_title(f"{experiment.title}\n{experiment.scale} scale, 95% bootstrap CI", fontsize="medium")
     return [csv_path, md_path, throughput_path,
             *save_figure(figure, experiment.store.root / "figures" / stem.name)]
+
+
+def _budget_text(experiment: Experiment) -> str:
+    budgets = sorted({v.job.settings.max_time for v in experiment.variants}, key=str)
+    return ", ".join("the top level once" if b is None else f"{b:g} {budget_unit(experiment)}" for b in budgets)
 
 
 def _search_text(settings) -> str:
@@ -306,10 +313,15 @@ def caption(experiment: Experiment, runs: Runs, axis_name: str, interval: str, p
         *([f"Values are multiplied by {experiment.value_scale:g}, the paper's unit."]
           if experiment.value_scale != 1 else []),
         *([f"Unit: {experiment.unit}."] if experiment.unit else []),
-        f"Runs stopped at {', '.join(f'{b:g}' for b in budgets)} CPU-seconds. A '-' means no run had a "
+        f"Runs stopped at {', '.join(f'{b:g}' for b in budgets)} {budget_unit(experiment)}. A '-' means no run had a "
         "solution yet; the CSV counts those runs per cell. With many runs the intervals are thin.",
     ]
     return "\n".join(lines + caption_warnings(runs))
+
+
+def budget_unit(experiment: Experiment) -> str:
+    clocks = {v.job.settings.clock for v in experiment.variants}
+    return "wall-seconds" if clocks == {"wall"} else "CPU-seconds" if clocks == {"cpu"} else "seconds (CPU or wall)"
 
 
 def caption_warnings(runs: Runs) -> list[str]:

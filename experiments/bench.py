@@ -1,6 +1,6 @@
 """Speed benchmark of the engine (`make bench`): SameGame board 1, NRPA level 4, N = 100,
 with the `tabu` and the `none` playout rule, about 20 CPU-seconds each, and the other
-domains (Weak Schur, Maximum, TSPTW, bus regulation) at 5 CPU-seconds each, and leaf
+domains (Weak Schur, Maximum, TSPTW, bus regulation, Morpion) at 5 CPU-seconds each, and leaf
 parallelisation (shared and thread-local policy) on 1 and 2 threads, in playouts per
 wall-second.
 
@@ -26,7 +26,7 @@ from numba import njit
 from experiments.store import PROJECT_ROOT
 from nrpa.clock import CLOCK_PROCESS_CPUTIME_ID, read_clock
 from nrpa.domains.registry import (
-    BusOptions, MaximumOptions, SameGameOptions, TsptwOptions, WeakSchurOptions, make_domain,
+    BusOptions, MaximumOptions, MorpionOptions, SameGameOptions, TsptwOptions, WeakSchurOptions, make_domain,
 )
 from nrpa.search import SearchSettings, run_search
 
@@ -40,6 +40,8 @@ OTHER_DOMAINS = {
     "TSPTW rc_204.1, pruned": TsptwOptions(instance="rc_204.1", policy="pruned"),
     "Bus regulation, standard": BusOptions(delta=0),
     "Bus regulation, delta = 4": BusOptions(delta=4),
+    "Morpion 5D": MorpionOptions(variant="5D"),
+    "Morpion 5T": MorpionOptions(variant="5T"),
 }
 
 

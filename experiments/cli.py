@@ -67,7 +67,9 @@ def describe(settings: SearchSettings) -> str:
         return f"NMCS level {settings.level}"
     name = "NRPA" if settings.P == 1 else f"SNRPA({settings.P})"
     text = f"{name} level {settings.level} N={settings.N} alpha={settings.alpha:g}"
-    if settings.parallel != "none":
+    if settings.parallel == "averaged":
+        text += f", {settings.threads} root searches averaging their policies every {settings.average_every:g} s"
+    elif settings.parallel != "none":
         text += f", {settings.parallel} policy at level {settings.parallel_level} on {settings.threads} thread(s)"
     return text
 

@@ -14,8 +14,6 @@ its certificate is the best member's.
 
 from __future__ import annotations
 
-import numpy as np
-
 
 def member_repeats(root_run: int, root: int) -> range:
     return range(root_run * root, (root_run + 1) * root)

@@ -48,9 +48,14 @@ class Job:
             },
             "base_seed": self.settings.seed,
             # only parallel runs carry the key, so sequential runs keep their identities
-            **({"parallel": {"strategy": self.settings.parallel, "level": self.settings.parallel_level,
-                             "threads": self.settings.threads}} if self.settings.parallel != "none" else {}),
+            **({"parallel": self._parallel_config()} if self.settings.parallel != "none" else {}),
         }
+
+    def _parallel_config(self) -> dict:
+        s = self.settings
+        if s.parallel == "averaged":
+            return {"strategy": s.parallel, "searches": s.threads, "average_every": s.average_every}
+        return {"strategy": s.parallel, "level": s.parallel_level, "threads": s.threads}
 
     def run_config(self, repeat: int) -> dict:
         return {**self.semantic_config(), "repeat": repeat}

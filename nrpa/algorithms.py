@@ -410,6 +410,13 @@ def search(domain, algorithm, level, iterations, playouts_per_step, alpha, seed,
         if run.counters[STOP] or not restart:
             break
         run.counters[RESTARTS] += 1
+    return result(run)
+
+
+@njit(cache=True)
+def result(run):
+    """What a search returns: (best score, best moves, trace wall, CPU, playouts and score
+    arrays, playouts, restarts, wall seconds, CPU seconds)."""
     wall = _elapsed(run, CLOCK_MONOTONIC)
     cpu = _elapsed(run, CLOCK_PROCESS_CPUTIME_ID)
     n_trace = run.counters[TRACE_LEN]

@@ -32,10 +32,9 @@ from numba.typed import List
 
 from nrpa import policy as pol
 from nrpa.algorithms import (
-    BEST_LEN, MAX_PLAYOUTS, PLAYOUTS, RESTARTS, STOP, TRACE_LEN, _elapsed, _keep_sequence, _new_run,
-    _new_workspace, _policy_playout, _start_clocks, adapt, nrpa,
+    BEST_LEN, MAX_PLAYOUTS, PLAYOUTS, RESTARTS, STOP, TRACE_LEN, _keep_sequence, _new_run, _new_workspace,
+    _policy_playout, _start_clocks, adapt, nrpa, result,
 )
-from nrpa.clock import CLOCK_MONOTONIC, CLOCK_PROCESS_CPUTIME_ID
 
 STRATEGIES = {"shared": 0, "thread_local": 1}
 SHARED, THREAD_LOCAL = 0, 1
@@ -263,16 +262,4 @@ def parallel_search(domain, strategy, parallel_level, threads, level, iterations
         if run.counters[STOP] or not restart:
             break
         run.counters[RESTARTS] += 1
-    n_trace = run.counters[TRACE_LEN]
-    return (
-        run.best_score[0],
-        run.best_moves[: run.counters[BEST_LEN]].copy(),
-        run.trace_wall[:n_trace].copy(),
-        run.trace_cpu[:n_trace].copy(),
-        run.trace_playouts[:n_trace].copy(),
-        run.trace_score[:n_trace].copy(),
-        run.counters[PLAYOUTS],
-        run.counters[RESTARTS],
-        _elapsed(run, CLOCK_MONOTONIC),
-        _elapsed(run, CLOCK_PROCESS_CPUTIME_ID),
-    )
+    return result(run)

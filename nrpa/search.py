@@ -12,6 +12,7 @@ from typing import Optional
 from nrpa.algorithms import ALGORITHMS, search
 from nrpa.clock import CLOCKS
 from nrpa.errors import InputError
+from nrpa.averaging import averaged_search
 from nrpa.parallel import STRATEGIES, parallel_search
 
 TRACE_CAPACITY = 1 << 16
@@ -26,8 +27,9 @@ class SearchSettings:
     ends before the budget, keeping the global best (the papers' harness did this).
 
     ``parallel`` (``shared`` or ``thread_local`` policy, ``nrpa.parallel``) runs the level
-    ``parallel_level`` calls on ``threads`` threads; parallel runs with more than one
-    thread take a wall-clock budget."""
+    ``parallel_level`` calls on ``threads`` threads; ``averaged`` runs ``threads`` root
+    searches that average their top-level policies every ``average_every`` wall-seconds
+    (``nrpa.averaging``). Parallel runs with more than one thread take a wall-clock budget."""
 
     algorithm: str = "nrpa"
     level: int = 4
@@ -43,6 +45,7 @@ class SearchSettings:
     parallel: str = "none"
     parallel_level: int = 1
     threads: int = 1
+    average_every: float = 1.0
 
     def __post_init__(self):
         validate(self)
@@ -73,8 +76,10 @@ def validate(settings: SearchSettings) -> None:
     ]
     if s.parallel != "none":
         checks += [
-            (s.parallel in STRATEGIES, f"parallel={s.parallel!r} is not valid: choose one of none, "
-                                       f"{', '.join(STRATEGIES)}"),
+            (s.parallel in STRATEGIES or s.parallel == "averaged",
+             f"parallel={s.parallel!r} is not valid: choose one of none, {', '.join(STRATEGIES)}, averaged"),
+            (math.isfinite(s.average_every) and s.average_every > 0,
+             f"average_every={s.average_every} is out of range: it must be > 0 seconds"),
             (s.algorithm == "nrpa", f"parallel={s.parallel} runs NRPA: set algo=nrpa (not {s.algorithm})"),
             (1 <= s.parallel_level <= s.level,
              f"parallel_level={s.parallel_level} is out of range: 1 (leaf) .. level={s.level}"),
@@ -127,6 +132,9 @@ def run_search(kernel_domain, settings: SearchSettings) -> SearchResult:
     )
     if s.parallel == "none":
         outcome = search(kernel_domain, ALGORITHMS[s.algorithm], s.level, s.N, s.P, float(s.alpha), *budget)
+    elif s.parallel == "averaged":
+        outcome = averaged_search(kernel_domain, s.threads, float(s.average_every), s.level, s.N, float(s.alpha),
+                                  *budget)
     else:
         outcome = parallel_search(kernel_domain, STRATEGIES[s.parallel], s.parallel_level, s.threads, s.level,
                                   s.N, float(s.alpha), *budget)

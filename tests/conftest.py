@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
 
 from experiments.runs import Job
+from experiments.store import PROJECT_ROOT
 from nrpa.domains.registry import SameGameOptions
 from nrpa.search import SearchSettings
 
@@ -32,6 +37,14 @@ def kernel_grid(domain, state) -> list[list[int | None]]:
 @pytest.fixture
 def tmp_outputs(tmp_path):
     return tmp_path / "outputs"
+
+
+def run_experiment(name: str, outputs: Path, scale: str = "smoke") -> None:
+    """``run.py -m experiment=NAME`` then ``analysis.report`` into ``outputs``, as `make` does."""
+    for command in (["run.py", "-m"], ["-m", "analysis.report"]):
+        done = subprocess.run([sys.executable, *command, f"experiment={name}", f"scale={scale}",
+                               f"outputs_dir={outputs}"], cwd=PROJECT_ROOT, capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr
 
 
 

@@ -1,8 +1,6 @@
 """Morpion Solitaire 5D / 5T: the record games, the kernel against the plain-Python rules."""
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -16,6 +14,7 @@ from nrpa.domains import morpion_rules as rules
 from nrpa.domains.registry import MorpionDomain, MorpionOptions
 from nrpa.errors import InputError
 from nrpa.search import SearchSettings, run_search
+from tests.conftest import run_experiment
 
 DOMAINS = {variant: kernel.make_morpion(variant) for variant in rules.VARIANTS}
 
@@ -205,10 +204,7 @@ def test_a_bad_variant_is_rejected():
 def test_morpion_table_2_at_smoke_scale_gives_its_four_rows_and_the_best_grid(tmp_path):
     outputs = tmp_path / "outputs"
     root = Path(__file__).resolve().parent.parent
-    for command in (["run.py", "-m"], ["-m", "analysis.report"]):
-        done = subprocess.run([sys.executable, *command, "experiment=morpion_table2", "scale=smoke",
-                               f"outputs_dir={outputs}"], cwd=root, capture_output=True, text=True)
-        assert done.returncode == 0, done.stderr
+    run_experiment("morpion_table2", outputs)
     table = pd.read_csv(outputs / "tables" / "morpion_table2_smoke.csv").set_index("variant")
     assert list(table.index) == ["Uniform", "NRPA(1)", "NRPA(2)", "NRPA(3)"]
     assert table["runs"].tolist() == [20, 10, 4, 2]  # the smoke scale's runs per level

@@ -10,11 +10,15 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from numba.typed import List
 
 from experiments.root import group_root_runs, merge_members
+from nrpa import policy as pol
+from nrpa.averaging import average_top_policies
 from nrpa.domains.registry import SameGameOptions, make_domain
 from nrpa.errors import InputError
 from nrpa.search import SearchSettings, run_search
+from tests.conftest import run_experiment
 
 BOARD = make_domain(SameGameOptions(board="1", policy="tabu"))
 
@@ -69,7 +73,7 @@ def test_the_merged_trace_is_the_best_so_far_in_time_order(board):
     (dict(parallel="shared", parallel_level=5, level=4), "parallel_level=5 is out of range: 1 \\(leaf\\) .. level=4"),
     (dict(parallel="shared", parallel_level=0), "parallel_level=0 is out of range"),
     (dict(parallel="shared", algorithm="nmcs"), "parallel=shared runs NRPA: set algo=nrpa"),
-    (dict(parallel="both"), "parallel='both' is not valid: choose one of none, shared, thread_local"),
+    (dict(parallel="both"), "parallel='both' is not valid: choose one of none, shared, thread_local, averaged"),
     (dict(threads=2, clock="wall"), "threads=2 needs a parallel strategy"),
     (dict(parallel="shared", threads=0), "threads=0 is out of range"),
 ])
@@ -135,13 +139,10 @@ def test_a_hybrid_search_runs_through_a_dask_cluster(tmp_path):
 
 
 def test_the_speedup_table_builds_at_smoke_scale_with_root_runs(tmp_path):
-    root = Path(__file__).resolve().parent.parent
-    for command in (["run.py", "-m"], ["-m", "analysis.report"]):
-        done = subprocess.run([sys.executable, *command, "experiment=distributed_speedup", "scale=smoke",
-                               f"outputs_dir={tmp_path}"], cwd=root, capture_output=True, text=True)
-        assert done.returncode == 0, done.stderr
+    run_experiment("distributed_speedup", tmp_path)
     table = pd.read_csv(tmp_path / "tables" / "distributed_speedup_smoke.csv")
-    assert list(dict.fromkeys(table["variant"])) == ["shared L=1", "thread-local L=1", "root", "hybrid-2"]
+    assert list(dict.fromkeys(table["variant"])) == ["shared L=1", "thread-local L=1", "root", "hybrid-2",
+                                                     "averaged (beyond the paper)"]
     assert table["checkpoint"].max() == 0.08
     throughput = pd.read_csv(tmp_path / "tables" / "distributed_speedup_smoke_throughput.csv").set_index("variant")
     assert throughput.loc["root", "root"] == 2 and throughput.loc["hybrid-2", "threads"] == 2
@@ -149,3 +150,38 @@ def test_the_speedup_table_builds_at_smoke_scale_with_root_runs(tmp_path):
     files = list((tmp_path / "runs" / "samegame").glob("*.json"))
     sequential = [json.loads(p.read_text()) for p in files]
     assert sum("parallel" not in r["config"] for r in sequential) == 4
+
+
+def test_one_averaged_search_pausing_often_is_the_sequential_run(board):
+    sequential = run_search(board, once(level=3, N=6))
+    paused = run_search(board, once(level=3, N=6, parallel="averaged", threads=1, average_every=0.0005))
+    assert paused.best_moves == sequential.best_moves
+    assert paused.trace.score == sequential.trace.score and paused.trace.playouts == sequential.trace.playouts
+    assert paused.playouts == sequential.playouts == 6**3
+
+
+def test_averaging_takes_the_mean_weight_of_each_code_missing_codes_weighing_0():
+    policies = List()
+    for weights in ({11: 1.0, 22: 2.0}, {11: 3.0}):
+        policy = pol.new_policy(1, 10)
+        for code, weight in weights.items():
+            slot = pol.slot_for(policy.keys, policy.weights, policy.exp_weights, policy.used, policy.n_used,
+                                policy.shift, 1, code)
+            policy.weights[1, slot] = weight
+            policy.exp_weights[1, slot] = np.exp(weight)
+        policies.append(policy)
+    average_top_policies(policies, 2, 1, pol.new_policy(0, 10))
+    for policy in policies:
+        assert pol.weight(policy, 1, 11) == 2.0 and pol.weight(policy, 1, 22) == 1.0
+        assert pol.exp_weight(policy.keys, policy.exp_weights, policy.shift, 1, 22) == pytest.approx(np.e)
+        assert policy.n_used[1] == 2
+
+
+def test_averaged_root_searches_on_two_threads(board):
+    result = run_search(board, SearchSettings(level=3, N=10, parallel="averaged", threads=2, average_every=0.05,
+                                              clock="wall", max_time=0.3, seed=5))
+    assert BOARD.replay_score(BOARD.certificate(result.best_moves)) == result.best_score
+    assert all(later > earlier for earlier, later in zip(result.trace.score, result.trace.score[1:]))
+    assert 0.3 <= result.wall_seconds < 1.0
+    with pytest.raises(InputError, match="average_every=0.0 is out of range"):
+        SearchSettings(parallel="averaged", average_every=0.0)
