@@ -5,8 +5,8 @@ PY := $(VENV)/bin/python
 
 SCALE ?= paper
 ARGS ?=  # more overrides for an experiment, e.g. ARGS="threads=1,2,4,8"
-# conf/experiment/<name>.yaml of a target: dashes become underscores; `speedup` is distributed_speedup
-experiment = $(if $(filter speedup,$@),distributed_speedup,$(subst -,_,$@))
+# conf/experiment/<name>.yaml of a target: dashes become underscores
+experiment = $(subst -,_,$@)
 # Paper tables and figures, named <paper>-<table>; each is conf/experiment/<paper>_<table>.yaml.
 EXPERIMENTS := selective-table2 selective-table3 selective-table4 selective-table5 selective-table6 \
 	stabilized-table1 stabilized-table2 stabilized-table3 stabilized-table4 distributed-table1 \

@@ -16,8 +16,9 @@ def main() -> None:
         for scale in SCALES:
             experiment = first if scale == "smoke" else load_experiment([f"experiment={name}", f"scale={scale}"])
             runs, to_make, seconds, workers = cost(experiment)
-            spent = "unknown" if seconds is None else (
-                f"{seconds / 3600:.2f} CPU-h, about {duration(seconds / workers)} on {workers} cores")
+            spent = "no time budget: unknown" if seconds is None else (
+                f"{seconds / 3600:.2f} h of run budgets, about {duration(seconds / workers)} on {workers} "
+                f"worker process{'es' if workers > 1 else ''}")
             print(f"    SCALE={scale:<6} {len(experiment.variants)} jobs, {runs} runs ({runs - to_make} done): {spent}")
         print()
 

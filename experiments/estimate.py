@@ -15,9 +15,9 @@ from nrpa.errors import InputError
 
 
 def cost(experiment) -> tuple[int, int, float | None, int]:
-    """(runs in all, runs still to make, CPU-seconds of search they need or None when a run
-    has no time budget, worker processes)."""
-    runs = sum(v.repeats for v in experiment.variants)
+    """(runs in all, runs still to make, seconds of search they need or None when a run has no
+    time budget, worker processes). A root run counts as its K member runs."""
+    runs = sum(v.repeats * v.root for v in experiment.variants)
     missing = [sum(not p.exists() for p in experiment.run_paths(v)) for v in experiment.variants]
     budgets = [v.job.settings.max_time for v in experiment.variants]
     seconds = None if None in budgets else sum(b * n for b, n in zip(budgets, missing))
@@ -36,8 +36,8 @@ def estimate(overrides: list[str]) -> str:
         lines.append("Cost: runs have no time budget, so it cannot be estimated.")
     else:
         lines.append(
-            f"Cost: {seconds / 3600:.2f} CPU-hours of search, about {duration(seconds / workers)} "
-            f"on {workers} worker processes (plus a few seconds per job to start)."
+            f"Cost: {seconds / 3600:.2f} hours of run budgets, about {duration(seconds / workers)} "
+            f"on {workers} worker process{'es' if workers > 1 else ''} (plus a few seconds per job to start)."
         )
     return "\n".join(lines)
 

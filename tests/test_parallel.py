@@ -139,12 +139,12 @@ def test_a_hybrid_search_runs_through_a_dask_cluster(tmp_path):
 
 
 def test_the_speedup_table_builds_at_smoke_scale_with_root_runs(tmp_path):
-    run_experiment("distributed_speedup", tmp_path)
-    table = pd.read_csv(tmp_path / "tables" / "distributed_speedup_smoke.csv")
+    run_experiment("speedup", tmp_path)
+    table = pd.read_csv(tmp_path / "tables" / "speedup_smoke.csv")
     assert list(dict.fromkeys(table["variant"])) == ["shared L=1", "thread-local L=1", "root", "hybrid-2",
                                                      "averaged (beyond the paper)"]
     assert table["checkpoint"].max() == 0.08
-    throughput = pd.read_csv(tmp_path / "tables" / "distributed_speedup_smoke_throughput.csv").set_index("variant")
+    throughput = pd.read_csv(tmp_path / "tables" / "speedup_smoke_throughput.csv").set_index("variant")
     assert throughput.loc["root", "root"] == 2 and throughput.loc["hybrid-2", "threads"] == 2
     # smoke: 2 root runs of 2 members each; the first 2 members are the sequential runs themselves
     files = list((tmp_path / "runs" / "samegame").glob("*.json"))

@@ -216,7 +216,9 @@ def test_bad_experiments_and_overrides_say_what_is_valid(tmp_outputs, arguments,
 def test_the_estimate_counts_the_runs_of_each_scale(tmp_outputs):
     paper = python("-m", "experiments.estimate", "experiment=stabilized_table4", "scale=paper", outputs=tmp_outputs)
     assert "8 jobs (NRPA, SNRPA(2)" in paper.stdout and "1600 runs in all" in paper.stdout
-    assert "72.82 CPU-hours" in paper.stdout
+    assert "72.82 hours of run budgets" in paper.stdout
+    root = python("-m", "experiments.estimate", "experiment=distributed_fig5", "scale=smoke", outputs=tmp_outputs)
+    assert "24 runs in all, 0 already in the store, 24 to make" in root.stdout  # 6 x 2 root runs x K = 2
     quick = python("-m", "experiments.estimate", "experiment=stabilized_table4", "scale=quick", "repeats=3",
                    outputs=tmp_outputs)
     assert "24 runs in all" in quick.stdout

@@ -30,7 +30,7 @@ def test_every_experiment_composes_at_every_scale(name):
         experiment = load_experiment([f"experiment={name}", f"scale={scale}"])
         assert experiment.variants
         # the Distributed NRPA figures have no published numbers; every table has
-        assert experiment.reference or name.startswith("distributed_fig") or name == "distributed_speedup"
+        assert experiment.reference or name.startswith("distributed_fig") or name == "speedup"
         assert experiment.reference is None or (REFERENCE / experiment.reference).exists()
 
 
