@@ -10,9 +10,9 @@ from typing import Optional
 
 
 from nrpa.algorithms import ALGORITHMS, search
+from nrpa.averaging import averaged_search
 from nrpa.clock import CLOCKS
 from nrpa.errors import InputError
-from nrpa.averaging import averaged_search
 from nrpa.parallel import STRATEGIES, parallel_search
 
 TRACE_CAPACITY = 1 << 16
@@ -88,8 +88,8 @@ def validate(settings: SearchSettings) -> None:
              f"threads={s.threads}: parallel runs use a wall-clock budget, set clock=wall"),
         ]
     else:
-        checks.append((s.threads == 1, f"threads={s.threads} needs a parallel strategy: parallel=shared "
-                                       "or parallel=thread_local"))
+        checks.append((s.threads == 1, f"threads={s.threads} needs a parallel strategy: parallel=shared, "
+                                       "thread_local or averaged"))
     for ok, message in checks:
         if not ok:
             raise InputError(message)
