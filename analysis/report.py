@@ -246,7 +246,8 @@ def report(overrides: list[str], *, interval: str = "t") -> list[Path]:
             continue
         checkpoints = doubling_checkpoints(first, last)
         scale = experiment.value_scale
-        traces = {label: [(axis_trace(r, axis)[0], [score * scale for score in axis_trace(r, axis)[1]]) for r in rs]
+        traces = {label: [(positions, [score * scale for score in scores])
+                          for positions, scores in (axis_trace(r, axis) for r in rs)]
                   for label, rs in runs.records.items() if rs}
         table = side_by_side(checkpoint_statistics(traces, checkpoints, interval=interval), published)
         table.insert(1, "axis", axis)

@@ -18,15 +18,14 @@ caller's stream; where the pauses fall depends on the clock, so runs are not rep
 
 import numpy as np
 from numba import njit, prange
-from numba.typed import List
 
 from nrpa import policy as pol
 from nrpa.algorithms import (
-    RESTARTS, STOP, _elapsed, _keep_sequence, _new_run, _new_workspace, _policy_playout, _start_clocks, adapt,
+    RESTARTS, STOP, _elapsed, _keep_sequence, _new_run, _policy_playout, _start_clocks, adapt,
     result,
 )
 from nrpa.clock import CLOCK_MONOTONIC
-from nrpa.parallel import _end_section, _start_section
+from nrpa.parallel import _end_section, _new_threads, _start_section
 
 # cursor slots: the level being iterated, whether the top-level call has ended
 LEVEL, ENDED = 0, 1
@@ -135,13 +134,8 @@ def averaged_search(domain, searches, average_every, level, iterations, alpha, s
     ``average_every`` wall-seconds; the same result tuple as ``nrpa.algorithms.search``."""
     np.random.seed(seed)
     run = _new_run(domain, budget_clock, max_time, max_playouts, trace_capacity)
-    workspaces = List()
-    policies = List()
-    runs = List()
-    for _ in range(searches):
-        workspaces.append(_new_workspace(domain, level))
-        policies.append(pol.new_policy(level, policy_capacity_bits))
-        runs.append(_new_run(domain, budget_clock, max_time, max_playouts, trace_capacity))
+    workspaces, policies, runs = _new_threads(domain, searches, level, policy_capacity_bits, budget_clock,
+                                              max_time, max_playouts, trace_capacity)
     scratch = pol.new_policy(0, policy_capacity_bits)
     bests = np.full((searches, level + 1), -np.inf)
     dones = np.zeros((searches, level + 1), dtype=np.int64)
