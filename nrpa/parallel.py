@@ -9,7 +9,8 @@ A parallel level L (1 <= L <= the top level) and M threads; the levels above L a
   adapts toward it with step alpha * M (the paper's alpha = M).
 * Thread-local policy (Algorithm 5): a level-L call runs M level-L searches at once, each on
   its own copy of the policy with N / M iterations at level L (N below); the call returns the
-  best thread's sequence and takes its policy.
+  best thread's sequence (its policy, which the paper hands back too, is never read: the
+  caller starts its next call from a fresh copy of its own policy).
 
 Leaf parallelisation is L = 1, node parallelisation any higher L. With M = 1 both run the
 sequential code on the caller's random stream, so they give the sequential run for the
@@ -57,7 +58,8 @@ def _new_threads(domain, threads, levels, capacity_bits, clock_id, max_time, max
 @njit(cache=True)
 def _start_section(run, runs, seeds, threads):
     """Draw each thread's seed from the caller's stream; give each thread a fresh run with
-    the caller's clocks and its share of the remaining playout budget."""
+    the caller's clocks, its share of the remaining playout budget and the global best, so
+    that it traces (and reads the process CPU clock for) only improvements of that."""
     for i in range(threads):
         seeds[i] = np.random.randint(0, SEED_LIMIT)
         thread_run = runs[i]
@@ -66,7 +68,7 @@ def _start_section(run, runs, seeds, threads):
             left = run.limits[MAX_PLAYOUTS] - run.counters[PLAYOUTS]
             thread_run.limits[MAX_PLAYOUTS] = max(1.0, np.ceil(left / threads))
         thread_run.counters[:] = 0
-        thread_run.best_score[0] = -np.inf
+        thread_run.best_score[0] = run.best_score[0]
 
 
 @njit(cache=True)
@@ -153,32 +155,40 @@ def _shared_round(domain, policy, level, iterations, alpha, threads, workspaces,
 
 
 @njit(cache=True, parallel=True)
-def _thread_local_searches(domain, policy, level, iterations, alpha, threads, workspaces, policies, runs,
-                           seeds, values):
-    """M level-L searches at once, each on its own copy of the policy, N / M iterations each."""
+def _thread_local_searches(domain, policy, source_row, level, iterations, alpha, threads, workspaces, policies,
+                           runs, seeds, values):
+    """M level-L searches at once, each on its own copy of row ``source_row`` of the
+    policy, N / M iterations each."""
     share = max(1, iterations // threads)
     for k in prange(threads):
         i = np.int64(k)  # prange counts in uint64; typed List indices are int64
         np.random.seed(seeds[i])
-        pol.copy_row_to(policy, level, policies[i], level)
+        pol.copy_row_to(policy, source_row, policies[i], level)
         values[i] = nrpa(domain, workspaces[i], policies[i], runs[i], level, iterations, share, 1, alpha)
 
 
 @njit(cache=True)
-def _parallel_level(domain, ws, policy, run, level, iterations, alpha, strategy, threads, workspaces, policies,
-                    runs, seeds, values):
-    """One level-L call, parallel by ``strategy``; its best sequence ends in ``ws.seq_*[L]``."""
-    if strategy == THREAD_LOCAL:
-        if threads == 1:
-            return nrpa(domain, ws, policy, run, level, iterations, iterations, 1, alpha)
+def _parallel_level(domain, ws, policy, run, source_row, level, iterations, alpha, strategy, threads, workspaces,
+                    policies, runs, seeds, values):
+    """One level-L call, parallel by ``strategy``, starting from the policy in row
+    ``source_row`` (the caller's row L + 1, or row L itself at the top level); its best
+    sequence ends in ``ws.seq_*[L]``. Thread-local threads copy that row straight into
+    their own tables; the other cases copy it into row L first, as ``nrpa``'s levels do."""
+    if strategy == THREAD_LOCAL and threads > 1:
         _start_section(run, runs, seeds, threads)
-        _thread_local_searches(domain, policy, level, iterations, alpha, threads, workspaces, policies, runs,
-                               seeds, values)
+        _thread_local_searches(domain, policy, source_row, level, iterations, alpha, threads, workspaces,
+                               policies, runs, seeds, values)
         _end_section(run, runs, threads)
         best = _best_thread(values, threads)
-        pol.copy_row_to(policies[best], level, policy, level)
+        # The best thread's policy is not copied back into row L: the caller never reads the
+        # policy of a call it made (the next call starts from a fresh copy of row L + 1), so
+        # taking it would change nothing but the time.
         _copy_sequence(workspaces[best], level, ws, level)
         return values[best]
+    if source_row != level:
+        pol.copy_row(policy, source_row, level)
+    if strategy == THREAD_LOCAL:  # one thread: the sequential call, on the caller's random stream
+        return nrpa(domain, ws, policy, run, level, iterations, iterations, 1, alpha)
     best = -np.inf
     for _ in range(max(1, iterations // threads)):
         if threads == 1:  # the sequential iteration, on the caller's random stream
@@ -210,21 +220,21 @@ def parallel_nrpa(domain, ws, policy, run, top, parallel_level, iterations, alph
     """NRPA at level ``top`` whose level ``parallel_level`` calls are parallel; the same
     explicit-stack loop as ``nrpa`` above the parallel level."""
     if top == parallel_level:
-        return _parallel_level(domain, ws, policy, run, top, iterations, alpha, strategy, threads, workspaces,
-                               policies, runs, seeds, values)
+        return _parallel_level(domain, ws, policy, run, top, top, iterations, alpha, strategy, threads,
+                               workspaces, policies, runs, seeds, values)
     best = np.full(top + 1, -np.inf)
     done = np.zeros(top + 1, dtype=np.int64)
     level = top
     while True:
         if done[level] < iterations:
-            pol.copy_row(policy, level, level - 1)
             if level - 1 > parallel_level:
+                pol.copy_row(policy, level, level - 1)
                 level -= 1
                 best[level] = -np.inf
                 done[level] = 0
                 continue
-            value = _parallel_level(domain, ws, policy, run, level - 1, iterations, alpha, strategy, threads,
-                                    workspaces, policies, runs, seeds, values)
+            value = _parallel_level(domain, ws, policy, run, level, level - 1, iterations, alpha, strategy,
+                                    threads, workspaces, policies, runs, seeds, values)
         else:
             if level == top:
                 return best[top]
