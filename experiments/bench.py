@@ -2,7 +2,7 @@
 with the `tabu` and the `none` playout rule, about 20 CPU-seconds each, and the other
 domains (Weak Schur, Maximum, TSPTW, bus regulation, Morpion) at 5 CPU-seconds each, and leaf
 parallelisation (shared and thread-local policy) on 1 and 2 threads, in playouts per
-wall-second.
+wall-second (five interleaved pairs of 4 s runs each).
 
 Prints playouts per CPU-second for both, what reading the budget clock after every
 playout costs as a share of the run, and the cold start of `python run.py` with a warm
@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -80,14 +81,25 @@ def cold_start_seconds() -> float:
         return time.perf_counter() - start
 
 
-def leaf_playouts_per_wall_second(parallel: str, threads: int, seconds: float) -> float:
-    """SameGame board 1, NRPA level 4, leaf parallelisation (L = 1) on ``threads`` threads."""
+def leaf_speedup(parallel: str, threads: int, pairs: int, seconds: float) -> tuple[float, float, list[float]]:
+    """SameGame board 1, NRPA level 4, leaf parallelisation (L = 1): playouts per
+    wall-second on 1 thread and on ``threads`` threads, in ``pairs`` interleaved pairs of
+    runs (seeds 1..pairs, ``seconds`` each). Returns the median rates and each pair's ratio.
+
+    Pairs, because this 2-vCPU virtual machine's speed drifts by 10-20% over minutes: the
+    two runs of a pair see the same machine, and the median of the pairs' ratios is not
+    moved by one disturbed pair, as one long run of each would be."""
     domain = make_domain(SameGameOptions(board="1", policy="tabu")).kernel_domain()
-    settings = SearchSettings(level=4, N=100, parallel=parallel, parallel_level=1, threads=threads,
-                              clock="wall", max_time=0.05)
-    run_search(domain, settings)  # compile or load from cache
-    result = run_search(domain, replace(settings, max_time=seconds, seed=1))
-    return result.playouts / result.wall_seconds
+    settings = SearchSettings(level=4, N=100, parallel=parallel, parallel_level=1, clock="wall", max_time=0.05)
+    for count in (1, threads):
+        run_search(domain, replace(settings, threads=count))  # compile or load from cache
+    rates = {1: [], threads: []}
+    for seed in range(1, pairs + 1):
+        for count in (1, threads):
+            result = run_search(domain, replace(settings, threads=count, max_time=seconds, seed=seed))
+            rates[count].append(result.playouts / result.wall_seconds)
+    ratios = [many / one for one, many in zip(rates[1], rates[threads])]
+    return statistics.median(rates[1]), statistics.median(rates[threads]), ratios
 
 
 def main() -> None:
@@ -107,12 +119,13 @@ def main() -> None:
     print(f"budget clock: {read * 1e9:.0f} ns per read, one read per playout = "
           f"{100 * read * tabu:.1f}% of the run")
     threads = min(2, os.cpu_count() or 1)
+    pairs = 5
     for parallel in ("shared", "thread_local"):
-        # 10 s each at the default: shorter runs on a 2-vCPU VM scatter by +-10%
-        one = leaf_playouts_per_wall_second(parallel, 1, seconds / 2)
-        many = leaf_playouts_per_wall_second(parallel, threads, seconds / 2)
-        print(f"leaf parallel NRPA, {parallel} policy, SameGame board 1 tabu: 1 thread {one:,.0f}, "
-              f"{threads} threads {many:,.0f} playouts per wall-second: x{many / one:.2f} (target x1.8 on 2 cores)")
+        one, many, ratios = leaf_speedup(parallel, threads, pairs, seconds / 5)
+        print(f"leaf parallel NRPA, {parallel} policy, SameGame board 1 tabu, {pairs} pairs of {seconds / 5:g} s "
+              f"runs: 1 thread {one:,.0f}, {threads} threads {many:,.0f} playouts per wall-second (medians); "
+              f"x{statistics.median(ratios):.2f} (median of the pairs' ratios; they range "
+              f"{min(ratios):.2f} to {max(ratios):.2f}; target x1.8 on 2 cores)")
     print(f"playouts_per_cpu_second: {tabu:.0f}")
 
 
