@@ -93,13 +93,17 @@ def leaf_speedup(parallel: str, threads: int, pairs: int, seconds: float) -> tup
     settings = SearchSettings(level=4, N=100, parallel=parallel, parallel_level=1, clock="wall", max_time=0.05)
     for count in (1, threads):
         run_search(domain, replace(settings, threads=count))  # compile or load from cache
-    rates = {1: [], threads: []}
+    def rate(count, seed):
+        result = run_search(domain, replace(settings, threads=count, max_time=seconds, seed=seed))
+        return result.playouts / result.wall_seconds
+
+    # (two lists, not a dict keyed on the thread count: on a 1-core machine both counts are 1)
+    one_thread, many_threads = [], []
     for seed in range(1, pairs + 1):
-        for count in (1, threads):
-            result = run_search(domain, replace(settings, threads=count, max_time=seconds, seed=seed))
-            rates[count].append(result.playouts / result.wall_seconds)
-    ratios = [many / one for one, many in zip(rates[1], rates[threads])]
-    return statistics.median(rates[1]), statistics.median(rates[threads]), ratios
+        one_thread.append(rate(1, seed))
+        many_threads.append(rate(threads, seed))
+    ratios = [many / one for one, many in zip(one_thread, many_threads)]
+    return statistics.median(one_thread), statistics.median(many_threads), ratios
 
 
 def main() -> None:
