@@ -29,7 +29,7 @@ test: ## fast test suite (numba compile included; about 6.5 minutes on 2 cores)
 test-slow: ## the slow checks only
 	$(PY) -m pytest -q -m slow
 
-bench: ## engine speed: playouts per CPU-second of every domain, leaf parallel speed-up (about 4 minutes)
+bench: ## engine speed: playouts per CPU-second of every domain, leaf parallel speed-up (about 3 minutes, 5 on a cold cache)
 	$(PY) -m experiments.bench
 
 verify: ## replay every certificate under outputs/ with the plain-Python rules
