@@ -1,9 +1,10 @@
 """NRPA research harness: numba search kernels over a domain contract.
 
 Importing this package points numba's on-disk cache at a directory keyed on a hash of
-every source file of the package. numba only checks the source file of a cached function
-itself, so an edited domain file could otherwise leave a cached algorithm running the old
-domain code; with the key, any edit anywhere in `nrpa/` gives a fresh cache directory.
+every source file of the package, and makes that cache safe against interrupted and
+concurrent compiles (``nrpa.kernel_cache``). numba only checks the source file of a cached
+function itself, so an edited domain file could otherwise leave a cached algorithm running
+the old domain code; with the key, any edit anywhere in `nrpa/` gives a fresh cache directory.
 """
 
 from __future__ import annotations
@@ -42,3 +43,7 @@ NUMBA_CACHE_DIR = str(_cache_root() / SOURCE_HASH)
 os.environ["NUMBA_CACHE_DIR"] = NUMBA_CACHE_DIR
 if "numba" in sys.modules:  # imported before us: its config was read already, so set it directly
     sys.modules["numba"].config.CACHE_DIR = NUMBA_CACHE_DIR
+
+from nrpa import kernel_cache  # noqa: E402  (after NUMBA_CACHE_DIR: it imports numba)
+
+kernel_cache.install()

@@ -1,13 +1,34 @@
-"""Compiled kernels are cached on disk, and an edited source never runs a stale kernel."""
+"""Compiled kernels are cached on disk; an edited source never runs a stale kernel; no
+interrupted, partial or concurrent compile can lead to a crash or to another kernel than the
+one asked for (``nrpa.kernel_cache`` says what goes wrong with numba's own cache and why).
 
+The fast tests drive numba's cache files directly or compile two tiny functions; the slow
+ones run the real parallel kernels through ``run.py`` from an empty cache folder."""
+
+import json
+import os
+import re
 import shutil
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import numba
+import pytest
+from numba.core.caching import IndexDataCacheFile
 
 import nrpa
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def python(code: str, cache_root: Path, *, cwd=ROOT, **kwargs) -> subprocess.CompletedProcess:
+    """Run ``code`` in a new interpreter whose kernels are cached under ``cache_root``."""
+    env = {**os.environ, "NRPA_CACHE_ROOT": str(cache_root), "PYTHONPATH": str(ROOT)}
+    return subprocess.run([sys.executable, "-c", code], cwd=cwd, env=env, capture_output=True, text=True,
+                          **kwargs)
 
 
 def test_numba_caches_into_a_directory_named_after_the_source_hash():
@@ -35,3 +56,200 @@ def test_a_new_process_loads_the_search_kernel_from_the_cache():
     output = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True)
     hits, misses = output.stdout.split()
     assert (int(hits), int(misses)) == (1, 0)
+
+
+# --- numba's index and data files, driven directly -------------------------------------------
+
+SLOW_SAVE = """
+import sys, time
+import nrpa  # makes the cache safe, as every process of the harness does
+from numba.core.caching import IndexDataCacheFile
+read_index = IndexDataCacheFile._load_index
+def slow_read_index(self):  # widen the window between reading the index and writing it
+    overloads = read_index(self)
+    time.sleep(1.0)
+    return overloads
+IndexDataCacheFile._load_index = slow_read_index
+folder, key = sys.argv[1], sys.argv[2]
+IndexDataCacheFile(folder, "kernel", "stamp").save(key, "code of " + key)
+"""
+
+
+def test_two_processes_saving_two_signatures_at_once_keep_each_with_its_own_code(tmp_path):
+    """numba alone: both read an empty index, both pick kernel.1.nbc, and one signature ends
+    up mapped to the other's code."""
+    saves = [subprocess.Popen([sys.executable, "-c", SLOW_SAVE, str(tmp_path), key], cwd=ROOT)
+             for key in ("signature A", "signature B")]
+    assert [save.wait(timeout=60) for save in saves] == [0, 0]
+    cache_file = IndexDataCacheFile(str(tmp_path), "kernel", "stamp")
+    assert cache_file.load("signature A") == "code of signature A"
+    assert cache_file.load("signature B") == "code of signature B"
+
+
+def test_a_save_interrupted_after_an_index_reset_never_serves_another_signatures_code(tmp_path):
+    """The source file's modification time changed (a checkout): the next save finds the
+    index stale, reuses kernel.1.nbc for its own signature and is interrupted before writing
+    the index, which still names kernel.1.nbc for the old signature."""
+    IndexDataCacheFile(str(tmp_path), "kernel", "old stamp").save("signature A", "code of A")
+    interrupted = IndexDataCacheFile(str(tmp_path), "kernel", "new stamp")
+
+    def killed(overloads):
+        raise KeyboardInterrupt
+
+    interrupted._save_index = killed
+    with pytest.raises(KeyboardInterrupt):
+        interrupted.save("signature B", "code of B")
+    assert IndexDataCacheFile(str(tmp_path), "kernel", "old stamp").load("signature A") is None  # a miss
+    assert interrupted.load("signature B") is None  # its index was never written
+
+
+@pytest.mark.parametrize("damaged", ["kernel.nbi", "kernel.1.nbc"])
+@pytest.mark.parametrize("content", [b"", b"\x80\x04garbage", b"not a pickle at all"])
+def test_a_damaged_cache_file_is_a_miss_and_the_next_save_repairs_it(tmp_path, damaged, content):
+    cache_file = IndexDataCacheFile(str(tmp_path), "kernel", "stamp")
+    cache_file.save("signature", "code")
+    (tmp_path / damaged).write_bytes(content)
+    assert cache_file.load("signature") is None
+    cache_file.save("signature", "code")
+    assert cache_file.load("signature") == "code"
+
+
+# --- a parallel callee cached, its caller compiled against it --------------------------------
+
+TINY_KERNELS = '''
+import numpy as np
+from numba import njit, prange
+
+@njit(cache=True, parallel=True)
+def inner(n):
+    total = np.zeros(n)
+    for i in prange(n):
+        total[i] = i
+    return total.sum()
+
+@njit(cache=True)
+def outer(n):
+    return inner(n) + 1.0
+'''
+CALL_OUTER = "import nrpa, tiny_kernels; print(tiny_kernels.outer(1000))"
+
+
+def test_a_kernel_compiled_against_a_cached_parallel_callee_runs_when_loaded(tmp_path):
+    """numba issue #9938: ``outer`` recompiled in a process that loaded ``inner`` from the
+    cache used to be saved without starting the threading layer; loading it crashed."""
+    (tmp_path / "tiny_kernels.py").write_text(TINY_KERNELS)
+    cache_root = tmp_path / "cache"
+    first = python(CALL_OUTER, cache_root, cwd=tmp_path)
+    assert first.returncode == 0, first.stderr
+    outer_files = list(cache_root.rglob("tiny_kernels.outer-*"))
+    assert outer_files
+    for path in outer_files:  # what an interrupted first compile leaves: the callee cached, not the caller
+        path.unlink()
+    for _ in ("compiled against the cached callee", "loaded"):
+        done = python(CALL_OUTER, cache_root, cwd=tmp_path)
+        assert (done.returncode, done.stdout) == (0, first.stdout), done.stderr
+
+
+# --- the real kernels through run.py, from an empty cache folder -----------------------------
+
+PARALLEL = {  # the issue's reproduction, on the Maximum problem (the kernels are the same)
+    "shared": ["parallel=shared", "threads=2", "clock=wall"],
+    "thread_local": ["parallel=thread_local", "threads=2", "clock=wall"],
+    "averaged": ["parallel=averaged", "threads=2", "clock=wall"],
+}
+ENTRY_POINT = {"shared": "parallel.parallel_search", "thread_local": "parallel.parallel_search",
+               "averaged": "averaging.averaged_search"}
+# one top-level call to its end, no clock in it: the same run in every process
+ONE_CALL = ["domain=maximum", "level=2", "N=10", "max_time=null", "restart=false", "force=true"]
+
+
+def run_py(arguments, cache_root: Path, outputs: Path, *, wait=True):
+    env = {**os.environ, "NRPA_CACHE_ROOT": str(cache_root)}
+    command = [sys.executable, "run.py", *arguments, f"outputs_dir={outputs}"]
+    if not wait:
+        return subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                start_new_session=True)
+    return subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+
+
+def outcome(completed) -> tuple:
+    """(exit status, best score, certificate) of a ``run.py`` single run."""
+    match = re.search(r"run file: (\S+)", completed.stdout)
+    if completed.returncode != 0 or not match:
+        return completed.returncode, completed.stderr[-2000:]
+    record = json.loads(Path(match.group(1)).read_text())
+    return 0, record["result"]["best_score"], record["certificate"]["moves"]
+
+
+@pytest.mark.slow
+def test_parallel_kernels_recompiled_against_cached_callees_run_when_loaded(tmp_path):
+    """The issue's sequence: compile, delete the entry point's cache files (an interrupted
+    first compile), run (recompiled against the cached callees), run (loaded: it crashed)."""
+    cache_root = tmp_path / "cache"
+    for strategy, options in PARALLEL.items():
+        arguments = ONE_CALL + options
+        reference = outcome(run_py(arguments, cache_root, tmp_path / "outputs"))
+        assert reference[0] == 0, reference
+        entry_files = list(cache_root.rglob(f"nrpa_*/{ENTRY_POINT[strategy]}-*"))
+        assert entry_files, strategy
+        for path in entry_files:
+            path.unlink()
+        for _ in ("recompiled", "loaded"):
+            assert outcome(run_py(arguments, cache_root, tmp_path / "outputs")) == reference, strategy
+
+
+def index_files(cache_root: Path) -> list[Path]:
+    return list(cache_root.rglob("*.nbi"))
+
+
+@pytest.mark.slow
+def test_compiles_interrupted_at_any_moment_leave_a_cache_that_runs_the_right_kernel(tmp_path):
+    """Ctrl-C (SIGINT to the process group) or SIGKILL while the parallel kernels compile: after
+    a few kernels, after more, once the prange kernels are saved, and once all but the entry
+    point are; every later run gives the run of a clean compile."""
+    arguments = ONE_CALL + PARALLEL["shared"]
+    reference = outcome(run_py(arguments, tmp_path / "clean", tmp_path / "outputs"))
+    assert reference[0] == 0, reference
+    cache_root = tmp_path / "interrupted"
+    moments = [(signal.SIGINT, 2), (signal.SIGKILL, 8), (signal.SIGINT, "parallel._shared_round-"),
+               (signal.SIGKILL, "parallel.parallel_nrpa-")]
+    for signal_number, moment in moments:
+        process = run_py(arguments, cache_root, tmp_path / "outputs", wait=False)
+        start = len(index_files(cache_root))
+
+        def reached():
+            files = index_files(cache_root)
+            if isinstance(moment, int):  # this many more kernels saved
+                return len(files) >= start + moment
+            return any(path.name.startswith(moment) for path in files)  # that kernel saved
+
+        while process.poll() is None and not reached():
+            time.sleep(0.02)
+        if process.poll() is None:
+            os.killpg(process.pid, signal_number)
+        process.communicate(timeout=120)
+    assert not list(cache_root.rglob("parallel.parallel_search-*.nbi"))  # the entry point never got saved
+    for _ in ("finishes the compile", "loaded"):
+        assert outcome(run_py(arguments, cache_root, tmp_path / "outputs")) == reference
+
+
+@pytest.mark.slow
+def test_two_sweeps_compiling_at_once_into_an_empty_cache_each_get_their_own_kernels(tmp_path):
+    """Two processes compile the same functions for two domains (two signatures each) at
+    the same time; then each domain's kernels load and give the same runs."""
+    cache_root = tmp_path / "cache"
+    commands = {
+        "maximum": ONE_CALL + PARALLEL["shared"],
+        "weakschur": [argument for argument in ONE_CALL if argument != "domain=maximum"]
+        + ["domain=weakschur", "domain.parts=4"] + PARALLEL["shared"],
+    }
+    started = {name: run_py(arguments, cache_root, tmp_path / name, wait=False)
+               for name, arguments in commands.items()}
+    first = {}
+    for name, process in started.items():
+        stdout, stderr = process.communicate(timeout=600)
+        first[name] = outcome(subprocess.CompletedProcess(process.args, process.returncode, stdout.decode(),
+                                                          stderr.decode()))
+        assert first[name][0] == 0, first[name]
+    for name, arguments in commands.items():
+        assert outcome(run_py(arguments, cache_root, tmp_path / name)) == first[name]
