@@ -61,7 +61,7 @@ def collect(experiment: Experiment) -> Runs:
     for variant in experiment.variants:
         paths = experiment.run_paths(variant)
         key = variant_key(experiment, variant)
-        records[key] = [experiment.store.load(p) for p in paths if p.exists()]
+        records[key] = [record for path in paths if (record := experiment.store.load_or_set_aside(path))]
         if variant.root > 1:
             records[key] = group_root_runs(records[key], variant.root)
         expected[key] = variant.repeats

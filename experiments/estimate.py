@@ -18,7 +18,8 @@ def cost(experiment) -> tuple[int, int, float | None, int]:
     """(runs in all, runs still to make, seconds of search they need or None when a run has no
     time budget, worker processes). A root run counts as its K member runs."""
     runs = sum(v.repeats * v.root for v in experiment.variants)
-    missing = [sum(not p.exists() for p in experiment.run_paths(v)) for v in experiment.variants]
+    missing = [sum(experiment.store.load_or_set_aside(p) is None for p in experiment.run_paths(v))
+               for v in experiment.variants]
     budgets = [v.job.settings.max_time for v in experiment.variants]
     seconds = None if None in budgets else sum(b * n for b, n in zip(budgets, missing))
     return runs, sum(missing), seconds, experiment.n_jobs or os.cpu_count() or 1

@@ -14,21 +14,30 @@ import sys
 from pathlib import Path
 
 from experiments.runs import verify_record
-from experiments.store import PROJECT_ROOT, RunStore
+from experiments.store import PROJECT_ROOT, DamagedFile, RunStore, read_json, set_aside, write_json
 from nrpa.domains.registry import make_domain
 
 
 class Leaderboard:
     def __init__(self, outputs_root: str | Path):
         self.root = Path(outputs_root) / "leaderboard"
-        self.files = RunStore(outputs_root)  # its atomic writer
 
     def path(self, key: str) -> Path:
         return self.root / f"{key}.json"
 
     def best(self, key: str) -> dict | None:
+        """The entry for ``key``; None when there is none or it is damaged (then moved aside)."""
         path = self.path(key)
-        return self.files.load(path) if path.exists() else None
+        if not path.exists():
+            return None
+        try:
+            entry = read_json(path, kind="leaderboard entry")
+            if not isinstance(entry.get("score"), (int, float)) or not isinstance(entry.get("certificate"), dict):
+                raise DamagedFile(path, "lacks its score or certificate", kind="leaderboard entry")
+            return entry
+        except DamagedFile as damage:
+            set_aside(damage, "the next verified run for it takes its place")
+            return None
 
     def offer(self, record: dict) -> bool:
         """Keep ``record``'s certificate if it beats the entry and verifies; say whether."""
@@ -40,7 +49,7 @@ class Leaderboard:
         verified, message = verify_record(record)
         if not verified:
             return False
-        self.files.write(self.path(key), {
+        write_json(self.path(key), {
             "key": key,
             "score": score,
             "verified": f"certificate {message} with the plain-Python rules",
@@ -56,7 +65,8 @@ class Leaderboard:
 def main() -> int:
     store = RunStore(PROJECT_ROOT / "outputs")
     board = Leaderboard(store.root)
-    improved = sum(board.offer(store.load(path)) for path in store.run_files())
+    records = (store.load_or_set_aside(path) for path in store.run_files())
+    improved = sum(board.offer(record) for record in records if record is not None)
     print(f"{improved} improvement(s) kept under {board.root}")
     return 0
 

@@ -3,7 +3,8 @@
 Each run executes in a worker process (one run per process at a time, as many processes
 as cores by default) and returns its record; this process writes the record atomically
 as soon as it arrives. Killing the sweep at any moment therefore loses only the runs that
-were still running: the next call skips every run whose file exists.
+were still running: the next call skips every run whose file exists and is whole (a damaged
+one is moved aside and its run made again).
 """
 
 from __future__ import annotations
@@ -44,7 +45,7 @@ def run_job(job: Job, repeats: int, store: RunStore, *, n_jobs: int | None = Non
     if backend == "dask" and not address:
         raise InputError("backend=dask needs backend.address=tcp://HOST:PORT of a running scheduler")
     paths = tuple(job.run_path(store, repeat) for repeat in range(repeats))
-    pending = [repeat for repeat, path in enumerate(paths) if force or not path.exists()]
+    pending = [repeat for repeat, path in enumerate(paths) if force or store.load_or_set_aside(path) is None]
     store.remove_stale_temporaries()
     if pending:
         _compile_kernels(job)

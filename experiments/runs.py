@@ -16,8 +16,9 @@ from dataclasses import asdict, dataclass, replace
 from datetime import datetime, timezone
 from pathlib import Path
 
-from experiments.store import RunStore, code_version, run_id
+from experiments.store import DamagedFile, RunStore, code_version, run_id
 from nrpa.domains.registry import make_domain
+from nrpa.errors import InputError
 from nrpa.search import SearchSettings, run_search
 
 # The settings each algorithm reads (policy_capacity_bits only sizes a hash table).
@@ -113,11 +114,14 @@ def execute_run(job: Job, repeat: int) -> dict:
 
 def verify_record(record: dict) -> tuple[bool, str]:
     """Replay the certificate with the domain's plain-Python rules and compare scores."""
-    domain = make_domain(record["config"]["domain"])
+    try:
+        domain = make_domain(record["config"]["domain"])
+    except InputError as error:
+        return False, f"its domain options are not valid: {error}"
     claimed = float(record["certificate"]["score"])
     try:
         replayed = domain.replay_score(record["certificate"]["moves"])
-    except ValueError as error:
+    except (ValueError, TypeError, IndexError) as error:  # an illegal move, or not a move at all
         return False, f"certificate does not replay: {error}"
     if replayed != claimed:
         return False, f"certificate replays to {replayed:g}, the run file claims {claimed:g}"
@@ -126,11 +130,16 @@ def verify_record(record: dict) -> tuple[bool, str]:
     return True, f"replays to {replayed:g}"
 
 
-def verify_files(paths: list[Path]) -> int:
-    """Print one line per run file; return the number that failed."""
-    failures = 0
+def verify_files(paths: list[Path]) -> list[Path]:
+    """Print one line per run file (a damaged one fails, and the others are still checked);
+    return the files that verified."""
+    verified = []
     for path in paths:
-        ok, message = verify_record(RunStore(path.parent).load(path))
-        failures += not ok
+        try:
+            ok, message = verify_record(RunStore(path.parent).load(path))
+        except DamagedFile as damage:
+            ok, message = False, f"damaged: {damage.reason}"
+        if ok:
+            verified.append(path)
         print(f"{'ok  ' if ok else 'FAIL'} {path}: {message}")
-    return failures
+    return verified

@@ -2,8 +2,14 @@
 
 A run's identity is its semantic configuration (domain options, algorithm settings,
 budget, seed), hashed: never output paths, job counts or scale names. A file appears only
-complete (written to a temporary name, flushed, then renamed), so a run killed at any
-moment leaves either no file or a whole one, and a finished run is never lost.
+complete (written to a temporary name, flushed, renamed, then the folder flushed, so the
+rename survives a power cut too), so a run killed at any moment leaves either no file or a
+whole one, and a finished run is never lost.
+
+A file that is there but cannot be read, or lacks what a run file holds (a disk that filled
+up, a copy cut short, a hand edit), is damaged: readers move it aside into a ``.damaged``
+folder beside it, say so in one line, and treat the run as missing, so a sweep makes it again
+and no report stops on it.
 """
 
 from __future__ import annotations
@@ -12,15 +18,26 @@ import hashlib
 import json
 import os
 import subprocess
+import sys
 import tempfile
 import time
 from functools import lru_cache
 from pathlib import Path
 
 import nrpa
+from nrpa.errors import InputError
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 TEMPORARY_SUFFIX = ".partial"
+DAMAGED_FOLDER = ".damaged"
+
+
+class DamagedFile(InputError):
+    """A stored file (a run file, a leaderboard entry) that cannot be read or lacks what it holds."""
+
+    def __init__(self, path: Path, reason: str, kind: str = "run file"):
+        super().__init__(f"{kind} {path}: {reason}")
+        self.path, self.reason = Path(path), reason
 
 
 def run_id(semantic_config: dict) -> str:
@@ -53,24 +70,38 @@ class RunStore:
     def __init__(self, root: str | Path):
         self.root = Path(root)
 
+    def check(self, domain_name: str | None = None) -> None:
+        """InputError when a file stands where the store (or its runs folder, or the domain's
+        folder in it) must be a folder: nothing could be written there."""
+        folders = [self.root, self.root / "runs"] + ([self.root / "runs" / domain_name] if domain_name else [])
+        for folder in folders:
+            if folder.exists() and not folder.is_dir():
+                raise InputError(f"the result store needs {folder} to be a folder, and it is a file: "
+                                 "move it away or choose another outputs_dir")
+
     def path_for(self, domain_name: str, identity: str) -> Path:
         return self.root / "runs" / domain_name / f"{identity}.json"
 
     def load(self, path: Path) -> dict:
-        return json.loads(Path(path).read_text())
+        """The run file's record; DamagedFile if it cannot be read or is not a whole run file."""
+        record = read_json(path)
+        problem = run_file_problem(record, Path(path).stem)
+        if problem:
+            raise DamagedFile(path, problem)
+        return record
+
+    def load_or_set_aside(self, path: Path) -> dict | None:
+        """The record, or None when there is no file or a damaged one (then moved aside)."""
+        if not Path(path).exists():
+            return None
+        try:
+            return self.load(path)
+        except DamagedFile as damage:
+            set_aside(damage, "the run will be made again")
+            return None
 
     def write(self, path: Path, record: dict) -> Path:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=".", suffix=TEMPORARY_SUFFIX)
-        try:
-            with os.fdopen(descriptor, "w") as handle:
-                json.dump(record, handle, indent=1)
-                handle.flush()
-                os.fsync(handle.fileno())
-            os.replace(temporary, path)
-        except BaseException:
-            Path(temporary).unlink(missing_ok=True)
-            raise
+        write_json(path, record)
         return path
 
     def run_files(self) -> list[Path]:
@@ -86,3 +117,95 @@ class RunStore:
                     temporary.unlink()
             except FileNotFoundError:
                 pass
+
+
+def read_json(path: Path, kind: str = "run file") -> dict:
+    """A JSON object from a file; DamagedFile naming what is wrong otherwise."""
+    try:
+        data = json.loads(Path(path).read_bytes())
+    except FileNotFoundError:
+        raise
+    except OSError as error:
+        raise DamagedFile(path, f"cannot be read ({error.strerror})", kind) from None
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise DamagedFile(path, f"not valid JSON ({error})", kind) from None
+    if not isinstance(data, dict):
+        raise DamagedFile(path, f"not a JSON object but a {type(data).__name__}", kind)
+    return data
+
+
+def write_json(path: Path, data: dict) -> None:
+    """Write atomically and durably: a temporary file, flushed to disk, renamed into place,
+    then the folder flushed so that the rename itself survives a power cut (what SQLite and
+    LMDB do; one more fsync, about a millisecond)."""
+    path = Path(path)
+    created = not path.parent.exists()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=".", suffix=TEMPORARY_SUFFIX)
+    try:
+        with os.fdopen(descriptor, "w") as handle:
+            json.dump(data, handle, indent=1)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+    _fsync_folder(path.parent)
+    if created:  # the new folder's own entry, in its parent
+        _fsync_folder(path.parent.parent)
+
+
+def _fsync_folder(folder: Path) -> None:
+    try:
+        descriptor = os.open(folder, os.O_RDONLY)
+    except OSError:  # a platform that cannot open folders (Windows): nothing to flush
+        return
+    try:
+        os.fsync(descriptor)
+    finally:
+        os.close(descriptor)
+
+
+# What every run file holds (readers rely on these), by section: key -> accepted types.
+_NUMBER = (int, float)
+_RUN_FILE = {
+    None: {"run_id": str, "config": dict, "seed": int, "repeat": int, "settings": dict,
+           "code_version": dict, "domain_info": dict, "result": dict, "trace": dict, "certificate": dict},
+    "config": {"domain": dict},
+    "code_version": {"source_hash": str},
+    "result": {"best_score": _NUMBER, "playouts": int, "wall_seconds": _NUMBER, "cpu_seconds": _NUMBER},
+    "trace": {"wall_seconds": list, "cpu_seconds": list, "playouts": list, "score": list},
+    "certificate": {"score": _NUMBER, "moves": list},
+}
+
+
+def run_file_problem(record: dict, file_stem: str) -> str | None:
+    """What makes ``record`` not a whole run file named ``file_stem``, or None."""
+    for section, keys in _RUN_FILE.items():
+        part = record if section is None else record[section]
+        where = "" if section is None else f"{section}."
+        for key, types in keys.items():
+            if key not in part:
+                return f"lacks {where}{key}"
+            if not isinstance(part[key], types) or isinstance(part[key], bool):
+                return f"{where}{key} is not a {'number' if types is _NUMBER else types.__name__}"
+    lengths = {len(values) for values in record["trace"].values()}
+    if len(lengths) > 1:
+        return "its trace lists have different lengths"
+    if record["run_id"] != file_stem or run_id(record["config"]) != file_stem:
+        return "its run id, its config and its file name do not agree (edited by hand?)"
+    return None
+
+
+def set_aside(damage: DamagedFile, consequence: str) -> Path:
+    """Move a damaged file into ``.damaged/`` beside it (never over an earlier one) and say so
+    in one line on stderr."""
+    folder = damage.path.parent / DAMAGED_FOLDER
+    folder.mkdir(exist_ok=True)
+    target = folder / damage.path.name
+    if target.exists():
+        target = folder / f"{damage.path.stem}.{time.strftime('%Y%m%d-%H%M%S')}.{os.getpid()}{damage.path.suffix}"
+    os.replace(damage.path, target)
+    print(f"damaged {damage} -> moved to {target}; {consequence}", file=sys.stderr)
+    return target

@@ -36,9 +36,10 @@ def main(argv: list[str] | None = None) -> int:
     if not paths:
         print("no run files found")
         return 0
-    failures = verify_files(paths)
+    verified = verify_files(paths)
+    failures = len(paths) - len(verified)
     if arguments.show:
-        for path in paths:
+        for path in verified:
             record = RunStore(path.parent).load(path)
             domain = make_domain(record["config"]["domain"])
             print(f"\n{path} ({record['domain_info']['instance']}, score {record['certificate']['score']:g}):")
