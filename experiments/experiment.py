@@ -13,11 +13,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from hydra import compose, initialize_config_dir
+from hydra.core.override_parser.overrides_parser import OverridesParser
 from hydra.errors import HydraException
 from omegaconf import OmegaConf
 
 from experiments.cli import describe, job_from
-from experiments.config import register_configs
+from experiments.config import check_override_keys, register_configs
 from experiments.runs import Job
 from experiments.store import PROJECT_ROOT, RunStore
 from nrpa.errors import InputError
@@ -65,10 +66,7 @@ def load_experiment(overrides: list[str]) -> Experiment:
     fixed = [o for o in overrides if not _is_sweep(o)]
     swept = {o.split("=", 1)[0]: o.split("=", 1)[1] for o in overrides if _is_sweep(o)}
     with initialize_config_dir(config_dir=str(CONFIG_DIR), version_base="1.3"):
-        try:
-            base = compose("config", overrides=fixed, return_hydra_config=True)
-        except HydraException as error:  # its message can be empty, with the reason in its cause
-            raise InputError(str(error) or str(error.__cause__)) from None
+        base = _compose(fixed)
         if base.report is None:
             raise InputError(
                 f"no experiment given: add experiment=NAME, one of {', '.join(experiment_names())}"
@@ -84,6 +82,8 @@ def load_experiment(overrides: list[str]) -> Experiment:
             job = job_from(cfg)
             variants.append(Variant(_label(columns, chosen, job), chosen, job, cfg.repeats, cfg.root))
         plain = compose("config", overrides=fixed)
+    store = RunStore(plain.outputs_dir)
+    store.check()
     return Experiment(
         name=base.report.name,
         kind=base.report.get("kind", "checkpoints"),
@@ -95,9 +95,53 @@ def load_experiment(overrides: list[str]) -> Experiment:
         unit=base.report.get("unit"),
         baseline=base.report.get("baseline"),
         variants=tuple(variants),
-        store=RunStore(plain.outputs_dir),
+        store=store,
         n_jobs=plain.backend.n_jobs,
     )
+
+
+def check_command_line(overrides: list[str]) -> None:
+    """What ``python run.py OVERRIDES`` can check before Hydra starts a job: each
+    configuration the command line names is composed and made into a job, which validates
+    every option and loads the instance files. A swept key (``P=2,3,4``) is checked value by
+    value, the other swept keys at their first value. Raises InputError."""
+    check_override_keys(overrides)
+    register_configs()
+    try:
+        parsed = OverridesParser.create().parse_overrides(overrides)
+    except HydraException as error:
+        raise InputError(_hydra_message(error)) from None
+    fixed, sweeps = [], []
+    for override in parsed:
+        key = override.get_key_element()
+        if override.is_sweep_override():
+            sweeps.append([f"{key}={value}" for value in override.sweep_string_iterator()]
+                          if override.is_discrete_sweep() else [override.input_line])
+        else:
+            fixed.append(f"{key}={override.get_value_element_as_str()}")
+    firsts = [values[0] for values in sweeps]
+    configurations = [fixed + firsts] + [fixed + firsts[:i] + [value] + firsts[i + 1:]
+                                         for i, values in enumerate(sweeps) for value in values[1:]]
+    with initialize_config_dir(config_dir=str(CONFIG_DIR), version_base="1.3"):
+        for configuration in configurations:
+            cfg = _compose(configuration)
+            RunStore(cfg.outputs_dir).check(job_from(cfg).domain_options.name)
+
+
+def _compose(overrides: list[str]):
+    """The composed config (with its hydra section); InputError for what Hydra refuses."""
+    try:
+        return compose("config", overrides=overrides, return_hydra_config=True)
+    except HydraException as error:
+        raise InputError(_hydra_message(error)) from None
+
+
+def _hydra_message(error: HydraException) -> str:
+    """Hydra's message without its config search path; the reason is sometimes in the cause."""
+    message = str(error).split("\nConfig search path")[0].strip()
+    if error.__cause__ is not None:
+        message = f"{message}: {error.__cause__}" if message else str(error.__cause__)
+    return message
 
 
 def _label(columns: dict, chosen: tuple[str, ...], job: Job) -> str:

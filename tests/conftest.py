@@ -1,15 +1,23 @@
-"""Shared helpers: small random boards and reading a kernel state back as a cell grid."""
+"""Shared helpers: small random boards, reading a kernel state back as a cell grid, and the
+harness's commands run in this process."""
 
 from __future__ import annotations
 
+import contextlib
+import io
+import runpy
 import subprocess
 import sys
+import traceback
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from experiments.runs import Job
+from hydra.core.global_hydra import GlobalHydra
+
 from experiments.store import PROJECT_ROOT
 from nrpa.domains.registry import SameGameOptions
 from nrpa.search import SearchSettings
@@ -53,3 +61,42 @@ def small_job(P=1, **settings) -> Job:
     options = {"level": 2, "N": 10, "P": P, "max_time": None, "max_playouts": 300, **settings}
     algorithm = "nrpa" if P == 1 else "snrpa"
     return Job(SameGameOptions(board="1"), SearchSettings(algorithm=algorithm, **options))
+
+
+@dataclass(frozen=True)
+class Completed:
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+def cli(*arguments: str) -> Completed:
+    """``python ARGUMENTS`` (``run.py ...`` or ``-m module ...``) run in this process, as its
+    ``__main__``: exit status, standard output and error. A traceback lands in stderr with
+    status 1, as Python would print it. For commands that end before any search: a new
+    interpreter costs a second or more, this a few milliseconds."""
+    if arguments[0] == "-m":
+        name, rest = arguments[1], arguments[2:]
+        sys.modules.pop(name, None)  # imported by another module already: runpy would warn
+        start = lambda: runpy.run_module(name, run_name="__main__", alter_sys=True)  # noqa: E731
+    else:
+        name, rest = str(PROJECT_ROOT / arguments[0]), arguments[1:]
+        start = lambda: runpy.run_path(name, run_name="__main__")  # noqa: E731
+    stdout, stderr = io.StringIO(), io.StringIO()
+    saved_argv = sys.argv
+    sys.argv = [name, *rest]
+    GlobalHydra.instance().clear()
+    code = 0
+    try:
+        with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):
+            try:
+                start()
+            except SystemExit as exit_:
+                code = exit_.code if isinstance(exit_.code, int) else (0 if exit_.code is None else 1)
+            except Exception:
+                traceback.print_exc()
+                code = 1
+    finally:
+        sys.argv = saved_argv
+        GlobalHydra.instance().clear()
+    return Completed(code, stdout.getvalue(), stderr.getvalue())

@@ -182,16 +182,6 @@ def test_a_copy_of_the_shipped_file_loads_as_the_paper_instance(tmp_path):
     assert np.array_equal(copy.travel_time, PAPER.travel_time)
 
 
-@pytest.mark.parametrize("options, message", [
-    (BusOptions(delta=-1), "domain.delta=-1 is out of range"),
-    (BusOptions(instance="random:x"), "the seed after 'random:' must be an integer"),
-    (BusOptions(instance="nowhere.csv"), "neither 'paper', 'random:SEED' nor an instance CSV file"),
-])
-def test_bad_options_are_named(options, message):
-    with pytest.raises(InputError, match=message):
-        make_domain(options)
-
-
 def test_a_search_certificate_replays_to_its_score_under_its_rule():
     adapter = make_domain(BusOptions(delta=3))
     result = run_search(adapter.kernel_domain(), SearchSettings(level=1, N=20, max_playouts=40, seed=3))

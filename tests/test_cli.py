@@ -67,41 +67,6 @@ def test_verify_flags_a_certificate_that_does_not_reach_its_score(tmp_outputs):
     assert "FAIL" in verified.stdout and "0 verified, 1 failed" in verified.stdout
 
 
-@pytest.mark.parametrize(
-    "argument, message",
-    [
-        ("levle=3", "unknown option 'levle': valid are algorithm, level, N, alpha, P, seed"),
-        ("domain.bord=2", "unknown option 'domain.bord' for domain=samegame: valid are domain.board"),
-        ("algo=foo", "Available options in 'algo'"),
-        ("domain=chess", "Available options in 'domain'"),
-        ("level=-1", "level=-1 is out of range: it must be >= 0"),
-        ("N=0", "N=0 is out of range"),
-        ("max_time=0", "max_time=0.0 is out of range"),
-        ("domain.board=21", "domain.board=21 is out of range: valid are the standard boards 1..20"),
-        ("domain.policy=taboo", "choose one of none, tabu, selective"),
-        ("clock=sundial", "choose one of cpu, wall"),
-    ],
-)
-def test_bad_options_fail_at_once_with_what_is_valid(tmp_outputs, argument, message):
-    completed = run(argument, outputs=tmp_outputs)
-    assert completed.returncode != 0
-    assert message in completed.stderr
-    assert not (tmp_outputs / "runs").exists()
-
-
-def test_snrpa_rejects_p_below_1_and_nrpa_rejects_p_other_than_1(tmp_outputs):
-    assert "P=0 is out of range: it must be >= 1" in run("algo=snrpa", "P=0", outputs=tmp_outputs).stderr
-    assert "use algo=snrpa P=3" in run("algo=nrpa", "P=3", outputs=tmp_outputs).stderr
-
-
-def test_a_malformed_board_file_is_reported_with_its_line_before_any_search(tmp_path, tmp_outputs):
-    board = tmp_path / "ragged.txt"
-    board.write_text("0 1 2\n0 1\n")
-    completed = run(f"domain.board={board}", outputs=tmp_outputs)
-    assert completed.returncode == 2
-    assert f"board file {board}, line 2: 2 cells where line 1 has 3" in completed.stderr
-
-
 def test_a_board_file_of_your_own_is_searched(tmp_path, tmp_outputs):
     board = tmp_path / "mine.txt"
     board.write_text("1 1 2\n2 2 1\n")

@@ -12,7 +12,6 @@ from hypothesis import given, settings, strategies as st
 from nrpa.domains import maximum_rules as rules
 from nrpa.domains.maximum import make_maximum, mx_legal_moves, mx_new_state, mx_play, mx_score
 from nrpa.domains.registry import MaximumOptions, make_domain
-from nrpa.errors import InputError
 from nrpa.search import SearchSettings, run_search
 
 DATA = Path(__file__).resolve().parent.parent / "nrpa" / "data" / "maxexpr"
@@ -84,8 +83,3 @@ def test_nrpa_reaches_the_optimum_of_small_limits(limit):
                                                                 max_playouts=20000))
     assert result.best_score == rules.optimum(limit)
     assert domain.replay_score(domain.certificate(result.best_moves)) == result.best_score
-
-
-def test_a_limit_below_1_is_rejected():
-    with pytest.raises(InputError, match="domain.max_atoms=0 is out of range: L must be 1..100000"):
-        make_domain(MaximumOptions(max_atoms=0))

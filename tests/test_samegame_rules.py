@@ -116,10 +116,5 @@ def test_malformed_board_files_fail_naming_file_and_line(tmp_path, text, message
     assert str(path) in str(error.value)
 
 
-def test_board_numbers_outside_1_to_20_are_rejected_with_the_valid_range():
-    with pytest.raises(BoardError, match="1..20"):
-        load_board(21)
-
-
 def test_trailing_blank_lines_are_allowed():
     assert parse_board("1 2\n2 1\n\n\n", "x") == ((1, 2), (2, 1))

@@ -87,8 +87,3 @@ def test_malformed_instance_files_name_the_file_and_line(tmp_path, text, message
     with pytest.raises(rules.InstanceError, match=message.replace("(", r"\(")) as error:
         make_domain(TsptwOptions(instance=str(path)))
     assert str(path) in str(error.value)
-
-
-def test_an_unknown_instance_name_lists_the_shipped_ones():
-    with pytest.raises(rules.InstanceError, match="rc_201.1, rc_201.2"):
-        make_domain(TsptwOptions(instance="rc_999.9"))

@@ -1,0 +1,136 @@
+"""Bad input, as a table: every case exits with status 2 and a message naming what is wrong
+(the word or phrase of the third column), prints no traceback, and writes nothing to the store.
+
+The commands run in this process (``tests.conftest.cli``), as ``python ARGUMENTS`` would:
+they all end before any search. ``{tmp}`` is a folder holding the bad files below, ``{out}``
+the store (``outputs_dir``), which holds one whole run file before each case."""
+
+import shutil
+
+import pytest
+
+from tests.conftest import cli
+
+BAD_FILES = {
+    "ragged_board.txt": "0 1 2\n0 1\n",
+    "letter_board.txt": "0 1\n0 x\n",
+    "tsptw_letter.txt": "2\n0 x\n1 0\n0 10\n0 10\n",
+    "tsptw_window.txt": "2\n0 1\n1 0\n0 10\n5 1\n",
+    "bus_header.csv": "minute,stop,passengers\n0,1,2\n",
+    "bus_row.csv": "minute,station,new_passengers,travel_time,incident\n0,4,x,2,0\n",
+    "morpion.psol": "28,28\n",
+    "morpion.csv": "ply,dot_x,dot_y,dir_dx,dir_dy,start_x,start_y\n1,-3,-1,0,1,-3\n",
+    "a_file": "not a folder\n",
+}
+RUN = ("run.py",)
+REPORT = ("-m", "analysis.report")
+ESTIMATE = ("-m", "experiments.estimate")
+
+CASES = [
+    # options of a run: unknown, mistyped, out of range, or not valid together
+    (RUN + ("levle=3",), "unknown option 'levle': valid are algorithm, level, N"),
+    (RUN + ("domain.bord=2",), "unknown option 'domain.bord' for domain=samegame: valid are domain.board"),
+    (RUN + ("backend.workers=3",), "valid are backend.n_jobs, backend.address"),
+    (RUN + ("algo=foo",), "Available options in 'algo'"),
+    (RUN + ("domain=chess",), "Available options in 'domain'"),
+    (RUN + ("scale=huge",), "Available options in 'scale'"),
+    (RUN + ("level=three",), "'three' of type 'str' could not be converted to Integer"),
+    (RUN + ("domain.board=[1",), "no viable alternative at input '[1'"),
+    (RUN + ("level=-1",), "level=-1 is out of range: it must be >= 0"),
+    (RUN + ("N=0",), "N=0 is out of range"),
+    (RUN + ("alpha=0",), "alpha=0.0 is out of range"),
+    (RUN + ("algo=snrpa", "P=0"), "P=0 is out of range: it must be >= 1"),
+    (RUN + ("algo=nrpa", "P=3"), "use algo=snrpa P=3"),
+    (RUN + ("max_time=0",), "max_time=0.0 is out of range"),
+    (RUN + ("max_playouts=0",), "max_playouts=0 is out of range"),
+    (RUN + ("max_time=null",), "no budget: set max_time and/or max_playouts"),
+    (RUN + ("clock=sundial",), "choose one of cpu, wall"),
+    (RUN + ("seed=-1",), "seed=-1 is out of range"),
+    (RUN + ("policy_capacity_bits=40",), "policy_capacity_bits=40 is out of range: 10..28"),
+    (RUN + ("parallel=both",), "parallel='both' is not valid: choose one of none, shared, thread_local, averaged"),
+    (RUN + ("parallel=shared", "threads=2"), "parallel runs use a wall-clock budget, set clock=wall"),
+    (RUN + ("threads=2", "clock=wall"), "threads=2 needs a parallel strategy"),
+    (RUN + ("parallel=shared", "parallel_level=5", "clock=wall"), "parallel_level=5 is out of range"),
+    (RUN + ("parallel=averaged", "threads=2", "clock=wall", "average_every=0"), "average_every=0.0 is out of range"),
+    (RUN + ("parallel=shared", "algo=nmcs"), "parallel=shared runs NRPA: set algo=nrpa"),
+    (RUN + ("parallel=shared", "parallel_level=0", "clock=wall"), "parallel_level=0 is out of range"),
+    (RUN + ("parallel=shared", "threads=0", "clock=wall"), "threads=0 is out of range"),
+    (RUN + ("root=0",), "root=0 is out of range"),
+    (RUN + ("repeats=0", "max_playouts=1"), "repeats=0 is out of range"),
+    (RUN + ("backend=dask",), "backend.address"),
+    (RUN + ("-m", "algo=snrpa", "P=2,0"), "P=0 is out of range"),  # a swept value, before any run
+    (RUN + ("-m", "N=10,100", "P=1,2"), "use algo=snrpa P=2"),
+    # each domain's options and instance files
+    (RUN + ("domain.board=21",), "domain.board=21 is out of range: valid are the standard boards 1..20"),
+    (RUN + ("domain.board={tmp}/ragged_board.txt",), "ragged_board.txt, line 2: 2 cells where line 1 has 3"),
+    (RUN + ("domain.board={tmp}/letter_board.txt",), "letter_board.txt, line 2: 'x' is not a colour digit"),
+    (RUN + ("domain.board={tmp}/no_such_board.txt",), "no_such_board.txt"),
+    (RUN + ("domain.policy=taboo",), "choose one of none, tabu, selective"),
+    (RUN + ("domain=weakschur", "domain.parts=0"), "domain.parts=0 is out of range: K must be 1..12"),
+    (RUN + ("domain=weakschur", "domain.policy=greedy"), "choose one of standard, rule"),
+    (RUN + ("domain=weakschur", "domain.max_number=-1"), "domain.max_number=-1 is out of range"),
+    (RUN + ("domain=maximum", "domain.max_atoms=0"), "domain.max_atoms=0 is out of range: L must be 1..100000"),
+    (RUN + ("domain=tsptw", "domain.instance=rc_999.9"), "rc_201.1, rc_201.2"),
+    (RUN + ("domain=tsptw", "domain.instance={tmp}/tsptw_letter.txt"), "tsptw_letter.txt, line 2: 'x' is not a number"),
+    (RUN + ("domain=tsptw", "domain.instance={tmp}/tsptw_window.txt"), "line 5: a time window is 'ready due'"),
+    (RUN + ("domain=bus", "domain.instance={tmp}/bus_header.csv"), "line 1: the header must be"),
+    (RUN + ("domain=bus", "domain.instance={tmp}/bus_row.csv"), "line 2: expected five integers"),
+    (RUN + ("domain=bus", "domain.delta=-1"), "domain.delta=-1 is out of range"),
+    (RUN + ("domain=bus", "domain.instance=random:x"), "the seed after 'random:' must be an integer"),
+    (RUN + ("domain=bus", "domain.instance=nowhere.csv"), "neither 'paper', 'random:SEED' nor an instance CSV file"),
+    (RUN + ("domain=morpion", "domain.variant=5X"), "domain.variant='5X' is not valid: choose one of 5D, 5T"),
+    (("-m", "analysis.morpion_grid", "{tmp}/morpion.psol", "{tmp}/grid.png"), "is not the reference dot"),
+    (("-m", "analysis.morpion_grid", "{tmp}/morpion.csv", "{tmp}/grid.png"), "line 2: 6 fields"),
+    # experiments, reports, estimates
+    (RUN + ("-m", "experiment=nope"), "Available options in 'experiment'"),
+    (REPORT + ("experiment=nope",), "Available options in 'experiment'"),
+    (REPORT + ("scale=quick",), "no experiment given: add experiment=NAME, one of"),
+    (ESTIMATE + ("experiment=stabilized_table4", "P=x"), "P=x"),
+    # a store that cannot be written or holds no whole run
+    (RUN + ("outputs_dir={tmp}/a_file",), "a_file to be a folder, and it is a file"),
+    (ESTIMATE + ("experiment=stabilized_table4", "outputs_dir={tmp}/a_file"), "a_file to be a folder"),
+    (("-m", "experiments.verify", "{tmp}/no_such_run.json"), "neither a run file nor a folder"),
+    (REPORT + ("experiment=stabilized_table4", "scale=smoke"), "no run files of stabilized_table4"),
+]
+
+
+@pytest.fixture(scope="module")
+def bad_files(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("bad")
+    for name, text in BAD_FILES.items():
+        (folder / name).write_text(text)
+    return folder
+
+
+@pytest.fixture(scope="module")
+def one_run(tmp_path_factory):
+    """A store holding one whole run file, copied into each case's store."""
+    store = tmp_path_factory.mktemp("store")
+    done = cli("run.py", "level=1", "N=3", "max_playouts=3", f"outputs_dir={store}")
+    assert done.returncode == 0, done.stderr
+    return store
+
+
+def run_files(store):
+    return sorted(path.relative_to(store) for path in store.glob("runs/**/*.json"))
+
+
+def test_the_table_covers_thirty_cases_or_more():
+    assert len(CASES) >= 30
+
+
+@pytest.mark.parametrize("arguments, message", CASES, ids=[" ".join(c[0]) for c in CASES])
+def test_bad_input_is_refused_with_status_2_and_its_reason(tmp_path, bad_files, one_run, arguments, message):
+    store = tmp_path / "outputs"
+    shutil.copytree(one_run, store)
+    before = run_files(store)
+    arguments = [a.format(tmp=bad_files, out=store) for a in arguments]
+    if arguments[0] == "run.py" or arguments[1] in ("analysis.report", "experiments.estimate"):
+        if not any(a.startswith("outputs_dir=") for a in arguments):
+            arguments.append(f"outputs_dir={store}")
+    completed = cli(*arguments)
+    assert completed.returncode == 2, completed.stderr + completed.stdout
+    assert message in completed.stderr
+    assert "Traceback" not in completed.stderr + completed.stdout
+    assert run_files(store) == before
+
