@@ -23,13 +23,13 @@ install: ## create .venv and install the project with its dev extras
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e ".[dev]"
 
-test: ## fast test suite (numba compile included; about 6.5 minutes on 2 cores)
+test: ## fast test suite (numba compile included; about 7 minutes on 2 cores)
 	$(PY) -m pytest -q
 
-test-slow: ## the slow checks only
+test-slow: ## the slow checks only (kernel cache under interrupted and concurrent compiles, submitit; about 4 minutes)
 	$(PY) -m pytest -q -m slow
 
-bench: ## engine speed: playouts per CPU-second of every domain, leaf parallel speed-up (about 3 minutes, 5 on a cold cache)
+bench: ## engine speed: playouts per CPU-second of every domain, leaf parallel speed-up, threaded run start cold and warm (about 4 minutes, 6 on a cold cache)
 	$(PY) -m experiments.bench
 
 verify: ## replay every certificate under outputs/ with the plain-Python rules

@@ -5,9 +5,11 @@ parallelisation (shared and thread-local policy) on 1 and 2 threads, in playouts
 wall-second (five interleaved pairs of 4 s runs each).
 
 Prints playouts per CPU-second for both, what reading the budget clock after every
-playout costs as a share of the run, and the cold start of `python run.py` with a warm
+playout costs as a share of the run, the cold start of `python run.py` with a warm
 cache (process start to the end of a one-playout run, an upper bound on the time to the
-first playout). The last line is `playouts_per_cpu_second: <tabu figure>`.
+first playout), and the start of a threaded run (`parallel=shared threads=2`) with an empty
+kernel cache (everything compiled) and then with that cache (everything loaded). The last
+line is `playouts_per_cpu_second: <tabu figure>`.
 """
 
 from __future__ import annotations
@@ -81,6 +83,22 @@ def cold_start_seconds() -> float:
         return time.perf_counter() - start
 
 
+def parallel_start_seconds() -> tuple[float, float]:
+    """Wall time of a threaded `python run.py` (SameGame board 1, shared policy, 2 threads, two
+    playouts) with an empty kernel cache, then again with the cache it left."""
+    command = [sys.executable, str(PROJECT_ROOT / "run.py"), "parallel=shared", "threads=2", "clock=wall",
+               "max_playouts=2", "force=true"]
+    times = []
+    with tempfile.TemporaryDirectory() as scratch:
+        environment = {**os.environ, "NRPA_CACHE_ROOT": os.path.join(scratch, "cache")}
+        command.append(f"outputs_dir={os.path.join(scratch, 'outputs')}")
+        for _ in ("cold", "warm"):
+            start = time.perf_counter()
+            subprocess.run(command, check=True, capture_output=True, env=environment)
+            times.append(time.perf_counter() - start)
+    return times[0], times[1]
+
+
 def leaf_speedup(parallel: str, threads: int, pairs: int, seconds: float) -> tuple[float, float, list[float]]:
     """SameGame board 1, NRPA level 4, leaf parallelisation (L = 1): playouts per
     wall-second on 1 thread and on ``threads`` threads, in ``pairs`` interleaved pairs of
@@ -112,6 +130,9 @@ def main() -> None:
     seconds = parser.parse_args().seconds
     print(f"machine: {os.cpu_count()} cores; NRPA level 4, N=100")
     print(f"cold start (python run.py, warm cache, one playout): {cold_start_seconds():.2f} s")
+    compiled, loaded = parallel_start_seconds()
+    print(f"threaded run start (python run.py parallel=shared threads=2, two playouts): {compiled:.1f} s "
+          f"with an empty kernel cache (all compiled), {loaded:.2f} s with its cache (all loaded)")
     for name, options in OTHER_DOMAINS.items():
         rate = playouts_per_cpu_second(options, seconds / 4)
         print(f"{name}: {rate:,.0f} playouts per CPU-second ({seconds / 4:g} CPU-s)")
