@@ -190,7 +190,7 @@ def run_file_problem(record: dict, file_stem: str) -> str | None:
                 return f"lacks {where}{key}"
             if not isinstance(part[key], types) or isinstance(part[key], bool):
                 return f"{where}{key} is not a {'number' if types is _NUMBER else types.__name__}"
-    lengths = {len(values) for values in record["trace"].values()}
+    lengths = {len(record["trace"][key]) for key in _RUN_FILE["trace"]}
     if len(lengths) > 1:
         return "its trace lists have different lengths"
     if record["run_id"] != file_stem or run_id(record["config"]) != file_stem:
@@ -206,6 +206,9 @@ def set_aside(damage: DamagedFile, consequence: str) -> Path:
     target = folder / damage.path.name
     if target.exists():
         target = folder / f"{damage.path.stem}.{time.strftime('%Y%m%d-%H%M%S')}.{os.getpid()}{damage.path.suffix}"
-    os.replace(damage.path, target)
+    try:
+        os.replace(damage.path, target)
+    except FileNotFoundError:  # another process (a second sweep) moved it first
+        return target
     print(f"damaged {damage} -> moved to {target}; {consequence}", file=sys.stderr)
     return target

@@ -3,14 +3,14 @@
 Three faults of numba's own cache (numba 0.68.1) can crash a run or load a kernel other than
 the one asked for; this module closes each, and ``tests/test_cache.py`` reproduces each.
 
-1. **The threading layer is never started** (numba issue #9938; PR #9950, not merged, fixes
-   it the same way). numba records on a compiled library the calls to make when it is loaded
+1. **The threading layer is never started** (numba issue #9938; its PR #9950, still open,
+   fixes it the same way). numba records on a compiled library the calls to make when it is loaded
    again (``reload_init``: for a ``parallel=True`` kernel, starting the threading layer), and
    a caller inherits its callees' list when it links them; but a library *loaded from the
    cache* starts with an empty list. So a kernel compiled in a process whose parallel callees
    came from the cache is saved without that call, and a later process that loads it runs its
    first prange loop through threading-layer symbols that were never registered: a
-   segmentation fault. An interrupted first compile (callees saved, the entry point not) is
+   segmentation fault, or "LLVM ERROR: Symbol not found: deallocate_sched". An interrupted first compile (callees saved, the entry point not) is
    the usual way there. Fix: a library loaded from the cache gets back the list it was saved
    with, so callers compiled against it inherit it. (Starting the threading layer at import
    would also do, but then no process forked after ``import nrpa`` could run a parallel
@@ -28,8 +28,9 @@ the one asked for; this module closes each, and ``tests/test_cache.py`` reproduc
    up, a copy cut short) makes numba raise from ``pickle``. Fix: it counts as a miss; the
    kernel is compiled again and the file rewritten.
 
-numba's own files are written to a temporary name and renamed, so a file is never seen half
-written. Kernels compiled in different processes may still be linked together (that is how
+These are patches of numba internals (``IndexDataCacheFile``, ``CompileResult._rebuild``):
+after a numba upgrade, ``make test-slow`` says whether they still hold. numba's own files are
+written to a temporary name and renamed, so a file is never seen half written. Kernels compiled in different processes may still be linked together (that is how
 numba's cache works, and safe once the above is fixed). The cache folder is keyed on a hash
 of the package sources (``nrpa/__init__.py``), so an edited source never runs a stale kernel.
 """
