@@ -63,17 +63,17 @@ def experiment_names() -> list[str]:
 def load_experiment(overrides: list[str]) -> Experiment:
     """The experiment that ``python run.py -m <overrides>`` would run."""
     register_configs()
-    fixed = [o for o in overrides if not _is_sweep(o)]
-    swept = {o.split("=", 1)[0]: o.split("=", 1)[1] for o in overrides if _is_sweep(o)}
+    fixed, swept = _split_sweeps(overrides)
     with initialize_config_dir(config_dir=str(CONFIG_DIR), version_base="1.3"):
         base = _compose(fixed)
         if base.report is None:
             raise InputError(
                 f"no experiment given: add experiment=NAME, one of {', '.join(experiment_names())}"
             )
-        params = {**OmegaConf.to_container(base.hydra.sweeper.params or {}), **swept}
+        configured = OmegaConf.to_container(base.hydra.sweeper.params or {})
+        params = {**{key: str(values).split(",") for key, values in configured.items()}, **swept}
         keys = list(params)
-        grid = [str(params[key]).split(",") for key in keys] if keys else []
+        grid = [params[key] for key in keys]
         columns = OmegaConf.to_container(base.report.columns) if base.report.get("columns") else {}
         variants = []
         for values in itertools.product(*grid):
@@ -107,18 +107,8 @@ def check_command_line(overrides: list[str]) -> None:
     value, the other swept keys at their first value. Raises InputError."""
     check_override_keys(overrides)
     register_configs()
-    try:
-        parsed = OverridesParser.create().parse_overrides(overrides)
-    except HydraException as error:
-        raise InputError(_hydra_message(error)) from None
-    fixed, sweeps = [], []
-    for override in parsed:
-        key = override.get_key_element()
-        if override.is_sweep_override():
-            sweeps.append([f"{key}={value}" for value in override.sweep_string_iterator()]
-                          if override.is_discrete_sweep() else [override.input_line])
-        else:
-            fixed.append(f"{key}={override.get_value_element_as_str()}")
+    fixed, swept = _split_sweeps(overrides)
+    sweeps = [[f"{key}={value}" for value in values] for key, values in swept.items()]
     firsts = [values[0] for values in sweeps]
     configurations = [fixed + firsts] + [fixed + firsts[:i] + [value] + firsts[i + 1:]
                                          for i, values in enumerate(sweeps) for value in values[1:]]
@@ -126,6 +116,25 @@ def check_command_line(overrides: list[str]) -> None:
         for configuration in configurations:
             cfg = _compose(configuration)
             RunStore(cfg.outputs_dir).check(job_from(cfg).domain_options.name)
+
+
+def _split_sweeps(overrides: list[str]) -> tuple[list[str], dict[str, list[str]]]:
+    """The fixed overrides, and each swept key with its values (``P=2,3`` -> {"P": ["2", "3"]}),
+    read with Hydra's own override grammar, as its basic sweeper does."""
+    try:
+        parsed = OverridesParser.create().parse_overrides(overrides)
+    except HydraException as error:
+        raise InputError(_hydra_message(error)) from None
+    fixed, swept = [], {}
+    for override in parsed:
+        key = override.get_key_element()
+        if not override.is_sweep_override():
+            fixed.append(override.input_line)
+        elif override.is_discrete_sweep():
+            swept[key] = list(override.sweep_string_iterator())
+        else:
+            raise InputError(f"{override.input_line}: only lists of values (a,b,c) and range() can be swept")
+    return fixed, swept
 
 
 def _compose(overrides: list[str]):
@@ -150,7 +159,3 @@ def _label(columns: dict, chosen: tuple[str, ...], job: Job) -> str:
         if set(key.split()) <= set(chosen):
             return name
     return " ".join(chosen) or describe(job.settings)
-
-
-def _is_sweep(override: str) -> bool:
-    return "=" in override and "," in override.split("=", 1)[1]
