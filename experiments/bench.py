@@ -72,31 +72,35 @@ def clock_read_seconds(times: int = 1_000_000) -> float:
     return (time.process_time() - start) / times
 
 
-def cold_start_seconds() -> float:
-    """Wall time of `python run.py ... max_playouts=1` in a fresh process."""
-    command = [sys.executable, str(PROJECT_ROOT / "run.py"), "level=1", "max_playouts=1", "force=true"]
+def run_py_seconds(arguments: list[str], times: int, cache_root: str | None = None) -> list[float]:
+    """Wall time of each of ``times`` runs of `python run.py ARGUMENTS force=true`, one after
+    the other, into a scratch store; with ``cache_root``, kernels are cached there instead of
+    in the project's cache."""
+    command = [sys.executable, str(PROJECT_ROOT / "run.py"), *arguments, "force=true"]
+    environment = {**os.environ, **({"NRPA_CACHE_ROOT": cache_root} if cache_root else {})}
+    seconds = []
     with tempfile.TemporaryDirectory() as outputs:
         command.append(f"outputs_dir={outputs}")
-        subprocess.run(command, check=True, capture_output=True)  # warm the cache
-        start = time.perf_counter()
-        subprocess.run(command, check=True, capture_output=True)
-        return time.perf_counter() - start
+        for _ in range(times):
+            start = time.perf_counter()
+            subprocess.run(command, check=True, capture_output=True, env=environment)
+            seconds.append(time.perf_counter() - start)
+    return seconds
+
+
+def cold_start_seconds() -> float:
+    """Wall time of `python run.py ... max_playouts=1` in a fresh process (the first run
+    warms the cache)."""
+    return run_py_seconds(["level=1", "max_playouts=1"], 2)[1]
 
 
 def parallel_start_seconds() -> tuple[float, float]:
     """Wall time of a threaded `python run.py` (SameGame board 1, shared policy, 2 threads, two
     playouts) with an empty kernel cache, then again with the cache it left."""
-    command = [sys.executable, str(PROJECT_ROOT / "run.py"), "parallel=shared", "threads=2", "clock=wall",
-               "max_playouts=2", "force=true"]
-    times = []
-    with tempfile.TemporaryDirectory() as scratch:
-        environment = {**os.environ, "NRPA_CACHE_ROOT": os.path.join(scratch, "cache")}
-        command.append(f"outputs_dir={os.path.join(scratch, 'outputs')}")
-        for _ in ("cold", "warm"):
-            start = time.perf_counter()
-            subprocess.run(command, check=True, capture_output=True, env=environment)
-            times.append(time.perf_counter() - start)
-    return times[0], times[1]
+    with tempfile.TemporaryDirectory() as cache_root:
+        compiled, loaded = run_py_seconds(["parallel=shared", "threads=2", "clock=wall", "max_playouts=2"], 2,
+                                          cache_root)
+    return compiled, loaded
 
 
 def leaf_speedup(parallel: str, threads: int, pairs: int, seconds: float) -> tuple[float, float, list[float]]:

@@ -14,10 +14,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
-from experiments.runs import Job
 from hydra.core.global_hydra import GlobalHydra
 
+from experiments.runs import Job
 from experiments.store import PROJECT_ROOT
 from nrpa.domains.registry import SameGameOptions
 from nrpa.search import SearchSettings
