@@ -20,7 +20,6 @@ from collections import namedtuple
 
 import numpy as np
 from numba import njit
-from numba.extending import overload
 
 from nrpa.domains import contract
 
@@ -161,7 +160,7 @@ def bus_reset(domain, state):
 
 
 @njit(cache=True)
-def bus_copy_state(source, target):
+def bus_copy_state(domain, source, target):
     target.data[:] = source.data
 
 
@@ -207,60 +206,23 @@ def bus_play(domain, state, dwell):
     _run_from_bus(data, domain.tables, b + 1)
 
 
-def _is_bus(domain):
-    return getattr(domain, "instance_class", None) is Bus
+@njit(cache=True)
+def bus_score(domain, state):
+    return -(state.data[TOTAL_WAITING] - 200_000) / 1000.0
 
 
-@overload(contract.new_state, jit_options={"cache": True})
-def _new_state(domain):
-    if _is_bus(domain):
-        return lambda domain: bus_new_state(domain)
+@njit(cache=True)
+def bus_max_moves(domain):
+    return np.int64(4)
 
 
-@overload(contract.reset, jit_options={"cache": True})
-def _reset(domain, state):
-    if _is_bus(domain):
-        return lambda domain, state: bus_reset(domain, state)
-
-
-@overload(contract.copy_state, jit_options={"cache": True})
-def _copy_state(domain, source, target):
-    if _is_bus(domain):
-        return lambda domain, source, target: bus_copy_state(source, target)
-
-
-@overload(contract.legal_moves, jit_options={"cache": True})
-def _legal_moves(domain, state, moves, codes):
-    if _is_bus(domain):
-        return lambda domain, state, moves, codes: bus_legal_moves(domain, state, moves, codes)
-
-
-@overload(contract.play, jit_options={"cache": True})
-def _play(domain, state, move):
-    if _is_bus(domain):
-        return lambda domain, state, move: bus_play(domain, state, move)
-
-
-@overload(contract.score, jit_options={"cache": True})
-def _score(domain, state):
-    if _is_bus(domain):
-        return lambda domain, state: -(state.data[TOTAL_WAITING] - 200_000) / 1000.0
-
-
-@overload(contract.is_terminal, jit_options={"cache": True})
-def _is_terminal(domain, state):
-    if _is_bus(domain):
-        return lambda domain, state: state.data[DECISION_BUS] == NO_DECISION
-
-
-@overload(contract.max_moves, jit_options={"cache": True})
-def _max_moves(domain):
-    if _is_bus(domain):
-        return lambda domain: np.int64(4)
-
-
-@overload(contract.max_length, jit_options={"cache": True})
-def _max_length(domain):
+@njit(cache=True)
+def bus_max_length(domain):
     # each bus is advanced once a minute, so at most one decision per bus and minute
-    if _is_bus(domain):
-        return lambda domain: np.int64(BUSES * CLOSING)
+    return np.int64(BUSES * CLOSING)
+
+
+contract.register(
+    Bus, new_state=bus_new_state, reset=bus_reset, copy_state=bus_copy_state, legal_moves=bus_legal_moves,
+    play=bus_play, score=bus_score, max_moves=bus_max_moves, max_length=bus_max_length,
+)

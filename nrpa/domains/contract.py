@@ -7,11 +7,11 @@ A domain is two NamedTuple classes of numpy arrays and scalars:
 * the *state* value (mutable arrays only): one position of the problem. Kernels allocate a
   few states up front and never allocate inside the search loop.
 
-Each domain module implements every stub below with
-``@overload(stub, jit_options={"cache": True})``, dispatching on the NamedTuple class of the
-domain argument. The algorithms are plain module-level ``@njit(cache=True)`` functions that
-call the stubs, so one compiled algorithm serves each domain and loads from numba's disk
-cache in a new process (closures over jitted domain functions would recompile every time).
+Each domain module implements every function below as an ``@njit`` function and registers
+them once, with ``register(DomainClass, new_state=..., reset=..., ...)``, which installs one
+numba overload per stub dispatching on the NamedTuple class of the domain argument. The
+algorithms are plain module-level ``@njit(cache=True)`` functions that call the stubs, so one
+compiled algorithm serves each domain and loads from numba's disk cache in a new process.
 
 Types used throughout:
 
@@ -28,6 +28,12 @@ Buffers passed in are preallocated by the caller:
 Printing a move for a certificate is done on the Python side by each domain's plain-Python
 rules module (see ``nrpa.domains.registry``), which is also what verifies certificates.
 """
+
+import builtins
+import inspect
+import types
+
+from numba.extending import overload
 
 
 def new_state(domain):
@@ -56,13 +62,95 @@ def score(domain, state):
     """The score (``float64``) of ``state``: the value of the sequence played so far."""
 
 
-def is_terminal(domain, state):
-    """``True`` when no move is left (the same as ``legal_moves(...) == 0``, but cheaper)."""
-
-
 def max_moves(domain):
     """Upper bound (``int64``) on the number of legal moves in any state."""
 
 
 def max_length(domain):
     """Upper bound (``int64``) on the number of moves of any sequence from the initial state."""
+
+
+CONTRACT = {stub.__name__: stub for stub in (new_state, reset, copy_state, legal_moves, play, score, max_moves,
+                                             max_length)}
+REGISTERED = {}  # domain NamedTuple class -> its implementations, by contract name
+
+
+def register(domain_class, **implementations) -> None:
+    """Make the ``@njit`` functions ``implementations`` (one per name of ``CONTRACT``, each
+    with the stub's parameters) what the kernels call for a domain value of ``domain_class``.
+    A missing, unknown or mis-declared function is refused here, at import."""
+    missing = [name for name in CONTRACT if name not in implementations]
+    unknown = sorted(set(implementations) - set(CONTRACT))
+    if missing or unknown:
+        raise TypeError(f"contract.register({domain_class.__name__}, ...): "
+                        + "; ".join([f"missing {', '.join(missing)}"] * bool(missing)
+                                    + [f"unknown {', '.join(unknown)}"] * bool(unknown))
+                        + f" (the contract is {', '.join(CONTRACT)})")
+    for name, function in implementations.items():
+        expected = list(inspect.signature(CONTRACT[name]).parameters)
+        python_function = getattr(function, "py_func", None)
+        if python_function is None or len(inspect.signature(python_function).parameters) != len(expected):
+            raise TypeError(f"contract.register({domain_class.__name__}, {name}=...): an @njit function "
+                            f"of {len(expected)} parameters ({', '.join(expected)}) is needed, got {function!r}")
+    if domain_class in REGISTERED:
+        raise TypeError(f"contract.register: {domain_class.__name__} is registered already")
+    REGISTERED[domain_class] = dict(implementations)
+    for name, function in implementations.items():
+        _install(CONTRACT[name], domain_class, function)
+
+
+def _install(stub, domain_class, function):
+    """One overload of ``stub`` for ``domain_class`` whose body calls ``function``.
+
+    The body numba compiles is a copy of the forwarder of the same name below, with its own
+    globals binding ``implementation`` to ``function``. Not a closure: numba keys a cached
+    overload on the pickled contents of its closure, and a pickled dispatcher carries an id
+    that differs in every process, so closures would recompile in each new process. The
+    copies share their code and source line; numba tells their cache entries apart by
+    signature, whose first type is the domain's NamedTuple class."""
+    forwarder = _FORWARDERS[stub.__name__]
+    body = types.FunctionType(forwarder.__code__, {"implementation": function, "__builtins__": builtins},
+                              forwarder.__name__)
+
+    def typer(domain, *args):
+        if getattr(domain, "instance_class", None) is domain_class:
+            return body
+
+    typer.__signature__ = inspect.signature(stub)  # numba checks it against the body's
+    overload(stub, jit_options={"cache": True})(typer)
+
+
+# The overload bodies. ``implementation`` is bound per domain by ``_install``.
+def _new_state(domain):
+    return implementation(domain)  # noqa: F821
+
+
+def _reset(domain, state):
+    return implementation(domain, state)  # noqa: F821
+
+
+def _copy_state(domain, source, target):
+    return implementation(domain, source, target)  # noqa: F821
+
+
+def _legal_moves(domain, state, moves, codes):
+    return implementation(domain, state, moves, codes)  # noqa: F821
+
+
+def _play(domain, state, move):
+    return implementation(domain, state, move)  # noqa: F821
+
+
+def _score(domain, state):
+    return implementation(domain, state)  # noqa: F821
+
+
+def _max_moves(domain):
+    return implementation(domain)  # noqa: F821
+
+
+def _max_length(domain):
+    return implementation(domain)  # noqa: F821
+
+
+_FORWARDERS = {name: globals()["_" + name] for name in CONTRACT}

@@ -16,7 +16,6 @@ from collections import namedtuple
 
 import numpy as np
 from numba import njit
-from numba.extending import overload
 
 from nrpa.domains import contract
 
@@ -94,59 +93,17 @@ def mx_score(domain, state):
     return stack[0]
 
 
-def _is_maximum(domain):
-    return getattr(domain, "instance_class", None) is Maximum
+@njit(cache=True)
+def mx_max_moves(domain):
+    return np.int64(3)
 
 
-@overload(contract.new_state, jit_options={"cache": True})
-def _new_state(domain):
-    if _is_maximum(domain):
-        return lambda domain: mx_new_state(domain)
+@njit(cache=True)
+def mx_max_length(domain):
+    return domain.max_atoms
 
 
-@overload(contract.reset, jit_options={"cache": True})
-def _reset(domain, state):
-    if _is_maximum(domain):
-        return lambda domain, state: mx_reset(domain, state)
-
-
-@overload(contract.copy_state, jit_options={"cache": True})
-def _copy_state(domain, source, target):
-    if _is_maximum(domain):
-        return lambda domain, source, target: mx_copy_state(domain, source, target)
-
-
-@overload(contract.legal_moves, jit_options={"cache": True})
-def _legal_moves(domain, state, moves, codes):
-    if _is_maximum(domain):
-        return lambda domain, state, moves, codes: mx_legal_moves(domain, state, moves, codes)
-
-
-@overload(contract.play, jit_options={"cache": True})
-def _play(domain, state, move):
-    if _is_maximum(domain):
-        return lambda domain, state, move: mx_play(domain, state, move)
-
-
-@overload(contract.score, jit_options={"cache": True})
-def _score(domain, state):
-    if _is_maximum(domain):
-        return lambda domain, state: mx_score(domain, state)
-
-
-@overload(contract.is_terminal, jit_options={"cache": True})
-def _is_terminal(domain, state):
-    if _is_maximum(domain):
-        return lambda domain, state: state.info[1] == 0
-
-
-@overload(contract.max_moves, jit_options={"cache": True})
-def _max_moves(domain):
-    if _is_maximum(domain):
-        return lambda domain: np.int64(3)
-
-
-@overload(contract.max_length, jit_options={"cache": True})
-def _max_length(domain):
-    if _is_maximum(domain):
-        return lambda domain: domain.max_atoms
+contract.register(
+    Maximum, new_state=mx_new_state, reset=mx_reset, copy_state=mx_copy_state, legal_moves=mx_legal_moves,
+    play=mx_play, score=mx_score, max_moves=mx_max_moves, max_length=mx_max_length,
+)

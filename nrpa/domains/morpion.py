@@ -66,7 +66,6 @@ from collections import namedtuple
 
 import numpy as np
 from numba import njit
-from numba.extending import overload
 
 from nrpa.domains import contract
 
@@ -324,64 +323,21 @@ def mp_legal_moves(domain, state, moves, codes):
 
 
 @njit(cache=True)
-def mp_is_terminal(domain, state):
-    lists = state.lists
-    return lists[N_LEGAL] == 0 or lists[N_PLAYED] >= domain.length_cap
+def mp_score(domain, state):
+    return np.float64(state.lists[N_PLAYED])
 
 
-def _is_morpion(domain):
-    return getattr(domain, "instance_class", None) is Morpion
+@njit(cache=True)
+def mp_max_moves(domain):
+    return domain.capacity
 
 
-@overload(contract.new_state, jit_options={"cache": True})
-def _new_state(domain):
-    if _is_morpion(domain):
-        return lambda domain: mp_new_state(domain)
+@njit(cache=True)
+def mp_max_length(domain):
+    return domain.length_cap
 
 
-@overload(contract.reset, jit_options={"cache": True})
-def _reset(domain, state):
-    if _is_morpion(domain):
-        return lambda domain, state: mp_reset(domain, state)
-
-
-@overload(contract.copy_state, jit_options={"cache": True})
-def _copy_state(domain, source, target):
-    if _is_morpion(domain):
-        return lambda domain, source, target: mp_copy_state(domain, source, target)
-
-
-@overload(contract.legal_moves, jit_options={"cache": True})
-def _legal_moves(domain, state, moves, codes):
-    if _is_morpion(domain):
-        return lambda domain, state, moves, codes: mp_legal_moves(domain, state, moves, codes)
-
-
-@overload(contract.play, jit_options={"cache": True})
-def _play(domain, state, move):
-    if _is_morpion(domain):
-        return lambda domain, state, move: mp_play(domain, state, move)
-
-
-@overload(contract.score, jit_options={"cache": True})
-def _score(domain, state):
-    if _is_morpion(domain):
-        return lambda domain, state: np.float64(state.lists[N_PLAYED])
-
-
-@overload(contract.is_terminal, jit_options={"cache": True})
-def _is_terminal(domain, state):
-    if _is_morpion(domain):
-        return lambda domain, state: mp_is_terminal(domain, state)
-
-
-@overload(contract.max_moves, jit_options={"cache": True})
-def _max_moves(domain):
-    if _is_morpion(domain):
-        return lambda domain: domain.capacity
-
-
-@overload(contract.max_length, jit_options={"cache": True})
-def _max_length(domain):
-    if _is_morpion(domain):
-        return lambda domain: domain.length_cap
+contract.register(
+    Morpion, new_state=mp_new_state, reset=mp_reset, copy_state=mp_copy_state, legal_moves=mp_legal_moves,
+    play=mp_play, score=mp_score, max_moves=mp_max_moves, max_length=mp_max_length,
+)

@@ -40,7 +40,6 @@ from collections import namedtuple
 
 import numpy as np
 from numba import njit
-from numba.extending import overload
 
 from nrpa.bits import popcount, trailing_zeros
 from nrpa.domains import contract
@@ -311,71 +310,16 @@ def sg_play(domain, state, move):
 
 
 @njit(cache=True)
-def sg_is_terminal(domain, state):
-    ncols = state.info[0]
-    masks = state.masks
-    for colour in range(domain.colours.size):
-        for x in range(ncols):
-            column = masks[colour, x]
-            right = masks[colour, x + 1] if x + 1 < ncols else np.uint64(0)
-            if column & ((column << _ONE) | right) != 0:
-                return False
-    return True
+def sg_score(domain, state):
+    return np.float64(state.info[1])
 
 
-def _is_samegame(domain):
-    return getattr(domain, "instance_class", None) is SameGame
+@njit(cache=True)
+def sg_max_moves(domain):
+    return domain.width * domain.height // 2 + 1
 
 
-@overload(contract.new_state, jit_options={"cache": True})
-def _new_state(domain):
-    if _is_samegame(domain):
-        return lambda domain: sg_new_state(domain)
-
-
-@overload(contract.reset, jit_options={"cache": True})
-def _reset(domain, state):
-    if _is_samegame(domain):
-        return lambda domain, state: sg_reset(domain, state)
-
-
-@overload(contract.copy_state, jit_options={"cache": True})
-def _copy_state(domain, source, target):
-    if _is_samegame(domain):
-        return lambda domain, source, target: sg_copy_state(domain, source, target)
-
-
-@overload(contract.legal_moves, jit_options={"cache": True})
-def _legal_moves(domain, state, moves, codes):
-    if _is_samegame(domain):
-        return lambda domain, state, moves, codes: sg_legal_moves(domain, state, moves, codes)
-
-
-@overload(contract.play, jit_options={"cache": True})
-def _play(domain, state, move):
-    if _is_samegame(domain):
-        return lambda domain, state, move: sg_play(domain, state, move)
-
-
-@overload(contract.score, jit_options={"cache": True})
-def _score(domain, state):
-    if _is_samegame(domain):
-        return lambda domain, state: np.float64(state.info[1])
-
-
-@overload(contract.is_terminal, jit_options={"cache": True})
-def _is_terminal(domain, state):
-    if _is_samegame(domain):
-        return lambda domain, state: sg_is_terminal(domain, state)
-
-
-@overload(contract.max_moves, jit_options={"cache": True})
-def _max_moves(domain):
-    if _is_samegame(domain):
-        return lambda domain: domain.width * domain.height // 2 + 1
-
-
-@overload(contract.max_length, jit_options={"cache": True})
-def _max_length(domain):
-    if _is_samegame(domain):
-        return lambda domain: domain.width * domain.height // 2 + 1
+contract.register(
+    SameGame, new_state=sg_new_state, reset=sg_reset, copy_state=sg_copy_state, legal_moves=sg_legal_moves,
+    play=sg_play, score=sg_score, max_moves=sg_max_moves, max_length=sg_max_moves,
+)

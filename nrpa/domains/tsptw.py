@@ -19,7 +19,6 @@ from collections import namedtuple
 
 import numpy as np
 from numba import njit
-from numba.extending import overload
 
 from nrpa.domains import contract
 
@@ -128,59 +127,12 @@ def tw_score(domain, state):
     return -(VIOLATION_COST * violations + cost)
 
 
-def _is_tsptw(domain):
-    return getattr(domain, "instance_class", None) is Tsptw
+@njit(cache=True)
+def tw_max_moves(domain):
+    return domain.nodes
 
 
-@overload(contract.new_state, jit_options={"cache": True})
-def _new_state(domain):
-    if _is_tsptw(domain):
-        return lambda domain: tw_new_state(domain)
-
-
-@overload(contract.reset, jit_options={"cache": True})
-def _reset(domain, state):
-    if _is_tsptw(domain):
-        return lambda domain, state: tw_reset(domain, state)
-
-
-@overload(contract.copy_state, jit_options={"cache": True})
-def _copy_state(domain, source, target):
-    if _is_tsptw(domain):
-        return lambda domain, source, target: tw_copy_state(domain, source, target)
-
-
-@overload(contract.legal_moves, jit_options={"cache": True})
-def _legal_moves(domain, state, moves, codes):
-    if _is_tsptw(domain):
-        return lambda domain, state, moves, codes: tw_legal_moves(domain, state, moves, codes)
-
-
-@overload(contract.play, jit_options={"cache": True})
-def _play(domain, state, move):
-    if _is_tsptw(domain):
-        return lambda domain, state, move: tw_play(domain, state, move)
-
-
-@overload(contract.score, jit_options={"cache": True})
-def _score(domain, state):
-    if _is_tsptw(domain):
-        return lambda domain, state: tw_score(domain, state)
-
-
-@overload(contract.is_terminal, jit_options={"cache": True})
-def _is_terminal(domain, state):
-    if _is_tsptw(domain):
-        return lambda domain, state: state.info[1] == domain.nodes - 1
-
-
-@overload(contract.max_moves, jit_options={"cache": True})
-def _max_moves(domain):
-    if _is_tsptw(domain):
-        return lambda domain: domain.nodes
-
-
-@overload(contract.max_length, jit_options={"cache": True})
-def _max_length(domain):
-    if _is_tsptw(domain):
-        return lambda domain: domain.nodes
+contract.register(
+    Tsptw, new_state=tw_new_state, reset=tw_reset, copy_state=tw_copy_state, legal_moves=tw_legal_moves,
+    play=tw_play, score=tw_score, max_moves=tw_max_moves, max_length=tw_max_moves,
+)

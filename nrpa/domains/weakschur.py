@@ -19,7 +19,6 @@ from collections import namedtuple
 
 import numpy as np
 from numba import njit
-from numba.extending import overload
 
 from nrpa.domains import contract
 
@@ -129,69 +128,21 @@ def ws_play(domain, state, part):
 
 
 @njit(cache=True)
-def ws_is_terminal(domain, state):
-    n = state.info[0]
-    if n > domain.max_number:
-        return True
-    for part in range(domain.parts):
-        if _fits(state.forbidden, part, n):
-            return False
-    return True
+def ws_score(domain, state):
+    return np.float64(state.info[1])
 
 
-def _is_weakschur(domain):
-    return getattr(domain, "instance_class", None) is WeakSchur
+@njit(cache=True)
+def ws_max_moves(domain):
+    return domain.parts
 
 
-@overload(contract.new_state, jit_options={"cache": True})
-def _new_state(domain):
-    if _is_weakschur(domain):
-        return lambda domain: ws_new_state(domain)
+@njit(cache=True)
+def ws_max_length(domain):
+    return domain.max_number
 
 
-@overload(contract.reset, jit_options={"cache": True})
-def _reset(domain, state):
-    if _is_weakschur(domain):
-        return lambda domain, state: ws_reset(domain, state)
-
-
-@overload(contract.copy_state, jit_options={"cache": True})
-def _copy_state(domain, source, target):
-    if _is_weakschur(domain):
-        return lambda domain, source, target: ws_copy_state(domain, source, target)
-
-
-@overload(contract.legal_moves, jit_options={"cache": True})
-def _legal_moves(domain, state, moves, codes):
-    if _is_weakschur(domain):
-        return lambda domain, state, moves, codes: ws_legal_moves(domain, state, moves, codes)
-
-
-@overload(contract.play, jit_options={"cache": True})
-def _play(domain, state, move):
-    if _is_weakschur(domain):
-        return lambda domain, state, move: ws_play(domain, state, move)
-
-
-@overload(contract.score, jit_options={"cache": True})
-def _score(domain, state):
-    if _is_weakschur(domain):
-        return lambda domain, state: np.float64(state.info[1])
-
-
-@overload(contract.is_terminal, jit_options={"cache": True})
-def _is_terminal(domain, state):
-    if _is_weakschur(domain):
-        return lambda domain, state: ws_is_terminal(domain, state)
-
-
-@overload(contract.max_moves, jit_options={"cache": True})
-def _max_moves(domain):
-    if _is_weakschur(domain):
-        return lambda domain: domain.parts
-
-
-@overload(contract.max_length, jit_options={"cache": True})
-def _max_length(domain):
-    if _is_weakschur(domain):
-        return lambda domain: domain.max_number
+contract.register(
+    WeakSchur, new_state=ws_new_state, reset=ws_reset, copy_state=ws_copy_state, legal_moves=ws_legal_moves,
+    play=ws_play, score=ws_score, max_moves=ws_max_moves, max_length=ws_max_length,
+)
