@@ -48,9 +48,10 @@ def run_id(semantic_config: dict) -> str:
 
 @lru_cache(maxsize=1)
 def code_version() -> dict:
-    """The git commit of the checkout (and whether it had local changes), plus the hash of
-    the package sources, which is what the compiled kernels were built from."""
-    version = {"git_commit": None, "git_dirty": None, "source_hash": nrpa.SOURCE_HASH}
+    """The git commit of the checkout (and whether it had local changes), the hash of the
+    package sources and the hash of its kernel files, which the compiled kernels were built from."""
+    version = {"git_commit": None, "git_dirty": None, "source_hash": nrpa.SOURCE_HASH,
+               "kernel_hash": nrpa.KERNEL_HASH}
     try:
         def git(*args):
             return subprocess.run(

@@ -1,10 +1,12 @@
 """NRPA research harness: numba search kernels over a domain contract.
 
-Importing this package points numba's on-disk cache at a directory keyed on a hash of
-every source file of the package, and makes that cache safe against interrupted and
-concurrent compiles (``nrpa.kernel_cache``). numba only checks the source file of a cached
-function itself, so an edited domain file could otherwise leave a cached algorithm running
-the old domain code; with the key, any edit anywhere in `nrpa/` gives a fresh cache directory.
+Importing this package points numba's on-disk cache at a directory keyed on a hash of the
+package's kernel files (those that import numba: the algorithms and the domains' kernel
+modules), and makes that cache safe against interrupted and concurrent compiles
+(``nrpa.kernel_cache``). numba only checks the source file of a cached function itself, so an
+edited domain kernel could otherwise leave a cached algorithm running the old domain code;
+with the key, an edit to any kernel file gives a fresh cache directory, while an edit to a
+plain-Python file (the rules, the adapters, the settings) keeps every compiled kernel.
 """
 
 from __future__ import annotations
@@ -17,13 +19,21 @@ from pathlib import Path
 _PACKAGE_DIR = Path(__file__).resolve().parent
 
 
-def source_hash(package_dir: Path = _PACKAGE_DIR) -> str:
-    """SHA-256 (first 16 hex digits) over the path and bytes of every .py file of the package."""
+def source_hash(package_dir: Path = _PACKAGE_DIR, *, kernels_only: bool = False) -> str:
+    """SHA-256 (first 16 hex digits) over the path and bytes of every .py file of the package,
+    or with ``kernels_only`` of every one that imports numba (what compiled kernels come from)."""
     digest = hashlib.sha256()
     for path in sorted(package_dir.rglob("*.py")):
+        text = path.read_bytes()
+        if kernels_only and not _imports_numba(text):
+            continue
         digest.update(str(path.relative_to(package_dir)).encode())
-        digest.update(path.read_bytes())
+        digest.update(text)
     return digest.hexdigest()[:16]
+
+
+def _imports_numba(text: bytes) -> bool:
+    return any(line.startswith((b"import numba", b"from numba")) for line in text.splitlines())
 
 
 def _cache_root() -> Path:
@@ -38,8 +48,9 @@ def _cache_root() -> Path:
 for _variable in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_variable, "1")
 
-SOURCE_HASH = source_hash()
-NUMBA_CACHE_DIR = str(_cache_root() / SOURCE_HASH)
+SOURCE_HASH = source_hash()  # the code version of a run file
+KERNEL_HASH = source_hash(kernels_only=True)  # the cache directory
+NUMBA_CACHE_DIR = str(_cache_root() / KERNEL_HASH)
 os.environ["NUMBA_CACHE_DIR"] = NUMBA_CACHE_DIR
 if "numba" in sys.modules:  # imported before us: its config was read already, so set it directly
     sys.modules["numba"].config.CACHE_DIR = NUMBA_CACHE_DIR

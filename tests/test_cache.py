@@ -31,18 +31,23 @@ def python(code: str, cache_root: Path, *, cwd=ROOT, **kwargs) -> subprocess.Com
                           **kwargs)
 
 
-def test_numba_caches_into_a_directory_named_after_the_source_hash():
+def test_numba_caches_into_a_directory_named_after_the_kernel_files_hash():
     assert numba.config.CACHE_DIR == nrpa.NUMBA_CACHE_DIR
-    assert Path(nrpa.NUMBA_CACHE_DIR).name == nrpa.SOURCE_HASH == nrpa.source_hash()
+    assert Path(nrpa.NUMBA_CACHE_DIR).name == nrpa.KERNEL_HASH == nrpa.source_hash(kernels_only=True)
 
 
-def test_editing_any_package_file_changes_the_cache_directory(tmp_path):
+def test_editing_a_kernel_file_changes_the_cache_directory_and_a_plain_python_one_does_not(tmp_path):
     copy = tmp_path / "nrpa"
     shutil.copytree(Path(nrpa.__file__).parent, copy, ignore=shutil.ignore_patterns("__pycache__"))
-    assert nrpa.source_hash(copy) == nrpa.SOURCE_HASH
-    domain_file = copy / "domains" / "samegame.py"
-    domain_file.write_text(domain_file.read_text() + "\n# an edit\n")
-    assert nrpa.source_hash(copy) != nrpa.SOURCE_HASH
+    assert (nrpa.source_hash(copy), nrpa.source_hash(copy, kernels_only=True)) == (nrpa.SOURCE_HASH, nrpa.KERNEL_HASH)
+    for plain in ("samegame_rules.py", "registry.py"):
+        path = copy / "domains" / plain
+        path.write_text(path.read_text() + "\n# an edit\n")
+    assert nrpa.source_hash(copy, kernels_only=True) == nrpa.KERNEL_HASH
+    assert nrpa.source_hash(copy) != nrpa.SOURCE_HASH  # run files still tell the code versions apart
+    kernel_file = copy / "domains" / "samegame.py"
+    kernel_file.write_text(kernel_file.read_text() + "\n# an edit\n")
+    assert nrpa.source_hash(copy, kernels_only=True) != nrpa.KERNEL_HASH
 
 
 def test_a_new_process_loads_the_search_kernel_from_the_cache():
@@ -253,3 +258,30 @@ def test_two_sweeps_compiling_at_once_into_an_empty_cache_each_get_their_own_ker
         assert first[name][0] == 0, first[name]
     for name, arguments in commands.items():
         assert outcome(run_py(arguments, cache_root, tmp_path / name)) == first[name]
+
+
+EVERY_DOMAIN_SEARCH = """
+from nrpa.domains.registry import DOMAINS
+from nrpa.search import SearchSettings, run_search
+for domain_class in DOMAINS.values():
+    domain = domain_class(domain_class.options_class()).kernel_domain()
+    for algorithm in ("nrpa", "nmcs"):
+        run_search(domain, SearchSettings(algorithm=algorithm, level=1, N=2, max_time=None, max_playouts=5))
+"""
+
+
+@pytest.mark.slow
+def test_a_second_process_loads_every_domain_search_and_compiles_nothing():
+    """Through the contract's overloads (one per domain and stub, bound without closures)
+    every domain's search loads from the disk cache: numba's cache debug output of a second
+    process shows loads and no save (a save follows every compile)."""
+    env = {**os.environ, "NUMBA_DEBUG_CACHE": "1"}
+    subprocess.run([sys.executable, "-c", EVERY_DOMAIN_SEARCH], cwd=ROOT, env=env, check=True,
+                   capture_output=True)  # fills the cache if it is cold
+    second = subprocess.run([sys.executable, "-c", EVERY_DOMAIN_SEARCH], cwd=ROOT, env=env, check=True,
+                            capture_output=True, text=True)
+    lines = [line for line in second.stdout.splitlines() if line.startswith("[cache]")]
+    assert not [line for line in lines if "saved" in line], "a second process compiled kernels again"
+    loads = [line for line in lines if "data loaded" in line and "search" in line]
+    from nrpa.domains.registry import DOMAINS
+    assert len(loads) == len(DOMAINS), lines
