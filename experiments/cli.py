@@ -15,7 +15,7 @@ from experiments.runs import Job
 from experiments.store import RunStore
 from nrpa.domains.registry import make_domain
 from nrpa.errors import InputError
-from nrpa.search import SearchSettings
+from nrpa.search import SearchSettings, label as describe
 
 
 def settings_from(cfg: DictConfig) -> SearchSettings:
@@ -60,18 +60,6 @@ def run_from_config(cfg: DictConfig) -> float:
               f"best score mean {scores.mean():.1f}, min {scores.min():g}, max {scores.max():g} ({done})")
         print(f"run files: {outcome.paths[0].parent} (listed in the job directory's runs.txt)")
     return float(scores.mean())
-
-
-def describe(settings: SearchSettings) -> str:
-    if settings.algorithm == "nmcs":
-        return f"NMCS level {settings.level}"
-    name = "NRPA" if settings.P == 1 else f"SNRPA({settings.P})"
-    text = f"{name} level {settings.level} N={settings.N} alpha={settings.alpha:g}"
-    if settings.parallel == "averaged":
-        text += f", {settings.threads} root searches averaging their policies every {settings.average_every:g} s"
-    elif settings.parallel != "none":
-        text += f", {settings.parallel} policy at level {settings.parallel_level} on {settings.threads} thread(s)"
-    return text
 
 
 def _record_in_job_directory(paths) -> None:

@@ -19,11 +19,7 @@ from pathlib import Path
 from experiments.store import DamagedFile, RunStore, code_version, run_id
 from nrpa.domains.registry import make_domain
 from nrpa.errors import InputError
-from nrpa.search import SearchSettings, run_search
-
-# The settings each algorithm reads (policy_capacity_bits only sizes a hash table).
-_NRPA_KEYS = ("level", "N", "alpha", "P")
-_NMCS_KEYS = ("level",)
+from nrpa.search import ALGORITHMS, SearchSettings, run_search
 
 
 @dataclass(frozen=True)
@@ -35,12 +31,11 @@ class Job:
     settings: SearchSettings
 
     def semantic_config(self) -> dict:
-        keys = _NMCS_KEYS if self.settings.algorithm == "nmcs" else _NRPA_KEYS
         values = asdict(self.settings)
         return {
             "domain": asdict(self.domain_options),
             "algorithm": self.settings.algorithm,
-            **{key: values[key] for key in keys},
+            **{key: values[key] for key in ALGORITHMS[self.settings.algorithm].identity},
             "budget": {
                 "max_time": self.settings.max_time,
                 "max_playouts": self.settings.max_playouts,

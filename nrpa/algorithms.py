@@ -14,6 +14,11 @@ Everything here is nopython code, compiled once per domain type and cached on di
 A run repeats the top level from a fresh policy until the budget runs out (the papers'
 harness did this), keeping the global best. Every improvement of the global best is traced
 as (wall seconds, CPU seconds, playouts, score); the budget is checked after each playout.
+
+The kernels take their hyper-parameters and budget as one ``Params`` NamedTuple (built from
+the user's settings by ``nrpa.search.kernel_params``). The NRPA level loop is written once,
+in ``nrpa_until``: the sequential search, the parallel searches (``nrpa.parallel``) and the
+averaging root searches (``nrpa.averaging``) all run it.
 """
 
 from collections import namedtuple
@@ -28,7 +33,18 @@ from nrpa.domains.contract import (
     copy_state, legal_moves, max_length, max_moves, new_state, play, reset, score,
 )
 
-ALGORITHMS = {"nrpa": 0, "snrpa": 0, "nmcs": 1}  # NRPA is SNRPA with P = 1
+# Params.algorithm: which kernel ``search`` runs
+NRPA, NMCS = 0, 1
+Params = namedtuple(
+    "Params",
+    # algorithm: NRPA or NMCS; level; iterations: N; playouts_per_step: P of SNRPA; alpha;
+    # strategy, parallel_level, threads, average_every: the parallel searches' (nrpa.parallel,
+    # nrpa.averaging); seed; budget_clock: a clock id; max_time and max_playouts (<= 0: no
+    # limit of that kind); restart; policy_capacity_bits; trace_capacity.
+    ["algorithm", "level", "iterations", "playouts_per_step", "alpha", "strategy", "parallel_level", "threads",
+     "average_every", "seed", "budget_clock", "max_time", "max_playouts", "restart", "policy_capacity_bits",
+     "trace_capacity"],
+)
 
 # Run.counters slots
 PLAYOUTS, STOP, TRACE_LEN, BEST_LEN, RESTARTS = 0, 1, 2, 3, 4
@@ -49,10 +65,16 @@ Workspace = namedtuple(
     ["state", "moves", "codes", "probabilities", "seq_moves", "seq_chosen", "seq_legal",
      "seq_starts", "seq_len", "update_slots", "update_deltas"],
 )
+# The loop state of one NRPA call, so that it can pause and resume (``nrpa_until``): per
+# level, the best score of its current call and the iterations it has done; the cursor.
+Call = namedtuple("Call", ["best", "done", "cursor"])
+# Call.cursor slots: the level being iterated, whether the call has ended, its top level,
+# the iterations of its top level, and the level whose calls the caller makes (0: none).
+LEVEL, ENDED, TOP, TOP_ITERATIONS, BOTTOM = 0, 1, 2, 3, 4
 
 
 @njit(cache=True)
-def _new_run(domain, clock_id, max_time, max_playouts, trace_capacity):
+def _new_run(domain, params):
     length = max_length(domain)
     run = Run(
         counters=np.zeros(5, dtype=np.int64),
@@ -61,14 +83,14 @@ def _new_run(domain, clock_id, max_time, max_playouts, trace_capacity):
         best_score=np.full(1, -np.inf),
         best_moves=np.zeros(length, dtype=np.int64),
         path=np.zeros(length, dtype=np.int64),
-        trace_wall=np.zeros(trace_capacity),
-        trace_cpu=np.zeros(trace_capacity),
-        trace_playouts=np.zeros(trace_capacity, dtype=np.int64),
-        trace_score=np.zeros(trace_capacity),
+        trace_wall=np.zeros(params.trace_capacity),
+        trace_cpu=np.zeros(params.trace_capacity),
+        trace_playouts=np.zeros(params.trace_capacity, dtype=np.int64),
+        trace_score=np.zeros(params.trace_capacity),
     )
-    run.limits[MAX_TIME] = max_time
-    run.limits[MAX_PLAYOUTS] = max_playouts
-    run.limits[BUDGET_CLOCK] = clock_id
+    run.limits[MAX_TIME] = params.max_time
+    run.limits[MAX_PLAYOUTS] = params.max_playouts
+    run.limits[BUDGET_CLOCK] = params.budget_clock
     return run
 
 
@@ -220,70 +242,136 @@ def adapt(ws, policy, row, level, alpha):
 
 
 @njit(cache=True)
-def _keep_sequence(ws, source, target):
-    length = ws.seq_len[source]
-    n_codes = ws.seq_starts[source, length]
-    ws.seq_moves[target, :length] = ws.seq_moves[source, :length]
-    ws.seq_chosen[target, :length] = ws.seq_chosen[source, :length]
-    ws.seq_starts[target, : length + 1] = ws.seq_starts[source, : length + 1]
-    ws.seq_legal[target, :n_codes] = ws.seq_legal[source, :n_codes]
-    ws.seq_len[target] = length
+def copy_sequence(source, source_level, target, target_level):
+    """``target.seq_*[target_level]`` becomes ``source.seq_*[source_level]`` (workspaces,
+    the same one or two)."""
+    length = source.seq_len[source_level]
+    n_codes = source.seq_starts[source_level, length]
+    target.seq_moves[target_level, :length] = source.seq_moves[source_level, :length]
+    target.seq_chosen[target_level, :length] = source.seq_chosen[source_level, :length]
+    target.seq_starts[target_level, : length + 1] = source.seq_starts[source_level, : length + 1]
+    target.seq_legal[target_level, :n_codes] = source.seq_legal[source_level, :n_codes]
+    target.seq_len[target_level] = length
 
 
 @njit(cache=True)
-def _level_one(domain, ws, policy, run, iterations, playouts_per_step, alpha):
-    """One level-1 call on policy row 1: N iterations of P playouts, each iteration keeping
-    the best sequence (on ``>=``) in ``ws.seq_*[1]`` and then adapting toward it."""
-    best = -np.inf
-    for _ in range(iterations):
-        for _ in range(playouts_per_step):
-            value = _policy_playout(domain, ws, policy, 1, run)
-            if value >= best:
-                best = value
-                _keep_sequence(ws, 0, 1)
-            if run.counters[STOP]:
-                return best
-        adapt(ws, policy, 1, 1, alpha)
-    return best
+def new_call(levels):
+    return Call(best=np.full(levels + 1, -np.inf), done=np.zeros(levels + 1, dtype=np.int64),
+                cursor=np.zeros(5, dtype=np.int64))
 
 
 @njit(cache=True)
-def nrpa(domain, ws, policy, run, top, iterations, top_iterations, playouts_per_step, alpha):
-    """One (S)NRPA call at level ``top`` >= 1 on policy row ``top``, running
-    ``top_iterations`` iterations at the top level and ``iterations`` below (the same N,
-    except in the thread-local parallel search); its best sequence ends in ``ws.seq_*[top]``.
-    Returns the best score (``-inf`` if stopped before any).
+def begin_call(call, top, top_iterations, bottom):
+    """Set ``call`` to the start of an NRPA call at level ``top`` (on policy row ``top``, as
+    it is) with ``top_iterations`` iterations at the top (N below). With ``bottom`` >= 1
+    the caller makes the level-``bottom`` calls itself (``nrpa_until``)."""
+    call.best[:] = -np.inf
+    call.done[:] = 0
+    call.cursor[LEVEL] = top
+    call.cursor[ENDED] = 0
+    call.cursor[TOP] = top
+    call.cursor[TOP_ITERATIONS] = top_iterations
+    call.cursor[BOTTOM] = bottom
 
-    Written as a loop over an explicit stack of levels because numba does not reliably
-    link self-recursive functions loaded from its cache. Level l >= 2 runs N times: copy
-    row l into row l-1, run level l-1, keep its sequence if its score is >= the best, adapt
-    row l toward the best sequence."""
-    if top == 1:
-        return _level_one(domain, ws, policy, run, top_iterations, playouts_per_step, alpha)
-    best = np.full(top + 1, -np.inf)
-    done = np.zeros(top + 1, dtype=np.int64)  # iterations finished at each level
-    level = top
+
+@njit(cache=True, inline="always")
+def keep_then_adapt(ws, policy, run, best, level, value, alpha):
+    """A level-``level`` iteration ends with the score ``value`` of its child, whose sequence
+    is in ``ws.seq_*[level - 1]``: keep that sequence if ``value >= best[level]``, then
+    adapt row ``level`` toward the level's best sequence, unless the budget has run out.
+    Returns whether it has."""
+    if value >= best[level]:
+        best[level] = value
+        copy_sequence(ws, level - 1, ws, level)
+    if run.counters[STOP]:
+        return True
+    adapt(ws, policy, level, level, alpha)
+    return False
+
+
+@njit(cache=True)
+def nrpa_until(domain, ws, policy, run, params, call, deadline):
+    """Advance the NRPA call ``call`` (set by ``begin_call``) until it ends
+    (``call.cursor[ENDED]`` = 1), or until the wall clock reaches ``deadline`` after a
+    level-1 iteration (when ``deadline`` > 0), or until a level-``bottom`` call is due when
+    the caller makes those: it then makes the call, leaving the call's best sequence in
+    ``ws.seq_*[bottom]``, reports its score with ``end_bottom_call`` and resumes.
+
+    The level loop of every NRPA search, written once. Level l >= 2 runs N times: copy row
+    l into row l-1, run level l-1, keep its sequence if its score is >= the best, adapt row l
+    toward the best sequence. Level 1 runs N iterations of P playouts on row 1 (SNRPA(P);
+    P = 1 is NRPA). A loop over an explicit stack of levels rather than a recursion because
+    numba does not reliably link self-recursive functions loaded from its cache."""
+    best = call.best
+    done = call.done
+    cursor = call.cursor
+    top = cursor[TOP]
+    bottom = cursor[BOTTOM]
+    level = cursor[LEVEL]
     while True:
-        if done[level] < (top_iterations if level == top else iterations):
-            pol.copy_row(policy, level, level - 1)
-            if level > 2:
-                level -= 1  # enter the child level
+        if done[level] < (cursor[TOP_ITERATIONS] if level == top else params.iterations):
+            if level == bottom:  # the caller makes this call
+                cursor[LEVEL] = level
+                return
+            if level > 1:  # enter a child call
+                pol.copy_row(policy, level, level - 1)
+                level -= 1
                 best[level] = -np.inf
                 done[level] = 0
                 continue
-            value = _level_one(domain, ws, policy, run, iterations, playouts_per_step, alpha)
-        else:
-            if level == top:
-                return best[top]
-            value = best[level]  # the child level ended: hand its result to its parent
-            level += 1
-        if value >= best[level]:
-            best[level] = value
-            _keep_sequence(ws, level - 1, level)
-        if run.counters[STOP]:
-            return best[top]
-        adapt(ws, policy, level, level, alpha)
+            for _ in range(params.playouts_per_step):  # a level-1 iteration
+                value = _policy_playout(domain, ws, policy, 1, run)
+                if value >= best[1]:
+                    best[1] = value
+                    copy_sequence(ws, 0, ws, 1)
+                if run.counters[STOP]:
+                    cursor[ENDED] = 1
+                    return
+            adapt(ws, policy, 1, 1, params.alpha)
+            done[1] += 1
+            if deadline > 0 and _elapsed(run, CLOCK_MONOTONIC) >= deadline:
+                cursor[LEVEL] = 1
+                return
+            continue
+        if level == top:
+            cursor[ENDED] = 1
+            return
+        value = best[level]  # the child call ended: its parent keeps and adapts
+        level += 1
+        if keep_then_adapt(ws, policy, run, best, level, value, params.alpha):
+            cursor[ENDED] = 1
+            return
         done[level] += 1
+
+
+@njit(cache=True)
+def end_bottom_call(call, params, value):
+    """The caller made the level-``bottom`` call that ``nrpa_until`` stopped at, scoring
+    ``value``: that level is done, and the next ``nrpa_until`` hands it to its parent."""
+    level = call.cursor[LEVEL]
+    call.best[level] = value
+    call.done[level] = call.cursor[TOP_ITERATIONS] if level == call.cursor[TOP] else params.iterations
+
+
+@njit(cache=True)
+def nrpa(domain, ws, policy, run, params, top, top_iterations):
+    """One (S)NRPA call at level ``top`` >= 1 on policy row ``top``, running
+    ``top_iterations`` iterations at the top level and N below (the same N, except in the
+    thread-local parallel search); its best sequence ends in ``ws.seq_*[top]``. Returns the
+    best score (``-inf`` if stopped before any)."""
+    call = new_call(top)
+    begin_call(call, top, top_iterations, 0)
+    nrpa_until(domain, ws, policy, run, params, call, 0.0)
+    return call.best[top]
+
+
+@njit(cache=True, inline="always")
+def go_on(run, params):
+    """After a top-level call: whether the search starts it again (counting the restart)."""
+    if run.counters[STOP] or not params.restart:
+        return False
+    run.counters[RESTARTS] += 1
+    return True
 
 
 @njit(cache=True)
@@ -381,35 +469,36 @@ def nmcs(domain, root, ws, run, top, best_paths):
 
 
 @njit(cache=True)
-def search(domain, algorithm, level, iterations, playouts_per_step, alpha, seed,
-           budget_clock, max_time, max_playouts, restart, policy_capacity_bits, trace_capacity):
-    """Run one search until the budget (``max_time`` seconds on ``budget_clock``, or
-    ``max_playouts``; a value <= 0 means no limit of that kind) or, with ``restart`` false,
-    until the top level ends. Returns (best score, best moves, trace arrays, counters)."""
-    np.random.seed(seed)  # numba's generator is seeded only from nopython code
-    run = _new_run(domain, budget_clock, max_time, max_playouts, trace_capacity)
+def search(domain, params):
+    """Run one search until the budget (``params.max_time`` seconds on
+    ``params.budget_clock``, or ``params.max_playouts``) or, without ``params.restart``,
+    until the top level ends. Returns ``result(run)``."""
+    np.random.seed(params.seed)  # numba's generator is seeded only from nopython code
+    level = params.level
+    run = _new_run(domain, params)
     ws = _new_workspace(domain, max(level, 1))
-    policy = pol.new_policy(max(level, 1), policy_capacity_bits)
+    policy = pol.new_policy(max(level, 1), params.policy_capacity_bits)
+    call = new_call(max(level, 1))
     best_paths = np.zeros((max(level, 1) + 1, max_length(domain)), dtype=np.int64)
     root = new_state(domain)
     # The clocks start after every allocation: zeroing large policy tables takes tens of
     # milliseconds, which would otherwise leave the 0.01 s checkpoint empty.
     _start_clocks(run)
     while True:
-        if algorithm == 0 and level == 0:
+        if params.algorithm == NRPA and level == 0:
             _policy_playout(domain, ws, policy, 1, run)  # row 1 is never adapted: uniform
-        elif algorithm == 0:
+        elif params.algorithm == NRPA:
             pol.clear(policy, level)
-            nrpa(domain, ws, policy, run, level, iterations, iterations, playouts_per_step, alpha)
+            begin_call(call, level, params.iterations, 0)
+            nrpa_until(domain, ws, policy, run, params, call, 0.0)
         elif level == 0:
             reset(domain, root)
             _uniform_playout(domain, root, ws, run, 0)
         else:
             reset(domain, root)
             nmcs(domain, root, ws, run, level, best_paths)
-        if run.counters[STOP] or not restart:
+        if not go_on(run, params):
             break
-        run.counters[RESTARTS] += 1
     return result(run)
 
 

@@ -25,6 +25,9 @@ entry's playout count is the count before the section plus M times the thread's 
 then (exact when the threads keep the same pace, as they do on average). Parallel runs use
 a wall-clock budget, checked by every thread after every playout; a playout budget is
 shared out equally among the threads of a section.
+
+The levels above L run ``nrpa.algorithms.nrpa_until``, which hands each level-L call to
+``_parallel_level`` here.
 """
 
 import numpy as np
@@ -33,8 +36,9 @@ from numba.typed import List
 
 from nrpa import policy as pol
 from nrpa.algorithms import (
-    BEST_LEN, MAX_PLAYOUTS, PLAYOUTS, RESTARTS, STOP, TRACE_LEN, _keep_sequence, _new_run, _new_workspace,
-    _policy_playout, _start_clocks, adapt, nrpa, result,
+    BEST_LEN, ENDED, MAX_PLAYOUTS, PLAYOUTS, STOP, TRACE_LEN, _new_run, _new_workspace, _policy_playout,
+    _start_clocks, begin_call, copy_sequence, end_bottom_call, go_on, keep_then_adapt, new_call, nrpa,
+    nrpa_until, result,
 )
 
 STRATEGIES = {"shared": 0, "thread_local": 1}
@@ -43,15 +47,15 @@ SEED_LIMIT = 2**31 - 1
 
 
 @njit(cache=True)
-def _new_threads(domain, threads, levels, capacity_bits, clock_id, max_time, max_playouts, trace_capacity):
+def _new_threads(domain, params, threads, levels):
     """One workspace, policy table and run per thread, allocated once per search."""
     workspaces = List()
     policies = List()
     runs = List()
     for _ in range(threads):
         workspaces.append(_new_workspace(domain, levels))
-        policies.append(pol.new_policy(levels, capacity_bits))
-        runs.append(_new_run(domain, clock_id, max_time, max_playouts, trace_capacity))
+        policies.append(pol.new_policy(levels, params.policy_capacity_bits))
+        runs.append(_new_run(domain, params))
     return workspaces, policies, runs
 
 
@@ -121,18 +125,6 @@ def _end_section(run, runs, threads):
 
 
 @njit(cache=True)
-def _copy_sequence(source, source_level, target, target_level):
-    """``target.seq_*[target_level]`` becomes ``source.seq_*[source_level]`` (two workspaces)."""
-    length = source.seq_len[source_level]
-    n_codes = source.seq_starts[source_level, length]
-    target.seq_moves[target_level, :length] = source.seq_moves[source_level, :length]
-    target.seq_chosen[target_level, :length] = source.seq_chosen[source_level, :length]
-    target.seq_starts[target_level, : length + 1] = source.seq_starts[source_level, : length + 1]
-    target.seq_legal[target_level, :n_codes] = source.seq_legal[source_level, :n_codes]
-    target.seq_len[target_level] = length
-
-
-@njit(cache=True)
 def _best_thread(values, threads):
     best = 0
     for i in range(1, threads):
@@ -142,134 +134,93 @@ def _best_thread(values, threads):
 
 
 @njit(cache=True, parallel=True)
-def _shared_round(domain, policy, level, iterations, alpha, threads, workspaces, policies, runs, seeds, values):
+def _shared_round(domain, policy, params, level, workspaces, policies, runs, seeds, values):
     """M level-(L-1) calls at once from the level-L policy (row ``level`` of ``policy``)."""
-    for k in prange(threads):
+    for k in prange(params.threads):
         i = np.int64(k)  # prange counts in uint64; typed List indices are int64
         np.random.seed(seeds[i])
         if level == 1:  # a playout reads the level's policy in place
             values[i] = _policy_playout(domain, workspaces[i], policy, 1, runs[i])
         else:
             pol.copy_row_to(policy, level, policies[i], level - 1)
-            values[i] = nrpa(domain, workspaces[i], policies[i], runs[i], level - 1, iterations, iterations, 1, alpha)
+            values[i] = nrpa(domain, workspaces[i], policies[i], runs[i], params, level - 1, params.iterations)
 
 
 @njit(cache=True, parallel=True)
-def _thread_local_searches(domain, policy, source_row, level, iterations, alpha, threads, workspaces, policies,
-                           runs, seeds, values):
-    """M level-L searches at once, each on its own copy of row ``source_row`` of the
-    policy, N / M iterations each."""
-    share = max(1, iterations // threads)
-    for k in prange(threads):
+def _thread_local_searches(domain, policy, params, level, workspaces, policies, runs, seeds, values):
+    """M level-L searches at once, each on its own copy of row ``level`` of the policy,
+    N / M iterations each at level L."""
+    share = max(1, params.iterations // params.threads)
+    for k in prange(params.threads):
         i = np.int64(k)  # prange counts in uint64; typed List indices are int64
         np.random.seed(seeds[i])
-        pol.copy_row_to(policy, source_row, policies[i], level)
-        values[i] = nrpa(domain, workspaces[i], policies[i], runs[i], level, iterations, share, 1, alpha)
+        pol.copy_row_to(policy, level, policies[i], level)
+        values[i] = nrpa(domain, workspaces[i], policies[i], runs[i], params, level, share)
 
 
 @njit(cache=True)
-def _parallel_level(domain, ws, policy, run, source_row, level, iterations, alpha, strategy, threads, workspaces,
-                    policies, runs, seeds, values):
-    """One level-L call, parallel by ``strategy``, starting from the policy in row
-    ``source_row`` (the caller's row L + 1, or row L itself at the top level); its best
-    sequence ends in ``ws.seq_*[L]``. Thread-local threads copy that row straight into
-    their own tables; the other cases copy it into row L first, as ``nrpa``'s levels do."""
-    if strategy == THREAD_LOCAL and threads > 1:
+def _parallel_level(domain, ws, policy, run, params, level, workspaces, policies, runs, seeds, values):
+    """One level-L call, parallel by ``params.strategy``, from the policy in row L (a copy of
+    the caller's row L + 1, or the top row); its best sequence ends in ``ws.seq_*[L]``."""
+    threads = params.threads
+    if params.strategy == THREAD_LOCAL and threads > 1:
         _start_section(run, runs, seeds, threads)
-        _thread_local_searches(domain, policy, source_row, level, iterations, alpha, threads, workspaces,
-                               policies, runs, seeds, values)
+        _thread_local_searches(domain, policy, params, level, workspaces, policies, runs, seeds, values)
         _end_section(run, runs, threads)
         best = _best_thread(values, threads)
         # The best thread's policy is not copied back into row L: the caller never reads the
         # policy of a call it made (the next call starts from a fresh copy of row L + 1), so
         # taking it would change nothing but the time.
-        _copy_sequence(workspaces[best], level, ws, level)
+        copy_sequence(workspaces[best], level, ws, level)
         return values[best]
-    if source_row != level:
-        pol.copy_row(policy, source_row, level)
-    if strategy == THREAD_LOCAL:  # one thread: the sequential call, on the caller's random stream
-        return nrpa(domain, ws, policy, run, level, iterations, iterations, 1, alpha)
-    best = -np.inf
-    for _ in range(max(1, iterations // threads)):
+    if params.strategy == THREAD_LOCAL:  # one thread: the sequential call, on the caller's random stream
+        return nrpa(domain, ws, policy, run, params, level, params.iterations)
+    best = np.full(level + 1, -np.inf)
+    for _ in range(max(1, params.iterations // threads)):
         if threads == 1:  # the sequential iteration, on the caller's random stream
             if level == 1:
                 value = _policy_playout(domain, ws, policy, 1, run)
             else:
                 pol.copy_row(policy, level, level - 1)
-                value = nrpa(domain, ws, policy, run, level - 1, iterations, iterations, 1, alpha)
+                value = nrpa(domain, ws, policy, run, params, level - 1, params.iterations)
         else:
             _start_section(run, runs, seeds, threads)
-            _shared_round(domain, policy, level, iterations, alpha, threads, workspaces, policies, runs, seeds,
-                          values)
+            _shared_round(domain, policy, params, level, workspaces, policies, runs, seeds, values)
             _end_section(run, runs, threads)
             chosen = _best_thread(values, threads)
-            _copy_sequence(workspaces[chosen], level - 1, ws, level - 1)
+            copy_sequence(workspaces[chosen], level - 1, ws, level - 1)
             value = values[chosen]
-        if value >= best:
-            best = value
-            _keep_sequence(ws, level - 1, level)
-        if run.counters[STOP]:
-            return best
-        adapt(ws, policy, level, level, alpha * threads)
-    return best
+        if keep_then_adapt(ws, policy, run, best, level, value, params.alpha * threads):
+            break
+    return best[level]
 
 
 @njit(cache=True)
-def parallel_nrpa(domain, ws, policy, run, top, parallel_level, iterations, alpha, strategy, threads,
-                  workspaces, policies, runs, seeds, values):
-    """NRPA at level ``top`` whose level ``parallel_level`` calls are parallel; the same
-    explicit-stack loop as ``nrpa`` above the parallel level."""
-    if top == parallel_level:
-        return _parallel_level(domain, ws, policy, run, top, top, iterations, alpha, strategy, threads,
-                               workspaces, policies, runs, seeds, values)
-    best = np.full(top + 1, -np.inf)
-    done = np.zeros(top + 1, dtype=np.int64)
-    level = top
-    while True:
-        if done[level] < iterations:
-            if level - 1 > parallel_level:
-                pol.copy_row(policy, level, level - 1)
-                level -= 1
-                best[level] = -np.inf
-                done[level] = 0
-                continue
-            value = _parallel_level(domain, ws, policy, run, level, level - 1, iterations, alpha, strategy,
-                                    threads, workspaces, policies, runs, seeds, values)
-        else:
-            if level == top:
-                return best[top]
-            value = best[level]
-            level += 1
-        if value >= best[level]:
-            best[level] = value
-            _keep_sequence(ws, level - 1, level)
-        if run.counters[STOP]:
-            return best[top]
-        adapt(ws, policy, level, level, alpha)
-        done[level] += 1
-
-
-@njit(cache=True)
-def parallel_search(domain, strategy, parallel_level, threads, level, iterations, alpha, seed, budget_clock,
-                    max_time, max_playouts, restart, policy_capacity_bits, trace_capacity):
-    """``nrpa.algorithms.search`` for the parallel NRPA: the same budget, restarts and result."""
-    np.random.seed(seed)
-    run = _new_run(domain, budget_clock, max_time, max_playouts, trace_capacity)
+def parallel_search(domain, params):
+    """``nrpa.algorithms.search`` for the parallel NRPA: the same budget, restarts and
+    result; the level ``params.parallel_level`` calls run on ``params.threads`` threads."""
+    np.random.seed(params.seed)
+    level = params.level
+    run = _new_run(domain, params)
     ws = _new_workspace(domain, level)
-    policy = pol.new_policy(level, policy_capacity_bits)
-    thread_levels = parallel_level if strategy == THREAD_LOCAL else parallel_level - 1
+    policy = pol.new_policy(level, params.policy_capacity_bits)
+    call = new_call(level)
+    thread_levels = params.parallel_level if params.strategy == THREAD_LOCAL else params.parallel_level - 1
     # (one set even for M = 1, which does not use it: numba cannot type an empty List)
-    workspaces, policies, runs = _new_threads(domain, threads, max(thread_levels, 1),
-                                              policy_capacity_bits, budget_clock, max_time, max_playouts,
-                                              trace_capacity)
-    seeds = np.zeros(threads, dtype=np.int64)
-    values = np.zeros(threads)
+    workspaces, policies, runs = _new_threads(domain, params, params.threads, max(thread_levels, 1))
+    seeds = np.zeros(params.threads, dtype=np.int64)
+    values = np.zeros(params.threads)
     _start_clocks(run)
     while True:
         pol.clear(policy, level)
-        parallel_nrpa(domain, ws, policy, run, level, parallel_level, iterations, alpha, strategy, threads,
-                      workspaces, policies, runs, seeds, values)
-        if run.counters[STOP] or not restart:
+        begin_call(call, level, params.iterations, params.parallel_level)
+        while True:
+            nrpa_until(domain, ws, policy, run, params, call, 0.0)
+            if call.cursor[ENDED]:
+                break
+            value = _parallel_level(domain, ws, policy, run, params, params.parallel_level, workspaces, policies,
+                                    runs, seeds, values)
+            end_bottom_call(call, params, value)
+        if not go_on(run, params):
             break
-        run.counters[RESTARTS] += 1
     return result(run)

@@ -6,10 +6,9 @@ level), ``alpha`` (Adapt step), ``P`` (playouts per level-1 step of Stabilized N
 
 import math
 from dataclasses import dataclass
-from typing import Optional
+from typing import Callable, Optional
 
-
-from nrpa.algorithms import ALGORITHMS, search
+from nrpa.algorithms import NMCS, NRPA, Params, search
 from nrpa.averaging import averaged_search
 from nrpa.clock import CLOCKS
 from nrpa.errors import InputError
@@ -51,19 +50,55 @@ class SearchSettings:
         validate(self)
 
 
+@dataclass(frozen=True)
+class Algorithm:
+    """An algorithm users choose with ``algo=NAME`` (conf/algo/NAME.yaml sets ``algorithm``)."""
+
+    name: str
+    kernel: int  # ``Params.algorithm``: the kernel ``nrpa.algorithms.search`` runs
+    # The settings it reads. With the domain, the budget, the base seed and the parallel
+    # strategy they make a run's identity (``experiments.runs.Job``), so a key added here
+    # re-hashes every stored run of the algorithm: tests/test_run_ids.py pins today's ids.
+    identity: tuple[str, ...]
+    label: Callable[[SearchSettings], str]  # its name in tables and logs
+    checks: Callable[[SearchSettings], list[tuple[bool, str]]]  # its own (condition, message) checks
+    parallel: bool = False  # whether the parallel strategies (``parallel=...``) run it
+
+
+def _nrpa_label(s: SearchSettings) -> str:
+    name = "NRPA" if s.P == 1 else f"SNRPA({s.P})"
+    return f"{name} level {s.level} N={s.N} alpha={s.alpha:g}"
+
+
+def _nrpa_checks(s: SearchSettings) -> list[tuple[bool, str]]:
+    return [
+        (s.N >= 1, f"N={s.N} is out of range: it must be >= 1"),
+        (math.isfinite(s.alpha) and s.alpha > 0, f"alpha={s.alpha} is out of range: it must be > 0"),
+        (s.P >= 1, f"P={s.P} is out of range: it must be >= 1"),
+    ]
+
+
+ALGORITHMS = {algorithm.name: algorithm for algorithm in (
+    Algorithm("nrpa", NRPA, ("level", "N", "alpha", "P"), _nrpa_label, parallel=True, checks=lambda s: [
+        *_nrpa_checks(s),
+        (s.P == 1, f"P={s.P} is the Stabilized NRPA parameter: NRPA is SNRPA(1); use algo=snrpa P={s.P}"),
+    ]),
+    Algorithm("snrpa", NRPA, ("level", "N", "alpha", "P"), _nrpa_label, checks=_nrpa_checks),
+    Algorithm("nmcs", NMCS, ("level",), lambda s: f"NMCS level {s.level}", checks=lambda s: []),
+)}
+PARALLEL = ("none", *STRATEGIES, "averaged")  # the values of ``parallel``
+
+
 def validate(settings: SearchSettings) -> None:
     """Raise InputError naming the first bad option and what is valid."""
     s = settings
     if s.algorithm not in ALGORITHMS:
         raise InputError(f"algo={s.algorithm!r} is not valid: choose one of {', '.join(ALGORITHMS)}")
+    algorithm = ALGORITHMS[s.algorithm]
     checks = [
         (s.level >= 0, f"level={s.level} is out of range: it must be >= 0"),
         (0 <= s.seed < 2**32, f"seed={s.seed} is out of range: 0 <= seed < 2**32"),
-        (s.N >= 1, f"N={s.N} is out of range: it must be >= 1"),
-        (math.isfinite(s.alpha) and s.alpha > 0, f"alpha={s.alpha} is out of range: it must be > 0"),
-        (s.P >= 1, f"P={s.P} is out of range: it must be >= 1"),
-        (s.algorithm != "nrpa" or s.P == 1,
-         f"P={s.P} is the Stabilized NRPA parameter: NRPA is SNRPA(1); use algo=snrpa P={s.P}"),
+        *algorithm.checks(s),
         (s.max_time is None or (math.isfinite(s.max_time) and s.max_time > 0),
          f"max_time={s.max_time} is out of range: it must be > 0 seconds (or null)"),
         (s.max_playouts is None or s.max_playouts >= 1,
@@ -76,11 +111,12 @@ def validate(settings: SearchSettings) -> None:
     ]
     if s.parallel != "none":
         checks += [
-            (s.parallel in STRATEGIES or s.parallel == "averaged",
-             f"parallel={s.parallel!r} is not valid: choose one of none, {', '.join(STRATEGIES)}, averaged"),
+            (s.parallel in PARALLEL, f"parallel={s.parallel!r} is not valid: choose one of {', '.join(PARALLEL)}"),
             (math.isfinite(s.average_every) and s.average_every > 0,
              f"average_every={s.average_every} is out of range: it must be > 0 seconds"),
-            (s.algorithm == "nrpa", f"parallel={s.parallel} runs NRPA: set algo=nrpa (not {s.algorithm})"),
+            (algorithm.parallel, f"parallel={s.parallel} runs NRPA: set algo="
+                                 f"{' or '.join(a.name for a in ALGORITHMS.values() if a.parallel)} "
+                                 f"(not {s.algorithm})"),
             (1 <= s.parallel_level <= s.level,
              f"parallel_level={s.parallel_level} is out of range: 1 (leaf) .. level={s.level}"),
             (1 <= s.threads <= 1024, f"threads={s.threads} is out of range: 1..1024"),
@@ -93,6 +129,17 @@ def validate(settings: SearchSettings) -> None:
     for ok, message in checks:
         if not ok:
             raise InputError(message)
+
+
+def label(settings: SearchSettings) -> str:
+    """The search in words, for tables and logs: the algorithm's label and the parallel strategy."""
+    s = settings
+    text = ALGORITHMS[s.algorithm].label(s)
+    if s.parallel == "averaged":
+        text += f", {s.threads} root searches averaging their policies every {s.average_every:g} s"
+    elif s.parallel != "none":
+        text += f", {s.parallel} policy at level {s.parallel_level} on {s.threads} thread(s)"
+    return text
 
 
 @dataclass(frozen=True)
@@ -118,26 +165,34 @@ class SearchResult:
     cpu_seconds: float
 
 
+def kernel_params(settings: SearchSettings) -> Params:
+    """The kernels' ``Params`` for ``settings``, every field of a fixed type (numba compiles
+    and caches the kernels for the types of their arguments)."""
+    s = settings
+    return Params(
+        algorithm=ALGORITHMS[s.algorithm].kernel,
+        level=int(s.level),
+        iterations=int(s.N),
+        playouts_per_step=int(s.P),
+        alpha=float(s.alpha),
+        strategy=STRATEGIES.get(s.parallel, 0),
+        parallel_level=int(s.parallel_level),
+        threads=int(s.threads),
+        average_every=float(s.average_every),
+        seed=int(s.seed),
+        budget_clock=CLOCKS[s.clock],
+        max_time=float(s.max_time) if s.max_time is not None else 0.0,
+        max_playouts=float(s.max_playouts) if s.max_playouts is not None else 0.0,
+        restart=bool(s.restart),
+        policy_capacity_bits=int(s.policy_capacity_bits),
+        trace_capacity=TRACE_CAPACITY,
+    )
+
+
 def run_search(kernel_domain, settings: SearchSettings) -> SearchResult:
     """Run one search on a domain value built by a domain adapter (``kernel_domain()``)."""
-    s = settings
-    budget = (
-        s.seed,
-        CLOCKS[s.clock],
-        float(s.max_time) if s.max_time is not None else 0.0,
-        float(s.max_playouts) if s.max_playouts is not None else 0.0,
-        s.restart,
-        s.policy_capacity_bits,
-        TRACE_CAPACITY,
-    )
-    if s.parallel == "none":
-        outcome = search(kernel_domain, ALGORITHMS[s.algorithm], s.level, s.N, s.P, float(s.alpha), *budget)
-    elif s.parallel == "averaged":
-        outcome = averaged_search(kernel_domain, s.threads, float(s.average_every), s.level, s.N, float(s.alpha),
-                                  *budget)
-    else:
-        outcome = parallel_search(kernel_domain, STRATEGIES[s.parallel], s.parallel_level, s.threads, s.level,
-                                  s.N, float(s.alpha), *budget)
+    kernel = {"none": search, "averaged": averaged_search}.get(settings.parallel, parallel_search)
+    outcome = kernel(kernel_domain, kernel_params(settings))
     best, moves, wall, cpu, playouts_at, scores, playouts, restarts, wall_total, cpu_total = outcome
     return SearchResult(
         best_score=float(best),

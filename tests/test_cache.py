@@ -217,7 +217,7 @@ def test_compiles_interrupted_at_any_moment_leave_a_cache_that_runs_the_right_ke
     assert reference[0] == 0, reference
     cache_root = tmp_path / "interrupted"
     moments = [(signal.SIGINT, 2), (signal.SIGKILL, 8), (signal.SIGINT, "parallel._shared_round-"),
-               (signal.SIGKILL, "parallel.parallel_nrpa-")]
+               (signal.SIGKILL, "parallel._parallel_level-")]
     for signal_number, moment in moments:
         process = run_py(arguments, cache_root, tmp_path / "outputs", wait=False)
         start = len(index_files(cache_root))
