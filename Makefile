@@ -64,5 +64,5 @@ $(EXPERIMENTS): ## run an experiment through the store, then write its tables an
 	$(PY) run.py -m experiment=$(experiment) scale=$(SCALE) $(ARGS)
 	$(PY) -m analysis.report experiment=$(experiment) scale=$(SCALE) $(ARGS)
 
-clean-cache: ## delete numba's compiled kernels (they are rebuilt on the next run)
-	rm -rf .numba_cache
+clean-cache: ## delete numba's compiled kernels and make list's cache (both are rebuilt on the next use)
+	rm -rf .numba_cache .catalog_cache

@@ -57,10 +57,27 @@ def register_configs() -> None:
     OmegaConf.register_new_resolver("project_root", lambda: str(PROJECT_ROOT), replace=True)
     # ${str:${level}}: a number as a config key, e.g. runs per level in morpion_table2.yaml
     OmegaConf.register_new_resolver("str", str, replace=True)
+    # ${choosable_groups:}: the config groups in `python run.py --help` (conf/config.yaml, hydra.help)
+    OmegaConf.register_new_resolver("choosable_groups", choosable_groups, replace=True)
     store = ConfigStore.instance()
     store.store(name="schema", node=RunConfig)
     for name, domain_class in DOMAINS.items():
         store.store(group="domain", name=f"{name}_schema", node=domain_class.options_class)
+
+
+def choosable_groups() -> str:
+    """Each config group with the options a user can choose, as Hydra's $APP_CONFIG_GROUPS
+    writes them ("group: a, b, c" a line), but only the YAML files under conf/ whose names do
+    not start with _: not the schemas above (ConfigStore entries that conf/domain/*.yaml
+    extend) nor the private bases that several files of a group include (experiment/_*.yaml)."""
+    config_dir = PROJECT_ROOT / "conf"
+    lines = []
+    groups = {path.parent.relative_to(config_dir).as_posix() for path in config_dir.rglob("*.yaml")} - {"."}
+    for group in sorted(groups):
+        options = sorted(path.stem for path in (config_dir / group).glob("*.yaml") if not path.stem.startswith("_"))
+        if options:
+            lines.append(f"{group}: {', '.join(options)}")
+    return "\n".join(lines)
 
 
 def check_override_keys(arguments: list[str]) -> None:
