@@ -2,14 +2,21 @@
 
     python -m analysis.report experiment=stabilized_table4 scale=quick [--interval bootstrap]
 
-Writes, and prints the paths of:
-  outputs/tables/<name>_<scale>.csv / .md            best score at 0.01 s and every doubling
-  outputs/tables/<name>_<scale>_playouts.csv / .md   the same at 100 playouts and every doubling
-  outputs/figures/<name>_<scale>.png / .pdf          (and _playouts)
-or, for the best-score tables over many boards (``kind: boards``) and the final-score tables
-(``kind: final``: mean, max and standard error of each variant's final scores),
-outputs/tables/<name>_<scale>.csv / .md and outputs/figures/<name>_<scale>.png / .pdf, plus
-a picture of the best solution, <name>_<scale>_best.png, for domains that draw theirs.
+The experiment's ``report.kind`` picks the report in REPORTS; each takes the experiment, its
+runs and the interval method (``--interval``: t or bootstrap, analysis.stats.ESTIMATORS) and
+returns Tables and Figures, which report() writes, printing their paths:
+  checkpoints: outputs/tables/<name>_<scale>.csv / .md   best score at 0.01 s and every doubling
+               outputs/tables/<name>_<scale>_playouts.csv / .md   the same at 100 playouts and every doubling
+               outputs/figures/<name>_<scale>.png / .pdf (and _playouts)
+               outputs/tables/<name>_<scale>_final.csv (/ .md), for domains that judge a final
+               solution beyond its score (the adapter's final_summary, final_summary_table)
+  boards:      the best-score table over many boards, outputs/tables/<name>_<scale>.csv / .md
+               and outputs/figures/<name>_<scale>.png / .pdf
+  final:       mean, max and standard error of each variant's final scores, in the same files,
+               plus a picture of the best solution, outputs/figures/<name>_<scale>_best.png,
+               for domains that draw theirs (the adapter's draw_solution)
+  speedup:     k(t) against the baseline, the same files plus <name>_<scale>_throughput.csv
+Captions are in analysis/captions.py.
 """
 
 from __future__ import annotations
@@ -17,29 +24,27 @@ from __future__ import annotations
 import argparse
 import sys
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
+from typing import Callable
 
 import numpy as np
 import pandas as pd
 
+from analysis import captions
 from analysis.boards import board_markdown, board_table
-from analysis.morpion_grid import draw_grid
 from analysis.plots import new_figure, plot_boards, plot_checkpoints, plot_finals, plot_speedups, save_figure
 from analysis.speedup import speedup_table
-from analysis.stats import checkpoint_statistics, doubling_checkpoints, final_statistics
+from analysis.stats import ESTIMATORS, checkpoint_statistics, doubling_checkpoints, final_statistics, t_interval
 from analysis.tables import load_reference, markdown, side_by_side
-from experiments.cli import describe
 from experiments.config import exit_on_input_error
 from experiments.experiment import Experiment, load_experiment
 from experiments.leaderboard import Leaderboard
 from experiments.root import axis_trace, group_root_runs
 from nrpa.domains.registry import make_domain
 from nrpa.errors import InputError
+from nrpa.search import label
 
-# Domains whose solutions people look at rather than read: draw(domain options, certificate, path)
-DRAWINGS = {
-    "morpion": lambda options, certificate, path: draw_grid(options["variant"], certificate, path),
-}
 FIRST_TIME = 0.01
 FIRST_PLAYOUTS = 100
 
@@ -54,6 +59,50 @@ class Runs:
     @property
     def code_versions(self) -> set[str]:
         return {r["code_version"]["source_hash"] for rs in self.records.values() for r in rs}
+
+
+@dataclass(frozen=True)
+class Table:
+    """outputs/tables/<name>_<scale><suffix>.csv, and .md when there is Markdown."""
+
+    suffix: str
+    frame: pd.DataFrame
+    markdown: str | None = None
+    folder = "tables"
+
+    def write(self, stem: Path) -> list[Path]:
+        stem.parent.mkdir(parents=True, exist_ok=True)
+        csv_path, md_path = stem.with_suffix(".csv"), stem.with_suffix(".md")
+        self.frame.to_csv(csv_path, index=False)
+        if self.markdown is None:
+            return [csv_path]
+        md_path.write_text(self.markdown)
+        return [csv_path, md_path]
+
+
+@dataclass(frozen=True)
+class Figure:
+    """outputs/figures/<name>_<scale><suffix>.*: ``save(stem)`` writes them, returns their paths."""
+
+    suffix: str
+    save: Callable[[Path], list[Path]]
+    folder = "figures"
+
+    def write(self, stem: Path) -> list[Path]:
+        stem.parent.mkdir(parents=True, exist_ok=True)
+        return self.save(stem)
+
+
+def plotted(experiment: Experiment, title_detail: str, plot: Callable, suffix: str = "") -> Figure:
+    """A new figure drawn by ``plot(ax)``, titled, to be saved as .png and .pdf."""
+    figure, ax = new_figure()
+    plot(ax)
+    ax.set_title(captions.figure_title(experiment, title_detail), fontsize="medium")
+    return Figure(suffix, partial(save_figure, figure))
+
+
+def with_table(caption: str, table_markdown: str) -> str:
+    return f"{caption}\n\n{table_markdown}\n"
 
 
 def collect(experiment: Experiment) -> Runs:
@@ -74,8 +123,40 @@ def variant_key(experiment: Experiment, variant) -> str:
     return variant.label
 
 
-def board_report(experiment: Experiment, runs: Runs) -> list[Path]:
-    """The best-score table over the boards, with the leaderboard beside it."""
+def checkpoints_report(experiment: Experiment, runs: Runs, estimate) -> list[Table | Figure]:
+    """Mean best score at doubling checkpoints of time and of playouts with its CI, the
+    published values beside them; then the domain's judgement of the final solutions."""
+    reference = load_reference(experiment.reference) if experiment.reference else None
+    budgets = [v.job.settings.max_time for v in experiment.variants if v.job.settings.max_time]
+    time_axis = "wall_seconds" if all(v.job.settings.clock == "wall" for v in experiment.variants) else "cpu_seconds"
+    fewest_playouts = min(r["result"]["playouts"] for rs in runs.records.values() for r in rs)
+    axes = [(time_axis, time_axis.replace("_", " ").replace("cpu", "CPU"), FIRST_TIME,
+             min(budgets) if budgets else None, reference, ""),
+            ("playouts", "playouts", FIRST_PLAYOUTS, fewest_playouts, None, "_playouts")]
+    scale = experiment.value_scale
+    outputs = []
+    for axis, axis_name, first, last, published, suffix in axes:
+        if last is None or last < first:
+            continue
+        traces = {label: [(positions, [score * scale for score in scores])
+                          for positions, scores in (axis_trace(r, axis) for r in rs)]
+                  for label, rs in runs.records.items() if rs}
+        statistics = checkpoint_statistics(traces, doubling_checkpoints(first, last), estimate=estimate)
+        table = side_by_side(statistics, published)
+        table.insert(1, "axis", axis)
+        caption = captions.checkpoints(experiment, runs, axis_name, estimate, published is not None)
+        ylabel = f"mean best: {experiment.unit}" if experiment.unit else "mean best score"
+        outputs += [
+            Table(suffix, table, markdown(table, axis_name=axis_name, caption=caption)),
+            plotted(experiment, f", mean and {captions.interval_name(estimate)}", suffix=suffix,
+                    plot=lambda ax: plot_checkpoints(table, ax, xlabel=f"{axis_name} (log2 scale)", ylabel=ylabel)),
+        ]
+    return outputs + final_solutions(experiment, runs)
+
+
+def boards_report(experiment: Experiment, runs: Runs, estimate) -> list[Table | Figure]:
+    """The best-score table over the boards, with the leaderboard beside it (always the
+    Student-t interval: analysis.boards)."""
     final_scores = {}
     leaderboard = Leaderboard(experiment.store.root)
     best_ever = {}
@@ -88,38 +169,19 @@ def board_report(experiment: Experiment, runs: Runs) -> list[Path]:
             best_ever[board] = entry["score"]
     reference = load_reference(experiment.reference) if experiment.reference else None
     table = board_table(final_scores, reference, best_ever)
-    stem = experiment.store.root / "tables" / f"{experiment.name}_{experiment.scale}"
-    stem.parent.mkdir(parents=True, exist_ok=True)
-    csv_path, md_path = stem.with_suffix(".csv"), stem.with_suffix(".md")
-    table.to_csv(csv_path, index=False)
     algorithms = list(dict.fromkeys(v.label for v in experiment.variants))
-    settings = experiment.variants[0].job.settings
-    counts = sorted({len(rs) for rs in runs.records.values()})
-    lines = [
-        f"**{experiment.title}** ({experiment.scale} scale)",
-        "",
-        f"Per board, the best and the mean final score over {'-'.join(map(str, counts))} run(s) per "
-        f"algorithm and board (95% Student-t CI in brackets), level {settings.level}, "
-        f"budget {settings.max_time:g} {budget_unit(experiment)} per run; the papers ran level 4 to completion or "
-        "for 2 hours per board. Published columns as printed in the paper. leaderboard: the best "
-        "certificate ever found here for the board, whatever the run, verified by replay "
-        f"(files under {leaderboard.root}).",
-    ]
-    lines += caption_warnings(runs)
-    md_path.write_text(board_markdown(table, algorithms, caption="\n".join(lines)))
-    figure, ax = new_figure()
-    plot_boards(table, algorithms, ax)
-    ax.set_title(f"{experiment.title}\n{experiment.scale} scale: {settings.max_time:g} CPU-s per run",
-                 fontsize="medium")
-    return [csv_path, md_path, *save_figure(figure, experiment.store.root / "figures" / stem.name)]
+    max_time = experiment.variants[0].job.settings.max_time
+    return [Table("", table, board_markdown(table, algorithms,
+                                            caption=captions.boards(experiment, runs, leaderboard.root))),
+            plotted(experiment, f": {max_time:g} CPU-s per run", lambda ax: plot_boards(table, algorithms, ax))]
 
 
-def final_report(experiment: Experiment, runs: Runs, interval: str) -> list[Path]:
+def final_report(experiment: Experiment, runs: Runs, estimate) -> list[Table | Figure]:
     """Each variant's final scores (one per run): mean with CI, standard error, max; the
     published columns beside them; the best solution drawn when the domain can."""
     scale = experiment.value_scale
     scores = {label: [r["result"]["best_score"] * scale for r in rs] for label, rs in runs.records.items() if rs}
-    table = final_statistics(scores, interval=interval)
+    table = final_statistics(scores, estimate=estimate)
     searches = {v.label: _search_text(v.job.settings) for v in experiment.variants}
     table.insert(1, "search", [searches[label] for label in table["variant"]])
     if experiment.reference:
@@ -130,35 +192,23 @@ def final_report(experiment: Experiment, runs: Runs, interval: str) -> list[Path
         if "published mean" in table:
             inside = (table["published mean"] >= table["ci_low"]) & (table["published mean"] <= table["ci_high"])
             table["published_mean_in_ci"] = inside.where(table["published mean"].notna() & table["ci_low"].notna())
-    stem = experiment.store.root / "tables" / f"{experiment.name}_{experiment.scale}"
-    stem.parent.mkdir(parents=True, exist_ok=True)
-    csv_path, md_path = stem.with_suffix(".csv"), stem.with_suffix(".md")
-    table.to_csv(csv_path, index=False)
-    lines = [f"**{experiment.title}** ({experiment.scale} scale)", "",
-             f"Per variant, the final best score of each run: mean with its {interval_name(interval)}, "
-             "standard error of the mean (sem), max"
-             + ("; published columns as printed in the paper." if experiment.reference else
-                f". Budget: {_budget_text(experiment)}.")]
-    lines += caption_warnings(runs)
-    md_path.write_text("\n".join(lines) + "\n\n" + table.to_markdown(index=False, floatfmt=".5g") + "\n")
-    figure, ax = new_figure()
-    plot_finals(table, scores, ax)
-    ax.set_title(f"{experiment.title}\n{experiment.scale} scale, mean and {interval_name(interval)}",
-                 fontsize="medium")
-    written = [csv_path, md_path, *save_figure(figure, experiment.store.root / "figures" / stem.name)]
-    return written + draw_best(experiment, runs, experiment.store.root / "figures" / f"{stem.name}_best.png")
+    caption = captions.finals(experiment, runs, estimate)
+    return [Table("", table, with_table(caption, table.to_markdown(index=False, floatfmt=".5g"))),
+            plotted(experiment, f", mean and {captions.interval_name(estimate)}",
+                    lambda ax: plot_finals(table, scores, ax)),
+            *best_drawing(experiment, runs)]
 
 
-def speedup_report(experiment: Experiment, runs: Runs) -> list[Path]:
+def speedup_report(experiment: Experiment, runs: Runs, estimate) -> list[Table | Figure]:
     """k(t) of every variant against the baseline (``report.baseline``), on wall time, and
-    each variant's throughput in playouts per wall-second."""
+    each variant's throughput in playouts per wall-second (always the percentile bootstrap:
+    analysis.speedup)."""
     traces = {label: [axis_trace(r, "wall_seconds") for r in rs] for label, rs in runs.records.items() if rs}
     if experiment.baseline not in traces:
         raise InputError(f"no runs of the baseline {experiment.baseline!r}: run the sweep first")
     budget = min(v.job.settings.max_time for v in experiment.variants)
-    checkpoints = doubling_checkpoints(FIRST_TIME, budget)
     others = {label: t for label, t in traces.items() if label != experiment.baseline}
-    table = speedup_table(traces[experiment.baseline], others, checkpoints)
+    table = speedup_table(traces[experiment.baseline], others, doubling_checkpoints(FIRST_TIME, budget))
     settings = {v.label: v for v in experiment.variants}
     throughput = pd.DataFrame([{
         "variant": label, "threads": settings[label].job.settings.threads, "root": settings[label].root,
@@ -166,186 +216,82 @@ def speedup_report(experiment: Experiment, runs: Runs) -> list[Path]:
         "playouts_per_wall_second": float(np.mean([r["result"]["playouts"] / r["result"]["wall_seconds"]
                                                    for r in rs])),
     } for label, rs in runs.records.items() if rs])
-    stem = experiment.store.root / "tables" / f"{experiment.name}_{experiment.scale}"
-    stem.parent.mkdir(parents=True, exist_ok=True)
-    csv_path, md_path = stem.with_suffix(".csv"), stem.with_suffix(".md")
-    throughput_path = stem.with_name(f"{stem.name}_throughput.csv")
-    table.to_csv(csv_path, index=False)
-    throughput.to_csv(throughput_path, index=False)
     wide = table.assign(cell=[
         ("> budget" if censored else "-") if not np.isfinite(k) else
         f"{k:.2f}" + (f" [{low:.2f}, {high:.2f}]" if np.isfinite(low) else "")
         for k, low, high, censored in zip(table["speedup"], table["ci_low"], table["ci_high"], table["censored"])
     ]).pivot(index="checkpoint", columns="variant", values="cell")[list(others)]
-    lines = [f"**{experiment.title}** ({experiment.scale} scale)", "",
-             f"Speed-up k(t): the parallel search at wall time t scores (on average over its runs) as "
-             f"the {experiment.baseline} search at k(t) x t; 95% percentile-bootstrap CI over runs in "
-             "brackets. '> budget': the parallel mean is above anything the sequential search reached "
-             "within its budget; '-': no estimate. Root runs count their K members as simultaneous.",
-             *caption_warnings(runs), "", wide.to_markdown(), "",
-             "Throughput: playouts per wall-second of one run (a root run: the sum of its members).", "",
-             throughput.to_markdown(index=False, floatfmt=",.0f")]
-    md_path.write_text("\n".join(lines) + "\n")
-    figure, ax = new_figure()
-    plot_speedups(table, ax)
-    ax.set_title(f"{experiment.title}\n{experiment.scale} scale, 95% bootstrap CI", fontsize="medium")
-    return [csv_path, md_path, throughput_path,
-            *save_figure(figure, experiment.store.root / "figures" / stem.name)]
+    text = "\n".join([captions.speedup(experiment, runs), "", wide.to_markdown(), "", captions.THROUGHPUT, "",
+                      throughput.to_markdown(index=False, floatfmt=",.0f")])
+    return [Table("", table, text + "\n"), Table("_throughput", throughput),
+            plotted(experiment, ", 95% bootstrap CI", lambda ax: plot_speedups(table, ax))]
 
 
-def _budget_text(experiment: Experiment) -> str:
-    budgets = sorted({v.job.settings.max_time for v in experiment.variants}, key=str)
-    return ", ".join("the top level once" if b is None else f"{b:g} {budget_unit(experiment)}" for b in budgets)
+REPORTS = {"checkpoints": checkpoints_report, "boards": boards_report, "final": final_report,
+           "speedup": speedup_report}
 
 
 def _search_text(settings) -> str:
-    text = describe(settings)
+    text = label(settings)
     if not settings.restart and settings.max_time is None and settings.max_playouts is None:
         return text + ", the top level once"
     return text
 
 
-def draw_best(experiment: Experiment, runs: Runs, path: Path) -> list[Path]:
-    """A picture of the best certificate over all the runs, for the domains in DRAWINGS."""
-    records = [r for rs in runs.records.values() for r in rs]
-    best = max(records, key=lambda r: r["result"]["best_score"])
-    options = best["config"]["domain"]
-    if options["name"] not in DRAWINGS:
+def final_solutions(experiment: Experiment, runs: Runs) -> list[Table]:
+    """For domains that judge a final solution beyond its score (adapter hook
+    ``final_summary(record)``), one row per run; summed up per variant with the domain's
+    note when it has the hook ``final_summary_table(rows)``."""
+    domain = make_domain(experiment.variants[0].job.domain_options)
+    judge = getattr(domain, "final_summary", None)
+    if judge is None:
         return []
-    path.parent.mkdir(parents=True, exist_ok=True)
-    DRAWINGS[options["name"]](options, best["certificate"]["moves"], path)
-    return [path]
+    rows = pd.DataFrame([{"variant": label, "repeat": r["repeat"], **judge(r)}
+                         for label, rs in runs.records.items() for r in rs])
+    summarize = getattr(domain, "final_summary_table", None)
+    if summarize is None:
+        return [Table("_final", rows)]
+    summary, note = summarize(rows)
+    return [Table("_final", rows, with_table(captions.final_summary(experiment, note),
+                                             summary.to_markdown(floatfmt=".2f")))]
 
 
-def report(overrides: list[str], *, interval: str = "t") -> list[Path]:
+def best_drawing(experiment: Experiment, runs: Runs) -> list[Figure]:
+    """A picture of the best certificate over all the runs, by the adapter hook
+    ``draw_solution(certificate, path)`` of the domain that made it, when it has one."""
+    variant, best = max(((v, r) for v in experiment.variants for r in runs.records[variant_key(experiment, v)]),
+                        key=lambda pair: pair[1]["result"]["best_score"])
+    draw = getattr(make_domain(variant.job.domain_options), "draw_solution", None)
+    if draw is None:
+        return []
+    return [Figure("_best", lambda stem: [draw(best["certificate"]["moves"], stem.with_suffix(".png"))])]
+
+
+def report(overrides: list[str], *, estimate=t_interval) -> list[Path]:
+    """Build the experiment's report (REPORTS[kind]) with the interval method ``estimate``
+    (one of analysis.stats.ESTIMATORS); write its tables and figures, return their paths."""
     experiment = load_experiment(overrides)
+    if experiment.kind not in REPORTS:
+        raise InputError(f"report.kind={experiment.kind!r} is not valid: choose one of {', '.join(REPORTS)}")
     runs = collect(experiment)
     if not any(runs.records.values()):
         raise InputError(
             f"no run files of {experiment.name} at scale {experiment.scale} under "
             f"{experiment.store.root}: run `python run.py -m {' '.join(overrides)}` first"
         )
-    if experiment.kind == "boards":
-        return board_report(experiment, runs)
-    if experiment.kind == "final":
-        return final_report(experiment, runs, interval)
-    if experiment.kind == "speedup":
-        return speedup_report(experiment, runs)
-    outputs = experiment.store.root
-    stem = f"{experiment.name}_{experiment.scale}"
-    reference = load_reference(experiment.reference) if experiment.reference else None
-    budgets = [v.job.settings.max_time for v in experiment.variants if v.job.settings.max_time]
-    written = []
-    time_axis = "wall_seconds" if all(v.job.settings.clock == "wall" for v in experiment.variants) else "cpu_seconds"
-    axes = [(time_axis, time_axis.replace("_", " ").replace("cpu", "CPU"), FIRST_TIME,
-             min(budgets) if budgets else None, reference, "")]
-    fewest_playouts = min(r["result"]["playouts"] for rs in runs.records.values() for r in rs)
-    axes.append(("playouts", "playouts", FIRST_PLAYOUTS, fewest_playouts, None, "_playouts"))
-    for axis, axis_name, first, last, published, suffix in axes:
-        if last is None or last < first:
-            continue
-        checkpoints = doubling_checkpoints(first, last)
-        scale = experiment.value_scale
-        traces = {label: [(positions, [score * scale for score in scores])
-                          for positions, scores in (axis_trace(r, axis) for r in rs)]
-                  for label, rs in runs.records.items() if rs}
-        table = side_by_side(checkpoint_statistics(traces, checkpoints, interval=interval), published)
-        table.insert(1, "axis", axis)
-        csv_path = outputs / "tables" / f"{stem}{suffix}.csv"
-        csv_path.parent.mkdir(parents=True, exist_ok=True)
-        table.to_csv(csv_path, index=False)
-        md_path = csv_path.with_suffix(".md")
-        md_path.write_text(markdown(table, axis_name=axis_name,
-                                    caption=caption(experiment, runs, axis_name, interval, published is not None)))
-        figure, ax = new_figure()
-        plot_checkpoints(table, ax, xlabel=f"{axis_name} (log2 scale)",
-                         ylabel=f"mean best: {experiment.unit}" if experiment.unit else "mean best score")
-        ax.set_title(f"{experiment.title}\n{experiment.scale} scale, mean and {interval_name(interval)}",
-                     fontsize="medium")
-        written += [csv_path, md_path, *save_figure(figure, outputs / "figures" / f"{stem}{suffix}")]
-    return written + final_results(experiment, runs, outputs / "tables" / stem)
-
-
-def final_results(experiment: Experiment, runs: Runs, stem: Path) -> list[Path]:
-    """For domains that judge a final solution beyond its score (TSPTW: violations, cost and
-    gap to the best-known tour), one row per run and a summary per variant."""
-    domain = make_domain(experiment.variants[0].job.domain_options)
-    if not hasattr(domain, "final_summary"):
-        return []
-    rows = [{"variant": label, "repeat": r["repeat"], **domain.final_summary(r)}
-            for label, rs in runs.records.items() for r in rs]
-    frame = pd.DataFrame(rows)
-    csv_path = stem.with_name(f"{stem.name}_final.csv")
-    frame.to_csv(csv_path, index=False)
-    summary = frame.groupby("variant", sort=False).agg(
-        runs=("repeat", "size"),
-        feasible=("violations", lambda v: int((v == 0).sum())),
-        mean_violations=("violations", "mean"),
-        best_feasible_cost=("cost", lambda c: c[frame.loc[c.index, "violations"] == 0].min()),
-        mean_gap_percent=("gap_percent", "mean"),
-    )
-    known = experiment_best_known(runs)
-    md_path = stem.with_name(f"{stem.name}_final.md")
-    md_path.write_text(
-        f"**{experiment.title}**: final best tour of each run ({experiment.scale} scale)\n\n"
-        f"Best-known cost {known:g} (LKH-3); gap = (cost - best known) / best known, over the runs "
-        "whose tour has no violation.\n\n"
-        + summary.to_markdown(floatfmt=("", ".0f", ".0f", ".2f", ".2f", ".2f")) + "\n")
-    return [csv_path, md_path]
-
-
-def experiment_best_known(runs: Runs) -> float:
-    return next(r["domain_info"]["best_known_cost"] for rs in runs.records.values() for r in rs)
-
-
-def interval_name(interval: str) -> str:
-    return "95% Student-t CI" if interval == "t" else "95% percentile-bootstrap CI"
-
-
-def caption(experiment: Experiment, runs: Runs, axis_name: str, interval: str, published: bool) -> str:
-    counts = sorted({len(rs) for rs in runs.records.values()})
-    budgets = sorted({v.job.settings.max_time for v in experiment.variants}, key=str)
-    lines = [
-        f"**{experiment.title}** ({experiment.scale} scale)",
-        "",
-        f"Mean best score at each checkpoint ({axis_name}) over {'-'.join(map(str, counts))} runs per "
-        f"column, with its {interval_name(interval)} in brackets"
-        + (" and the published value in parentheses (* where it lies outside the CI)." if published else "."),
-        *([f"Values are multiplied by {experiment.value_scale:g}, the paper's unit."]
-          if experiment.value_scale != 1 else []),
-        *([f"Unit: {experiment.unit}."] if experiment.unit else []),
-        f"Runs stopped at {', '.join(f'{b:g}' for b in budgets)} {budget_unit(experiment)}. A '-' means no run had a "
-        "solution yet; the CSV counts those runs per cell. With many runs the intervals are thin.",
-    ]
-    return "\n".join(lines + caption_warnings(runs))
-
-
-def budget_unit(experiment: Experiment) -> str:
-    clocks = {v.job.settings.clock for v in experiment.variants}
-    return "wall-seconds" if clocks == {"wall"} else "CPU-seconds" if clocks == {"cpu"} else "seconds (CPU or wall)"
-
-
-def caption_warnings(runs: Runs) -> list[str]:
-    """Lines that say a table is incomplete or mixes code versions."""
-    lines = []
-    missing = {label: runs.expected[label] - len(rs) for label, rs in runs.records.items()
-               if len(rs) < runs.expected[label]}
-    if missing:
-        lines.append(f"WARNING: runs missing ({', '.join(f'{k}: {v}' for k, v in missing.items())}): "
-                     "run the sweep again to complete them.")
-    if len(runs.code_versions) > 1:
-        lines.append(f"WARNING: built from runs of {len(runs.code_versions)} code versions "
-                     f"(source hashes {', '.join(sorted(runs.code_versions))}).")
-    return lines
+    name = f"{experiment.name}_{experiment.scale}"
+    return [path for output in REPORTS[experiment.kind](experiment, runs, estimate)
+            for path in output.write(experiment.store.root / output.folder / f"{name}{output.suffix}")]
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("overrides", nargs="+", help="experiment=NAME scale=S and any other overrides")
-    parser.add_argument("--interval", choices=["t", "bootstrap"], default="t")
+    parser.add_argument("--interval", choices=list(ESTIMATORS), default="t",
+                        help="confidence interval: t (Student-t) or bootstrap (percentile bootstrap)")
     arguments = parser.parse_args(argv)
     try:
-        paths = report(arguments.overrides, interval=arguments.interval)
+        paths = report(arguments.overrides, estimate=ESTIMATORS[arguments.interval])
     except InputError as error:
         exit_on_input_error(error)
     for path in paths:

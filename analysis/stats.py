@@ -53,12 +53,17 @@ def bootstrap_interval(values, confidence: float = 0.95, resamples: int = 10_000
     return float(values.mean()), float(result.confidence_interval.low), float(result.confidence_interval.high)
 
 
+# The confidence-interval methods, by the name a command line gives: each maps (values,
+# confidence) to (mean, low, high).
+ESTIMATORS = {"t": t_interval, "bootstrap": bootstrap_interval}
+
+
 def checkpoint_statistics(traces_by_variant: dict[str, list[tuple]], checkpoints, *,
-                          confidence: float = 0.95, interval: str = "t") -> pd.DataFrame:
-    """One row per (variant, checkpoint): runs, runs without a solution yet, mean, CI.
+                          confidence: float = 0.95, estimate=t_interval) -> pd.DataFrame:
+    """One row per (variant, checkpoint): runs, runs without a solution yet, mean, CI
+    (``estimate``: one of ESTIMATORS).
 
     ``traces_by_variant`` maps a label to the runs' (positions, scores) pairs."""
-    estimate = t_interval if interval == "t" else bootstrap_interval
     rows = []
     for variant, traces in traces_by_variant.items():
         matrix = np.array([best_at(p, s, checkpoints) for p, s in traces]).reshape(len(traces), -1)
@@ -78,10 +83,9 @@ def checkpoint_statistics(traces_by_variant: dict[str, list[tuple]], checkpoints
 
 
 def final_statistics(scores_by_variant: dict[str, list[float]], *, confidence: float = 0.95,
-                     interval: str = "t") -> pd.DataFrame:
-    """One row per variant over its runs' final scores: runs, mean with its CI, standard
-    error of the mean, standard deviation, min and max."""
-    estimate = t_interval if interval == "t" else bootstrap_interval
+                     estimate=t_interval) -> pd.DataFrame:
+    """One row per variant over its runs' final scores: runs, mean with its CI (``estimate``:
+    one of ESTIMATORS), standard error of the mean, standard deviation, min and max."""
     rows = []
     for variant, scores in scores_by_variant.items():
         values = np.asarray(scores, dtype=float)

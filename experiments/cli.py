@@ -15,7 +15,7 @@ from experiments.runs import Job
 from experiments.store import RunStore
 from nrpa.domains.registry import make_domain
 from nrpa.errors import InputError
-from nrpa.search import SearchSettings, label as describe
+from nrpa.search import SearchSettings, label
 
 
 def settings_from(cfg: DictConfig) -> SearchSettings:
@@ -34,13 +34,13 @@ def job_from(cfg: DictConfig) -> Job:
 def run_from_config(cfg: DictConfig) -> float:
     job = job_from(cfg)
     store = RunStore(cfg.outputs_dir)
-    label = describe(job.settings)
+    text = label(job.settings)
     if getattr(job.domain_options, "policy", None):
-        label += f", {job.domain_options.policy} playouts"
+        text += f", {job.domain_options.policy} playouts"
     if cfg.root > 1:
-        label += f", root x{cfg.root}"
+        text += f", root x{cfg.root}"
     outcome = run_job(job, cfg.repeats * cfg.root, store, n_jobs=cfg.backend.n_jobs, backend=cfg.backend.name,
-                      address=cfg.backend.address, force=cfg.force, label=label)
+                      address=cfg.backend.address, force=cfg.force, label=text)
     _record_in_job_directory(outcome.paths)
     records = [store.load(path) for path in outcome.paths]
     if cfg.root > 1:
@@ -51,12 +51,12 @@ def run_from_config(cfg: DictConfig) -> float:
         result = records[0]["result"]
         print(
             f"best score {result['best_score']:g}  ({records[0]['domain_info']['instance']}, "
-            f"{label}, {result['playouts']} playouts in {result['cpu_seconds']:.2f} CPU-s "
+            f"{text}, {result['playouts']} playouts in {result['cpu_seconds']:.2f} CPU-s "
             f"/ {result['wall_seconds']:.2f} wall-s, {result['playouts_per_cpu_second']:,.0f} playouts per CPU-s)"
         )
         print(f"run file: {outcome.paths[0]} ({done})")
     else:
-        print(f"{label} on {records[0]['domain_info']['instance']}: {len(scores)} runs, "
+        print(f"{text} on {records[0]['domain_info']['instance']}: {len(scores)} runs, "
               f"best score mean {scores.mean():.1f}, min {scores.min():g}, max {scores.max():g} ({done})")
         print(f"run files: {outcome.paths[0].parent} (listed in the job directory's runs.txt)")
     return float(scores.mean())

@@ -17,11 +17,12 @@ from hydra.core.override_parser.overrides_parser import OverridesParser
 from hydra.errors import HydraException
 from omegaconf import OmegaConf
 
-from experiments.cli import describe, job_from
+from experiments.cli import job_from
 from experiments.config import check_override_keys, register_configs
 from experiments.runs import Job
 from experiments.store import PROJECT_ROOT, RunStore
 from nrpa.errors import InputError
+from nrpa.search import label
 
 CONFIG_DIR = PROJECT_ROOT / "conf"
 
@@ -158,4 +159,4 @@ def _label(columns: dict, chosen: tuple[str, ...], job: Job) -> str:
     for key, name in columns.items():
         if set(key.split()) <= set(chosen):
             return name
-    return " ".join(chosen) or describe(job.settings)
+    return " ".join(chosen) or label(job.settings)

@@ -7,7 +7,8 @@ import pandas as pd
 import pytest
 
 from analysis.stats import (
-    best_at, bootstrap_interval, checkpoint_statistics, doubling_checkpoints, final_statistics, t_interval,
+    ESTIMATORS, best_at, bootstrap_interval, checkpoint_statistics, doubling_checkpoints, final_statistics,
+    t_interval,
 )
 from analysis.speedup import speedup_table
 from analysis.tables import load_reference, markdown, side_by_side
@@ -73,6 +74,17 @@ def test_final_statistics_by_hand():
     assert table["std"] == pytest.approx(2.5 ** 0.5)
     assert table["sem"] == pytest.approx(0.5 ** 0.5)
     assert table["ci_low"] == pytest.approx(3 - 2.776445 * 0.5 ** 0.5, abs=1e-5)
+
+
+def test_the_interval_method_is_the_callable_passed_and_named_on_the_command_line():
+    assert ESTIMATORS == {"t": t_interval, "bootstrap": bootstrap_interval}
+    sample = [1, 2, 3, 4, 5, 9]
+    row = final_statistics({"a": sample}, estimate=bootstrap_interval).iloc[0]
+    assert (row["mean"], row["ci_low"], row["ci_high"]) == bootstrap_interval(sample)
+    assert (row["ci_low"], row["ci_high"]) != t_interval(sample)[1:]
+    traces = {"A": [([0.001], [float(v)]) for v in sample]}
+    cell = checkpoint_statistics(traces, [0.01], estimate=bootstrap_interval).iloc[0]
+    assert (cell["mean"], cell["ci_low"], cell["ci_high"]) == bootstrap_interval(sample)
 
 
 def test_the_speedup_of_a_search_that_is_4_times_ahead_is_4():

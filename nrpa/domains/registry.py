@@ -13,7 +13,10 @@ can also replay with the domain's plain-Python rules to verify a score. An adapt
 * ``print_certificate(certificate)``: the text a person reads;
 * ``leaderboard_key()``: the instance, whatever the playout rule; ``describe()``: facts for
   the run file, with ``instance`` naming the problem instance;
-* optionally ``final_summary(record)``: more about a run's final solution (TSPTW's gap).
+* optionally ``final_summary(record)``: more about a run's final solution (TSPTW's gap);
+  ``final_summary_table(rows)``: those rows (a DataFrame, with ``variant`` and ``repeat``)
+  summed up per variant, with the caption's note; ``draw_solution(certificate, path)``: a
+  picture of a certificate (Morpion's grid). The report asks for them with getattr.
 """
 
 from __future__ import annotations
@@ -197,6 +200,7 @@ class TsptwOptions:
 class TsptwDomain:
     options_class = TsptwOptions
     certificate_format = "tour: the customers in visiting order (depot 0 at both ends omitted)"
+    best_known_source = "LKH-3"  # of the tours in best_known_tours.csv (nrpa/data/tsptw/SOURCE.md)
 
     def __init__(self, options: TsptwOptions):
         if options.policy not in tsptw.RULES:
@@ -235,6 +239,22 @@ class TsptwDomain:
         known = record["domain_info"].get("best_known_cost")
         return {"violations": violations, "cost": cost,
                 "gap_percent": 100 * (cost - known) / known if known and violations == 0 else None}
+
+    def final_summary_table(self, rows):
+        """Per variant, from the ``final_summary`` rows: runs, feasible runs, mean violations,
+        best feasible cost and mean gap; and the caption's note on the best-known cost."""
+        summary = rows.groupby("variant", sort=False).agg(
+            runs=("repeat", "size"),
+            feasible=("violations", lambda v: int((v == 0).sum())),
+            mean_violations=("violations", "mean"),
+            best_feasible_cost=("cost", lambda c: c[rows.loc[c.index, "violations"] == 0].min()),
+            mean_gap_percent=("gap_percent", "mean"),
+        )
+        known = self.describe()["best_known_cost"]
+        if known is None:
+            return summary, f"No best-known cost for {self.instance.name}: no gap."
+        return summary, (f"Best-known cost {known:g} ({self.best_known_source}); gap = (cost - best known) "
+                         "/ best known, over the runs whose tour has no violation.")
 
 
 @dataclass
@@ -328,6 +348,12 @@ class MorpionDomain:
 
     def describe(self) -> dict:
         return {"instance": f"Morpion {self.options.variant}", "variant": self.options.variant}
+
+    def draw_solution(self, certificate, path):
+        """A picture of the grid the certificate's moves leave; matplotlib is imported here only."""
+        from analysis.morpion_grid import draw_grid
+
+        return draw_grid(self.options.variant, certificate, path)
 
 
 DOMAINS = {"samegame": SameGameDomain, "weakschur": WeakSchurDomain, "maximum": MaximumDomain,

@@ -1,0 +1,110 @@
+"""The words of the reports: the caption of each table and the title of each figure.
+
+Each function takes the experiment (``experiments.experiment.Experiment``) and what the
+table shows, and returns text; none reads or writes a file. ``runs`` is the report's
+``analysis.report.Runs``: the run files read for each variant, and how many were expected.
+"""
+
+from __future__ import annotations
+
+from analysis.stats import bootstrap_interval, t_interval
+
+INTERVAL_NAMES = {t_interval: "95% Student-t CI", bootstrap_interval: "95% percentile-bootstrap CI"}
+THROUGHPUT = "Throughput: playouts per wall-second of one run (a root run: the sum of its members)."
+
+
+def interval_name(estimate) -> str:
+    """What an interval method of ``analysis.stats.ESTIMATORS`` is called in a caption."""
+    return INTERVAL_NAMES[estimate]
+
+
+def heading(experiment) -> str:
+    return f"**{experiment.title}** ({experiment.scale} scale)"
+
+
+def figure_title(experiment, detail: str) -> str:
+    """``detail`` follows the scale: ', mean and ...' or ': ... per run'."""
+    return f"{experiment.title}\n{experiment.scale} scale{detail}"
+
+
+def run_counts(runs) -> str:
+    return "-".join(map(str, sorted({len(rs) for rs in runs.records.values()})))
+
+
+def budget_unit(experiment) -> str:
+    clocks = {v.job.settings.clock for v in experiment.variants}
+    return "wall-seconds" if clocks == {"wall"} else "CPU-seconds" if clocks == {"cpu"} else "seconds (CPU or wall)"
+
+
+def budgets(experiment) -> list:
+    return sorted({v.job.settings.max_time for v in experiment.variants}, key=str)
+
+
+def budget_text(experiment) -> str:
+    return ", ".join("the top level once" if b is None else f"{b:g} {budget_unit(experiment)}"
+                     for b in budgets(experiment))
+
+
+def warnings(runs) -> list[str]:
+    """Lines that say a table is incomplete or mixes code versions."""
+    lines = []
+    missing = {label: runs.expected[label] - len(rs) for label, rs in runs.records.items()
+               if len(rs) < runs.expected[label]}
+    if missing:
+        lines.append(f"WARNING: runs missing ({', '.join(f'{k}: {v}' for k, v in missing.items())}): "
+                     "run the sweep again to complete them.")
+    if len(runs.code_versions) > 1:
+        lines.append(f"WARNING: built from runs of {len(runs.code_versions)} code versions "
+                     f"(source hashes {', '.join(sorted(runs.code_versions))}).")
+    return lines
+
+
+def captioned(experiment, runs, text: str) -> str:
+    """The heading, the text, then the warnings, one a line."""
+    return "\n".join([heading(experiment), "", text, *warnings(runs)])
+
+
+def checkpoints(experiment, runs, axis_name: str, estimate, published: bool) -> str:
+    return captioned(experiment, runs, "\n".join([
+        f"Mean best score at each checkpoint ({axis_name}) over {run_counts(runs)} runs per "
+        f"column, with its {interval_name(estimate)} in brackets"
+        + (" and the published value in parentheses (* where it lies outside the CI)." if published else "."),
+        *([f"Values are multiplied by {experiment.value_scale:g}, the paper's unit."]
+          if experiment.value_scale != 1 else []),
+        *([f"Unit: {experiment.unit}."] if experiment.unit else []),
+        f"Runs stopped at {', '.join(f'{b:g}' for b in budgets(experiment))} {budget_unit(experiment)}. A '-' "
+        "means no run had a solution yet; the CSV counts those runs per cell. With many runs the intervals "
+        "are thin.",
+    ]))
+
+
+def boards(experiment, runs, leaderboard_root) -> str:
+    settings = experiment.variants[0].job.settings
+    return captioned(experiment, runs, (
+        f"Per board, the best and the mean final score over {run_counts(runs)} run(s) per "
+        f"algorithm and board (95% Student-t CI in brackets), level {settings.level}, "
+        f"budget {settings.max_time:g} {budget_unit(experiment)} per run; the papers ran level 4 to completion or "
+        "for 2 hours per board. Published columns as printed in the paper. leaderboard: the best "
+        "certificate ever found here for the board, whatever the run, verified by replay "
+        f"(files under {leaderboard_root})."))
+
+
+def finals(experiment, runs, estimate) -> str:
+    return captioned(experiment, runs, (
+        f"Per variant, the final best score of each run: mean with its {interval_name(estimate)}, "
+        "standard error of the mean (sem), max"
+        + ("; published columns as printed in the paper." if experiment.reference else
+           f". Budget: {budget_text(experiment)}.")))
+
+
+def speedup(experiment, runs) -> str:
+    return captioned(experiment, runs, (
+        f"Speed-up k(t): the parallel search at wall time t scores (on average over its runs) as "
+        f"the {experiment.baseline} search at k(t) x t; 95% percentile-bootstrap CI over runs in "
+        "brackets. '> budget': the parallel mean is above anything the sequential search reached "
+        "within its budget; '-': no estimate. Root runs count their K members as simultaneous."))
+
+
+def final_summary(experiment, note: str) -> str:
+    """Of the domain's per-variant summary of the final solutions; ``note`` is the domain's."""
+    return f"**{experiment.title}**: final best solution of each run ({experiment.scale} scale)\n\n{note}"
