@@ -27,8 +27,8 @@ from dataclasses import asdict, dataclass
 import numpy as np
 
 from nrpa.domains import (
-    bus, bus_rules, maximum, maximum_rules, morpion, morpion_rules, samegame, samegame_rules, tsptw,
-    tsptw_rules, weakschur, weakschur_rules,
+    bus, bus_rules, knapsack, knapsack_rules, maximum, maximum_rules, morpion, morpion_rules, samegame,
+    samegame_rules, tsptw, tsptw_rules, weakschur, weakschur_rules,
 )
 from nrpa.errors import InputError
 
@@ -356,8 +356,45 @@ class MorpionDomain:
         return draw_grid(self.options.variant, certificate, path)
 
 
+@dataclass
+class KnapsackOptions:
+    """Options of ``domain=knapsack`` (the example domain, nrpa/data/knapsack/SOURCE.md):
+    ``instance``, a shipped instance's name or the path of an instance file."""
+
+    name: str = "knapsack"
+    instance: str = "p07"
+
+
+class KnapsackDomain:
+    options_class = KnapsackOptions
+    certificate_format = "item indices (0-based, in the instance file's order) in the order put in"
+
+    def __init__(self, options: KnapsackOptions):
+        self.options = options
+        self.instance = knapsack_rules.load_instance(options.instance)
+
+    def kernel_domain(self):
+        return knapsack.make_knapsack(self.instance.capacity, self.instance.weights, self.instance.values)
+
+    def certificate(self, kernel_moves) -> list[int]:
+        return [int(item) for item in kernel_moves]
+
+    def replay_score(self, certificate) -> float:
+        return float(knapsack_rules.replay(self.instance, certificate))
+
+    def print_certificate(self, certificate) -> str:
+        return " ".join(map(str, certificate))
+
+    def leaderboard_key(self) -> str:
+        return f"knapsack/{self.instance.name}"
+
+    def describe(self) -> dict:
+        return {"instance": f"knapsack {self.instance.name}", "items": len(self.instance.weights),
+                "capacity": self.instance.capacity, "optimum": knapsack_rules.optimum(self.instance)}
+
+
 DOMAINS = {"samegame": SameGameDomain, "weakschur": WeakSchurDomain, "maximum": MaximumDomain,
-           "tsptw": TsptwDomain, "bus": BusDomain, "morpion": MorpionDomain}
+           "tsptw": TsptwDomain, "bus": BusDomain, "morpion": MorpionDomain, "knapsack": KnapsackDomain}
 
 
 def make_domain(options):
