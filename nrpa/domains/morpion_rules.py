@@ -172,15 +172,20 @@ def replay(variant: str, moves) -> int:
 # Record files
 
 
+def _content_lines(text: str):
+    """(line number, stripped line) of each line that is neither blank nor a # comment."""
+    for number, line in enumerate(text.splitlines(), start=1):
+        stripped = line.strip()
+        if stripped and not stripped.startswith("#"):
+            yield number, stripped
+
+
 def parse_csv(text: str, source: str) -> list[Move]:
     """``ply,dot_x,dot_y,dir_dx,dir_dy,start_x,start_y``: a header line, then one move a line,
     plies numbered 1, 2, ...; blank lines and lines starting with # are skipped."""
     moves = []
     header_seen = False
-    for number, line in enumerate(text.splitlines(), start=1):
-        stripped = line.strip()
-        if not stripped or stripped.startswith("#"):
-            continue
+    for number, stripped in _content_lines(text):
         if not header_seen:
             if stripped.replace(" ", "") != CSV_HEADER:
                 raise InputError(f"move file {source}, line {number}: the header must be {CSV_HEADER!r}")
@@ -217,10 +222,7 @@ def parse_psol(text: str, source: str) -> list[Move]:
     offset o of the line's middle point from the dot along x (along y for ``|``)."""
     moves = []
     reference = None
-    for number, line in enumerate(text.splitlines(), start=1):
-        stripped = line.strip()
-        if not stripped or stripped.startswith("#"):
-            continue
+    for number, stripped in _content_lines(text):
         tokens = stripped.replace(" ,", ",").replace(", ", ",").split()
         if reference is None:
             try:
