@@ -1,10 +1,11 @@
-"""Shared helpers: small random boards, reading a kernel state back as a cell grid, and the
-harness's commands run in this process."""
+"""Shared helpers: small random boards, reading a kernel state back as a cell grid, the
+harness's commands run in this process (``cli``: most tests) or in a new one (``python``)."""
 
 from __future__ import annotations
 
 import contextlib
 import io
+import os
 import runpy
 import subprocess
 import sys
@@ -47,12 +48,24 @@ def tmp_outputs(tmp_path):
 
 
 def run_experiment(name: str, outputs: Path, scale: str = "smoke") -> None:
-    """``run.py -m experiment=NAME`` then ``analysis.report`` into ``outputs``, as `make` does."""
+    """``run.py -m experiment=NAME`` then ``analysis.report`` into ``outputs``, as `make` does
+    (in this process: see ``cli``)."""
     for command in (["run.py", "-m"], ["-m", "analysis.report"]):
-        done = subprocess.run([sys.executable, *command, f"experiment={name}", f"scale={scale}",
-                               f"outputs_dir={outputs}"], cwd=PROJECT_ROOT, capture_output=True, text=True)
+        done = cli(*command, f"experiment={name}", f"scale={scale}", f"outputs_dir={outputs}")
         assert done.returncode == 0, done.stderr
 
+
+def python(*arguments: str, env: dict | None = None, wait: bool = True, cwd: Path = PROJECT_ROOT, **kwargs):
+    """``python ARGUMENTS`` in a new interpreter, for what needs its own process (a signal, a
+    fresh kernel cache, another process's random stream); ``env`` is added to the
+    environment. Returns the CompletedProcess (text), or with ``wait=False`` the Popen of a
+    new session (``os.killpg`` reaches its workers)."""
+    command = [sys.executable, *arguments]
+    environment = {**os.environ, **(env or {})}
+    if not wait:
+        return subprocess.Popen(command, cwd=cwd, env=environment, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                start_new_session=True, **kwargs)
+    return subprocess.run(command, cwd=cwd, env=environment, capture_output=True, text=True, **kwargs)
 
 
 def small_job(P=1, **settings) -> Job:

@@ -1,15 +1,13 @@
 """NRPA, SNRPA and NMCS behaviours on boards whose answers are known."""
 
 import json
-import subprocess
-import sys
 from functools import lru_cache
 
 from analysis.stats import best_at
 from nrpa.domains import samegame_rules as rules
 from nrpa.domains.samegame import make_samegame
 from nrpa.search import SearchSettings, run_search
-from tests.conftest import random_rows
+from tests.conftest import python, random_rows
 
 BOARD_1 = rules.load_board(1).rows
 # 6 x 6, 4 colours: optimum 1044 (board cleared); 10,000 uniform playouts reach only 52.
@@ -78,7 +76,7 @@ def test_the_same_seed_gives_the_same_run_in_another_process():
         " max_time=None, max_playouts=1500));"
         "print(json.dumps([r.best_moves, r.trace.playouts, r.trace.score]))"
     )
-    output = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    output = python("-c", code, check=True)
     here = run_search(make_samegame(BOARD_1), playouts(1500, level=2, N=20, seed=3))
     assert json.loads(output.stdout) == [list(here.best_moves), list(here.trace.playouts),
                                          list(here.trace.score)]

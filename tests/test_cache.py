@@ -11,7 +11,6 @@ import re
 import shutil
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -20,15 +19,14 @@ import pytest
 from numba.core.caching import IndexDataCacheFile
 
 import nrpa
+from tests.conftest import python
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def python(code: str, cache_root: Path, *, cwd=ROOT, **kwargs) -> subprocess.CompletedProcess:
-    """Run ``code`` in a new interpreter whose kernels are cached under ``cache_root``."""
-    env = {**os.environ, "NRPA_CACHE_ROOT": str(cache_root), "PYTHONPATH": str(ROOT)}
-    return subprocess.run([sys.executable, "-c", code], cwd=cwd, env=env, capture_output=True, text=True,
-                          **kwargs)
+def python_cached_in(cache_root: Path, *arguments: str, **kwargs):
+    """``python ARGUMENTS`` in a new interpreter whose kernels are cached under ``cache_root``."""
+    return python(*arguments, env={"NRPA_CACHE_ROOT": str(cache_root), "PYTHONPATH": str(ROOT)}, **kwargs)
 
 
 def test_numba_caches_into_a_directory_named_after_the_kernel_files_hash():
@@ -57,8 +55,8 @@ def test_a_new_process_loads_the_search_kernel_from_the_cache():
         "run_search(make_samegame([[0, 0, 1], [1, 1, 0]]), SearchSettings(level=1, N=2, max_time=None, max_playouts=5));"
         "print(sum(search.stats.cache_hits.values()), sum(search.stats.cache_misses.values()))"
     )
-    subprocess.run([sys.executable, "-c", code], check=True, capture_output=True)  # fill the cache
-    output = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True)
+    python("-c", code, check=True)  # fill the cache
+    output = python("-c", code, check=True)
     hits, misses = output.stdout.split()
     assert (int(hits), int(misses)) == (1, 0)
 
@@ -83,8 +81,7 @@ IndexDataCacheFile(folder, "kernel", "stamp").save(key, "code of " + key)
 def test_two_processes_saving_two_signatures_at_once_keep_each_with_its_own_code(tmp_path):
     """numba alone: both read an empty index, both pick kernel.1.nbc, and one signature ends
     up mapped to the other's code."""
-    saves = [subprocess.Popen([sys.executable, "-c", SLOW_SAVE, str(tmp_path), key], cwd=ROOT)
-             for key in ("signature A", "signature B")]
+    saves = [python("-c", SLOW_SAVE, str(tmp_path), key, wait=False) for key in ("signature A", "signature B")]
     assert [save.wait(timeout=60) for save in saves] == [0, 0]
     cache_file = IndexDataCacheFile(str(tmp_path), "kernel", "stamp")
     assert cache_file.load("signature A") == "code of signature A"
@@ -144,14 +141,14 @@ def test_a_kernel_compiled_against_a_cached_parallel_callee_runs_when_loaded(tmp
     cache used to be saved without starting the threading layer; loading it crashed."""
     (tmp_path / "tiny_kernels.py").write_text(TINY_KERNELS)
     cache_root = tmp_path / "cache"
-    first = python(CALL_OUTER, cache_root, cwd=tmp_path)
+    first = python_cached_in(cache_root, "-c", CALL_OUTER, cwd=tmp_path)
     assert first.returncode == 0, first.stderr
     outer_files = list(cache_root.rglob("tiny_kernels.outer-*"))
     assert outer_files
     for path in outer_files:  # what an interrupted first compile leaves: the callee cached, not the caller
         path.unlink()
     for _ in ("compiled against the cached callee", "loaded"):
-        done = python(CALL_OUTER, cache_root, cwd=tmp_path)
+        done = python_cached_in(cache_root, "-c", CALL_OUTER, cwd=tmp_path)
         assert (done.returncode, done.stdout) == (0, first.stdout), done.stderr
 
 
@@ -169,12 +166,9 @@ ONE_CALL = ["domain=maximum", "level=2", "N=10", "max_time=null", "restart=false
 
 
 def run_py(arguments, cache_root: Path, outputs: Path, *, wait=True):
-    env = {**os.environ, "NRPA_CACHE_ROOT": str(cache_root)}
-    command = [sys.executable, "run.py", *arguments, f"outputs_dir={outputs}"]
-    if not wait:
-        return subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                start_new_session=True)
-    return subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+    """``python run.py ARGUMENTS`` with its kernels cached under ``cache_root``."""
+    return python_cached_in(cache_root, "run.py", *arguments, f"outputs_dir={outputs}", wait=wait,
+                            **({"timeout": 600} if wait else {}))
 
 
 def outcome(completed) -> tuple:
@@ -275,11 +269,9 @@ def test_a_second_process_loads_every_domain_search_and_compiles_nothing():
     """Through the contract's overloads (one per domain and stub, bound without closures)
     every domain's search loads from the disk cache: numba's cache debug output of a second
     process shows loads and no save (a save follows every compile)."""
-    env = {**os.environ, "NUMBA_DEBUG_CACHE": "1"}
-    subprocess.run([sys.executable, "-c", EVERY_DOMAIN_SEARCH], cwd=ROOT, env=env, check=True,
-                   capture_output=True)  # fills the cache if it is cold
-    second = subprocess.run([sys.executable, "-c", EVERY_DOMAIN_SEARCH], cwd=ROOT, env=env, check=True,
-                            capture_output=True, text=True)
+    env = {"NUMBA_DEBUG_CACHE": "1"}
+    python("-c", EVERY_DOMAIN_SEARCH, env=env, check=True)  # fills the cache if it is cold
+    second = python("-c", EVERY_DOMAIN_SEARCH, env=env, check=True)
     lines = [line for line in second.stdout.splitlines() if line.startswith("[cache]")]
     assert not [line for line in lines if "saved" in line], "a second process compiled kernels again"
     loads = [line for line in lines if "data loaded" in line and "search" in line]

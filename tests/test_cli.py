@@ -2,20 +2,17 @@
 
 import json
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from tests.conftest import cli
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def run(*arguments, outputs=None, cwd=ROOT):
-    command = [sys.executable, str(ROOT / "run.py"), *arguments]
-    if outputs is not None:
-        command.append(f"outputs_dir={outputs}")
-    return subprocess.run(command, capture_output=True, text=True, cwd=cwd)
+def run(*arguments, outputs):
+    return cli("run.py", *arguments, f"outputs_dir={outputs}")
 
 
 def run_file_of(completed) -> Path:
@@ -32,8 +29,10 @@ def run_file_of(completed) -> Path:
         (["algo=nmcs", "level=1", "max_time=0.5"], "NMCS level 1"),
     ],
 )
-def test_a_single_run_prints_its_best_score_and_writes_a_verifiable_run_file(tmp_outputs, arguments, title):
-    completed = run(*arguments, outputs=tmp_outputs, cwd=ROOT / "tests")  # any working directory
+def test_a_single_run_prints_its_best_score_and_writes_a_verifiable_run_file(tmp_outputs, arguments, title,
+                                                                            monkeypatch):
+    monkeypatch.chdir(ROOT / "tests")  # any working directory
+    completed = run(*arguments, outputs=tmp_outputs)
     assert completed.returncode == 0, completed.stderr
     assert title in completed.stdout
     best = float(re.search(r"best score (\S+)", completed.stdout).group(1))
@@ -44,8 +43,7 @@ def test_a_single_run_prints_its_best_score_and_writes_a_verifiable_run_file(tmp
     assert record["code_version"]["source_hash"]
     assert (record["config"]["base_seed"], record["config"]["repeat"]) == (0, 0)
     assert record["seed"] == record["settings"]["seed"]
-    verified = subprocess.run([sys.executable, "-m", "experiments.verify", str(path)],
-                              capture_output=True, text=True, cwd=ROOT)
+    verified = cli("-m", "experiments.verify", str(path))
     assert verified.returncode == 0 and "1 verified, 0 failed" in verified.stdout
 
 
@@ -61,8 +59,7 @@ def test_verify_flags_a_certificate_that_does_not_reach_its_score(tmp_outputs):
     record = json.loads(path.read_text())
     record["certificate"]["score"] += 1
     path.write_text(json.dumps(record))
-    verified = subprocess.run([sys.executable, "-m", "experiments.verify", str(tmp_outputs)],
-                              capture_output=True, text=True, cwd=ROOT)
+    verified = cli("-m", "experiments.verify", str(tmp_outputs))
     assert verified.returncode == 1
     assert "FAIL" in verified.stdout and "0 verified, 1 failed" in verified.stdout
 

@@ -2,10 +2,7 @@
 deterministic and makes N^level playouts per top-level call, options are checked."""
 
 import json
-import subprocess
-import sys
 from dataclasses import replace
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -17,7 +14,7 @@ from nrpa import policy as pol
 from nrpa.averaging import average_top_policies
 from nrpa.domains.registry import SameGameOptions, make_domain
 from nrpa.search import SearchSettings, run_search
-from tests.conftest import run_experiment
+from tests.conftest import cli, run_experiment
 
 BOARD = make_domain(SameGameOptions(board="1", policy="tabu"))
 
@@ -68,11 +65,8 @@ def test_the_merged_trace_is_the_best_so_far_in_time_order(board):
 
 
 def test_a_threaded_run_from_the_command_line(tmp_path):
-    root = Path(__file__).resolve().parent.parent
-    done = subprocess.run(
-        [sys.executable, "run.py", "parallel=thread_local", "threads=2", "clock=wall", "level=2", "N=10",
-         "max_time=null", "restart=false", f"outputs_dir={tmp_path}"],
-        cwd=root, capture_output=True, text=True)
+    done = cli("run.py", "parallel=thread_local", "threads=2", "clock=wall", "level=2", "N=10", "max_time=null",
+               "restart=false", f"outputs_dir={tmp_path}")
     assert done.returncode == 0, done.stderr
     record = json.loads(next((tmp_path / "runs" / "samegame").glob("*.json")).read_text())
     assert record["config"]["parallel"] == {"strategy": "thread_local", "level": 1, "threads": 2}
@@ -100,18 +94,16 @@ def test_a_root_run_is_the_best_of_its_members_at_every_moment():
     assert group_root_runs([a, b, member(0, [0.1], [1], [1.0])], 2) == [merged]  # root run 0 lacks member 1
 
 
+@pytest.mark.slow
 def test_a_hybrid_search_runs_through_a_dask_cluster(tmp_path):
     """Root parallelisation over a real LocalCluster on loopback, each member on 2 threads."""
     from dask.distributed import LocalCluster
 
-    root = Path(__file__).resolve().parent.parent
     with LocalCluster(n_workers=2, threads_per_worker=1, host="127.0.0.1", dashboard_address=None,
                       processes=True) as cluster:
-        done = subprocess.run(
-            [sys.executable, "run.py", "root=2", "repeats=2", "parallel=shared", "threads=2", "clock=wall",
-             "level=2", "N=10", "max_time=null", "restart=false", "backend=dask",
-             f"backend.address={cluster.scheduler_address}", f"outputs_dir={tmp_path}"],
-            cwd=root, capture_output=True, text=True)
+        done = cli("run.py", "root=2", "repeats=2", "parallel=shared", "threads=2", "clock=wall", "level=2", "N=10",
+                   "max_time=null", "restart=false", "backend=dask", f"backend.address={cluster.scheduler_address}",
+                   f"outputs_dir={tmp_path}")
     assert done.returncode == 0, done.stderr
     assert "root x2" in done.stdout and "2 runs" in done.stdout
     members = [json.loads(p.read_text()) for p in (tmp_path / "runs" / "samegame").glob("*.json")]

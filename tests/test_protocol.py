@@ -4,8 +4,6 @@ import json
 import os
 import re
 import signal
-import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -16,17 +14,14 @@ from experiments.leaderboard import Leaderboard
 from experiments.parallel import run_job
 from experiments.store import RunStore
 from nrpa.domains.registry import make_domain
-from tests.conftest import cli, small_job
+from tests.conftest import cli, python, small_job
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def python(*arguments, outputs, wait=True, **kwargs):
-    command = [sys.executable, *arguments, f"outputs_dir={outputs}"]
-    if not wait:
-        return subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                start_new_session=True, **kwargs)
-    return subprocess.run(command, cwd=ROOT, capture_output=True, text=True, **kwargs)
+def command(*arguments, outputs):
+    """A command of the harness, writing under ``outputs``, in this process."""
+    return cli(*arguments, f"outputs_dir={outputs}")
 
 
 def run_files(outputs: Path) -> list[Path]:
@@ -44,7 +39,7 @@ def deterministic(record):
 
 def test_a_smoke_sweep_of_table_4_makes_its_runs_once_and_reports_beside_the_paper(tmp_outputs):
     sweep = ["run.py", "-m", "experiment=stabilized_table4", "scale=smoke"]
-    first = python(*sweep, outputs=tmp_outputs)
+    first = command(*sweep, outputs=tmp_outputs)
     assert first.returncode == 0, first.stderr
     assert made(first) == [2] * 8
     assert len(run_files(tmp_outputs)) == 16
@@ -54,13 +49,13 @@ def test_a_smoke_sweep_of_table_4_makes_its_runs_once_and_reports_beside_the_pap
     for job_dir in job_dirs:
         assert "," not in job_dir.name and (job_dir / ".hydra" / "overrides.yaml").exists()
         assert len((job_dir / "runs.txt").read_text().split()) == 2
-    again = python(*sweep, outputs=tmp_outputs)
+    again = command(*sweep, outputs=tmp_outputs)
     assert made(again) == [0] * 8
     # One truncated run file (a disk that filled up): moved aside, said, and made again.
     damaged = run_files(tmp_outputs)[3]
     whole = damaged.read_text()
     damaged.write_text(whole[: len(whole) // 2])
-    repaired = python(*sweep, outputs=tmp_outputs)
+    repaired = command(*sweep, outputs=tmp_outputs)
     assert repaired.returncode == 0, repaired.stderr
     assert sorted(made(repaired)) == [0] * 7 + [1]
     assert f"damaged run file {damaged}: not valid JSON" in repaired.stderr
@@ -68,7 +63,7 @@ def test_a_smoke_sweep_of_table_4_makes_its_runs_once_and_reports_beside_the_pap
     assert json.loads(damaged.read_text())["seed"] == json.loads(whole)["seed"]
     assert (damaged.parent / ".damaged" / damaged.name).read_text() == whole[: len(whole) // 2]
 
-    report = python("-m", "analysis.report", "experiment=stabilized_table4", "scale=smoke", outputs=tmp_outputs)
+    report = command("-m", "analysis.report", "experiment=stabilized_table4", "scale=smoke", outputs=tmp_outputs)
     assert report.returncode == 0, report.stderr
     paths = [Path(line) for line in report.stdout.split()]
     assert {p.suffix for p in paths} == {".csv", ".md", ".png", ".pdf"} and all(p.exists() for p in paths)
@@ -90,14 +85,14 @@ def test_a_smoke_sweep_of_table_4_makes_its_runs_once_and_reports_beside_the_pap
     record["code_version"]["source_hash"] = "0123456789abcdef"
     files[0].write_text(json.dumps(record))
     files[1].unlink()
-    python("-m", "analysis.report", "experiment=stabilized_table4", "scale=smoke", outputs=tmp_outputs)
+    command("-m", "analysis.report", "experiment=stabilized_table4", "scale=smoke", outputs=tmp_outputs)
     caption = (tmp_outputs / "tables" / "stabilized_table4_smoke.md").read_text()
     assert "WARNING: built from runs of 2 code versions" in caption
     assert "WARNING: runs missing" in caption
 
 
 def test_a_command_line_sweep_runs_one_job_per_value(tmp_outputs):
-    completed = python("run.py", "-m", "algo=snrpa", "P=2,3,4", "scale=smoke", outputs=tmp_outputs)
+    completed = command("run.py", "-m", "algo=snrpa", "P=2,3,4", "scale=smoke", outputs=tmp_outputs)
     assert completed.returncode == 0, completed.stderr
     assert [line.split(" level")[0] for line in completed.stdout.splitlines() if " runs, " in line] == [
         "SNRPA(2)", "SNRPA(3)", "SNRPA(4)"]
@@ -247,32 +242,35 @@ def assert_complete_store(outputs, repeats):
 SWEEP = ["run.py", "level=3", "max_time=0.6", "repeats=8", "backend.n_jobs=2"]
 
 
+@pytest.mark.slow
 def test_a_sweep_killed_with_sigkill_resumes_losing_and_duplicating_nothing(tmp_outputs):
-    process = python(*SWEEP, outputs=tmp_outputs, wait=False)
+    process = python(*SWEEP, f"outputs_dir={tmp_outputs}", wait=False)
     wait_for_files(tmp_outputs, 2, process)
     os.killpg(process.pid, signal.SIGKILL)
     process.wait()
     finished = {path: path.read_text() for path in run_files(tmp_outputs)}
     assert 2 <= len(finished) < 8
-    resumed = python(*SWEEP, outputs=tmp_outputs)
+    resumed = command(*SWEEP, outputs=tmp_outputs)
     assert resumed.returncode == 0, resumed.stderr
     assert made(resumed) == [8 - len(finished)]
     assert_complete_store(tmp_outputs, 8)
     assert all(path.read_text() == text for path, text in finished.items())
 
 
+@pytest.mark.slow
 def test_a_sweep_whose_worker_is_killed_mid_run_completes_on_the_next_call(tmp_outputs):
-    process = python(*SWEEP, outputs=tmp_outputs, wait=False)
+    process = python(*SWEEP, f"outputs_dir={tmp_outputs}", wait=False)
     wait_for_files(tmp_outputs, 1, process)
     workers = [pid for pid in descendants(process.pid) if pid != process.pid]
     assert workers
     os.kill(workers[-1], signal.SIGKILL)
     process.wait(timeout=120)
-    resumed = python(*SWEEP, outputs=tmp_outputs)
+    resumed = command(*SWEEP, outputs=tmp_outputs)
     assert resumed.returncode == 0, resumed.stderr
     assert_complete_store(tmp_outputs, 8)
 
 
+@pytest.mark.slow
 def test_repeats_run_on_a_dask_cluster_give_the_same_runs_as_local_processes(tmp_path):
     from dask.distributed import LocalCluster
 
@@ -288,19 +286,19 @@ def test_repeats_run_on_a_dask_cluster_give_the_same_runs_as_local_processes(tmp
 
 
 def test_the_estimate_counts_the_runs_of_each_scale(tmp_outputs):
-    paper = python("-m", "experiments.estimate", "experiment=stabilized_table4", "scale=paper", outputs=tmp_outputs)
+    paper = command("-m", "experiments.estimate", "experiment=stabilized_table4", "scale=paper", outputs=tmp_outputs)
     assert "8 jobs (NRPA, SNRPA(2)" in paper.stdout and "1600 runs in all" in paper.stdout
     assert "72.82 hours of run budgets" in paper.stdout
-    root = python("-m", "experiments.estimate", "experiment=distributed_fig5", "scale=smoke", outputs=tmp_outputs)
+    root = command("-m", "experiments.estimate", "experiment=distributed_fig5", "scale=smoke", outputs=tmp_outputs)
     assert "24 runs in all, 0 already in the store, 24 to make" in root.stdout  # 6 x 2 root runs x K = 2
-    quick = python("-m", "experiments.estimate", "experiment=stabilized_table4", "scale=quick", "repeats=3",
-                   outputs=tmp_outputs)
+    quick = command("-m", "experiments.estimate", "experiment=stabilized_table4", "scale=quick", "repeats=3",
+                    outputs=tmp_outputs)
     assert "24 runs in all" in quick.stdout
 
 
 @pytest.mark.slow
 def test_the_submitit_launcher_spreads_a_sweep_over_processes(tmp_outputs):
     completed = python("run.py", "-m", "hydra/launcher=submitit_local", "algo=snrpa", "P=2,3",
-                       "scale=smoke", outputs=tmp_outputs, timeout=600)
+                       "scale=smoke", f"outputs_dir={tmp_outputs}", timeout=600)
     assert completed.returncode == 0, completed.stderr
     assert len(run_files(tmp_outputs)) == 4

@@ -5,12 +5,16 @@ every stored run of that algorithm, so the stored files would no longer be found
 run would be made again. If this test fails, that is what the change does: keep old ids
 stable (for example, give the new setting its own algorithm entry) rather than edit the pins."""
 
+from dataclasses import fields
+from pathlib import Path
+
 import pytest
+import yaml
 
 from experiments.runs import Job
 from experiments.store import run_id
 from nrpa.domains.registry import DOMAINS
-from nrpa.search import SearchSettings
+from nrpa.search import ALGORITHMS, SearchSettings
 
 CASES = {
     "nrpa": dict(algorithm="nrpa", level=3, N=100),
@@ -74,3 +78,14 @@ PINNED = {
 def test_stored_run_ids_are_unchanged(domain, case):
     job = Job(DOMAINS[domain].options_class(), SearchSettings(seed=7, **CASES[case]))
     assert (run_id(job.run_config(0)), job.run_seed(1)) == PINNED[domain, case]
+
+
+def test_every_algorithm_has_its_config_file_and_reads_known_settings():
+    """The algorithm table and conf/algo/ name the same algorithms, and the settings an
+    algorithm reads are options of the config schema (SearchSettings fields)."""
+    folder = Path(__file__).resolve().parent.parent / "conf" / "algo"
+    declared = {path.stem: yaml.safe_load(path.read_text())["algorithm"] for path in folder.glob("*.yaml")}
+    assert declared == {name: name for name in ALGORITHMS}
+    settings = {f.name for f in fields(SearchSettings)}
+    for algorithm in ALGORITHMS.values():
+        assert set(algorithm.identity) <= settings, algorithm.name

@@ -2,8 +2,6 @@
 leaderboard."""
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pandas as pd
@@ -13,33 +11,35 @@ from experiments.experiment import experiment_names, load_experiment
 from experiments.leaderboard import Leaderboard
 from experiments.parallel import run_job
 from experiments.store import RunStore
-from tests.conftest import small_job
+from tests.conftest import cli, small_job
 
 ROOT = Path(__file__).resolve().parent.parent
 REFERENCE = ROOT / "analysis" / "reference"
 
 
-def python(*arguments, outputs):
-    return subprocess.run([sys.executable, *arguments, f"outputs_dir={outputs}"], cwd=ROOT,
-                          capture_output=True, text=True)
+def command(*arguments, outputs):
+    return cli(*arguments, f"outputs_dir={outputs}")
 
 
+# Every experiment at every scale: smoke in the fast suite, quick and paper (the same files
+# with other budgets and repeats; the 20-board tables take 5-7 s each) in the slow one.
+@pytest.mark.parametrize("scale", ["smoke", pytest.param("quick", marks=pytest.mark.slow),
+                                   pytest.param("paper", marks=pytest.mark.slow)])
 @pytest.mark.parametrize("name", experiment_names())
-def test_every_experiment_composes_at_every_scale(name):
-    for scale in ("smoke", "quick", "paper"):
-        experiment = load_experiment([f"experiment={name}", f"scale={scale}"])
-        assert experiment.variants
-        # the Distributed NRPA figures have no published numbers; every table has
-        assert experiment.reference or name.startswith("distributed_fig") or name == "speedup"
-        assert experiment.reference is None or (REFERENCE / experiment.reference).exists()
+def test_every_experiment_composes_at_every_scale(name, scale):
+    experiment = load_experiment([f"experiment={name}", f"scale={scale}"])
+    assert experiment.variants
+    # the Distributed NRPA figures have no published numbers; every table has
+    assert experiment.reference or name.startswith("distributed_fig") or name == "speedup"
+    assert experiment.reference is None or (REFERENCE / experiment.reference).exists()
 
 
 def test_selective_table_3_runs_its_four_playout_rules_at_smoke_scale(tmp_outputs):
-    sweep = python("run.py", "-m", "experiment=selective_table3", "scale=smoke", outputs=tmp_outputs)
+    sweep = command("run.py", "-m", "experiment=selective_table3", "scale=smoke", outputs=tmp_outputs)
     assert sweep.returncode == 0, sweep.stderr
     for rule in ("none playouts", "tabu playouts", "selective playouts"):
         assert rule in sweep.stdout
-    report = python("-m", "analysis.report", "experiment=selective_table3", "scale=smoke", outputs=tmp_outputs)
+    report = command("-m", "analysis.report", "experiment=selective_table3", "scale=smoke", outputs=tmp_outputs)
     assert report.returncode == 0, report.stderr
     table = pd.read_csv(tmp_outputs / "tables" / "selective_table3_smoke.csv")
     assert list(dict.fromkeys(table["variant"])) == ["no_tabu", "tabu", "t_gt_0", "t_gt_10"]
@@ -48,10 +48,11 @@ def test_selective_table_3_runs_its_four_playout_rules_at_smoke_scale(tmp_output
     assert first.to_dict() == published.loc[0.01].to_dict()
 
 
+@pytest.mark.slow
 def test_the_20_board_table_has_20_rows_a_total_and_the_papers_columns(tmp_outputs):
-    sweep = python("run.py", "-m", "experiment=distributed_table1", "scale=smoke", outputs=tmp_outputs)
+    sweep = command("run.py", "-m", "experiment=distributed_table1", "scale=smoke", outputs=tmp_outputs)
     assert sweep.returncode == 0, sweep.stderr
-    report = python("-m", "analysis.report", "experiment=distributed_table1", "scale=smoke", outputs=tmp_outputs)
+    report = command("-m", "analysis.report", "experiment=distributed_table1", "scale=smoke", outputs=tmp_outputs)
     assert report.returncode == 0, report.stderr
     assert {Path(p).suffix for p in report.stdout.split()} == {".csv", ".md", ".png", ".pdf"}
     table = pd.read_csv(tmp_outputs / "tables" / "distributed_table1_smoke.csv", dtype={"board": str})

@@ -1,7 +1,5 @@
 """Weak Schur numbers: the checker, the kernel against the plain-Python rules, optima."""
 
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -12,9 +10,9 @@ from nrpa.domains import weakschur_rules as rules
 from nrpa.domains.registry import WeakSchurOptions, make_domain
 from nrpa.domains.weakschur import make_weakschur, ws_legal_moves, ws_new_state, ws_play
 from nrpa.search import SearchSettings, run_search
+from tests.conftest import cli
 
 DATA = Path(__file__).resolve().parent.parent / "nrpa" / "data" / "weakschur"
-ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.mark.parametrize("name, size", [("ws2_8.txt", 8), ("ws3_23.txt", 23)])
@@ -88,20 +86,17 @@ def test_nrpa_reaches_the_known_weak_schur_numbers(parts, optimum, level):
 
 
 def test_a_weak_schur_run_from_the_command_line(tmp_outputs):
-    completed = subprocess.run(
-        [sys.executable, "run.py", "domain=weakschur", "domain.parts=3", "level=2", "max_playouts=3000",
-         f"outputs_dir={tmp_outputs}"], cwd=ROOT, capture_output=True, text=True)
+    completed = cli("run.py", "domain=weakschur", "domain.parts=3", "level=2", "max_playouts=3000",
+                    f"outputs_dir={tmp_outputs}")
     assert completed.returncode == 0, completed.stderr
     assert "WS(3)" in completed.stdout
-    assert subprocess.run([sys.executable, "-m", "experiments.verify", str(tmp_outputs)], cwd=ROOT,
-                          capture_output=True).returncode == 0
+    assert cli("-m", "experiments.verify", str(tmp_outputs)).returncode == 0
 
 
 def test_a_weak_schur_certificate_prints_one_part_a_line(tmp_outputs):
-    subprocess.run([sys.executable, "run.py", "domain=weakschur", "domain.parts=2", "level=1",
-                    "max_playouts=500", f"outputs_dir={tmp_outputs}"], cwd=ROOT, check=True, capture_output=True)
-    shown = subprocess.run([sys.executable, "-m", "experiments.verify", "--show", str(tmp_outputs)],
-                           cwd=ROOT, capture_output=True, text=True).stdout
+    assert cli("run.py", "domain=weakschur", "domain.parts=2", "level=1", "max_playouts=500",
+               f"outputs_dir={tmp_outputs}").returncode == 0
+    shown = cli("-m", "experiments.verify", "--show", str(tmp_outputs)).stdout
     header, body = shown.split("(WS(2), score ")[1].split(":\n", 1)
     parts = [list(map(int, line.split())) for line in body.splitlines()[:2]]
     assert rules.check_partition(parts) == int(header.rstrip(")"))
