@@ -71,6 +71,7 @@ Call = namedtuple("Call", ["best", "done", "cursor"])
 # Call.cursor slots: the level being iterated, whether the call has ended, its top level,
 # the iterations of its top level, and the level whose calls the caller makes (0: none).
 LEVEL, ENDED, TOP, TOP_ITERATIONS, BOTTOM = 0, 1, 2, 3, 4
+CURSOR_SLOTS = 5
 
 
 @njit(cache=True)
@@ -257,7 +258,7 @@ def copy_sequence(source, source_level, target, target_level):
 @njit(cache=True)
 def new_call(levels):
     return Call(best=np.full(levels + 1, -np.inf), done=np.zeros(levels + 1, dtype=np.int64),
-                cursor=np.zeros(5, dtype=np.int64))
+                cursor=np.zeros(CURSOR_SLOTS, dtype=np.int64))
 
 
 @njit(cache=True)

@@ -21,7 +21,7 @@ from numba import njit, prange
 
 from nrpa import policy as pol
 from nrpa.algorithms import (
-    ENDED, RESTARTS, STOP, Call, _new_run, _start_clocks, begin_call, go_on, nrpa_until, result,
+    CURSOR_SLOTS, ENDED, RESTARTS, STOP, Call, _new_run, _start_clocks, begin_call, go_on, nrpa_until, result,
 )
 from nrpa.parallel import _end_section, _new_threads, _start_section
 
@@ -84,7 +84,7 @@ def averaged_search(domain, params):
     scratch = pol.new_policy(0, params.policy_capacity_bits)
     bests = np.full((searches, level + 1), -np.inf)
     dones = np.zeros((searches, level + 1), dtype=np.int64)
-    cursors = np.zeros((searches, 5), dtype=np.int64)
+    cursors = np.zeros((searches, CURSOR_SLOTS), dtype=np.int64)
     seeds = np.zeros(searches, dtype=np.int64)
     for i in range(searches):
         start_call(policies[i], params, Call(bests[i], dones[i], cursors[i]))

@@ -5,7 +5,6 @@
 not stop numba from caching the functions that call it.
 """
 
-import numpy as np
 from numba import njit, types
 
 CLOCK_MONOTONIC = 1  # wall clock
