@@ -10,6 +10,12 @@ cache (process start to the end of a one-playout run, an upper bound on the time
 first playout), and the start of a threaded run (`parallel=shared threads=2`) with an empty
 kernel cache (everything compiled) and then with that cache (everything loaded). The last
 line is `playouts_per_cpu_second: <tabu figure>`.
+
+    python -m experiments.bench --against REV [--pairs 9] [--seconds 5]
+
+compares instead this checkout with the code at git revision REV (a temporary worktree, with
+its own kernel cache) on SameGame board 1 tabu: interleaved pairs of fresh processes, which
+one goes first alternating, and prints each pair's ratio (this / REV), their median and range.
 """
 
 from __future__ import annotations
@@ -22,6 +28,7 @@ import sys
 import tempfile
 import time
 from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
 from numba import njit
@@ -128,10 +135,54 @@ def leaf_speedup(parallel: str, threads: int, pairs: int, seconds: float) -> tup
     return statistics.median(one_thread), statistics.median(many_threads), ratios
 
 
+def against(revision: str, pairs: int, seconds: float) -> list[float]:
+    """SameGame board 1 tabu playouts per CPU-second of this checkout over those of the code
+    at ``revision``, in ``pairs`` interleaved pairs of fresh processes of ``seconds`` each.
+    Pairs, for the reason ``leaf_speedup`` gives."""
+    code = ("from experiments.bench import playouts_per_cpu_second;"
+            "from nrpa.domains.registry import SameGameOptions;"
+            f"print(playouts_per_cpu_second(SameGameOptions(board='1', policy='tabu'), {seconds}))")
+    with tempfile.TemporaryDirectory() as scratch:
+        worktree = Path(scratch) / "checkout"
+        subprocess.run(["git", "worktree", "add", "--detach", str(worktree), revision], cwd=PROJECT_ROOT,
+                       check=True, capture_output=True)
+        # `python -c` in a folder imports that folder's packages before the installed ones
+        trees = {"this": (PROJECT_ROOT, {}), "that": (worktree, {"NRPA_CACHE_ROOT": str(Path(scratch) / "cache")})}
+
+        def rate(tree: str) -> float:
+            folder, environment = trees[tree]
+            done = subprocess.run([sys.executable, "-c", code], cwd=folder, env={**os.environ, **environment},
+                                  check=True, capture_output=True, text=True)
+            return float(done.stdout.split()[-1])
+
+        try:
+            rate("this"), rate("that")  # compile or load from cache
+            ratios = []
+            for pair in range(pairs):
+                order = ("this", "that") if pair % 2 == 0 else ("that", "this")
+                rates = {tree: rate(tree) for tree in order}
+                ratios.append(rates["this"] / rates["that"])
+                print(f"pair {pair + 1}: this {rates['this']:,.0f}, {revision} {rates['that']:,.0f} playouts per "
+                      f"CPU-second, ratio {ratios[-1]:.3f}", flush=True)
+        finally:
+            subprocess.run(["git", "worktree", "remove", "--force", str(worktree)], cwd=PROJECT_ROOT,
+                           capture_output=True)
+    return ratios
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--seconds", type=float, default=20.0, help="CPU-seconds per playout rule")
-    seconds = parser.parse_args().seconds
+    parser.add_argument("--seconds", type=float, default=20.0,
+                        help="CPU-seconds per playout rule (per run with --against)")
+    parser.add_argument("--against", metavar="REV", help="compare SameGame tabu with the code at git revision REV")
+    parser.add_argument("--pairs", type=int, default=9, help="interleaved pairs of runs with --against")
+    arguments = parser.parse_args()
+    seconds = arguments.seconds
+    if arguments.against:
+        ratios = against(arguments.against, arguments.pairs, seconds)
+        print(f"this / {arguments.against}: median ratio {statistics.median(ratios):.3f} over {len(ratios)} pairs "
+              f"of {seconds:g} CPU-s runs (range {min(ratios):.3f} to {max(ratios):.3f})")
+        return
     print(f"machine: {os.cpu_count()} cores; NRPA level 4, N=100")
     print(f"cold start (python run.py, warm cache, one playout): {cold_start_seconds():.2f} s")
     compiled, loaded = parallel_start_seconds()
