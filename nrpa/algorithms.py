@@ -295,8 +295,10 @@ def nrpa_until(domain, ws, policy, run, params, call, deadline):
     """Advance the NRPA call ``call`` (set by ``begin_call``) until it ends
     (``call.cursor[ENDED]`` = 1), or until the wall clock reaches ``deadline`` after a
     level-1 iteration (when ``deadline`` > 0), or until a level-``bottom`` call is due when
-    the caller makes those: it then makes the call, leaving the call's best sequence in
-    ``ws.seq_*[bottom]``, reports its score with ``end_bottom_call`` and resumes.
+    the caller makes those: it then makes the call from the policy of row ``bottom + 1``
+    (row ``bottom`` when that is the top), which is not copied into row ``bottom`` here,
+    leaves the call's best sequence in ``ws.seq_*[bottom]``, reports its score with
+    ``end_bottom_call`` and resumes.
 
     The level loop of every NRPA search, written once. Level l >= 2 runs N times: copy row
     l into row l-1, run level l-1, keep its sequence if its score is >= the best, adapt row l
@@ -314,8 +316,9 @@ def nrpa_until(domain, ws, policy, run, params, call, deadline):
             if level == bottom:  # the caller makes this call
                 cursor[LEVEL] = level
                 return
-            if level > 1:  # enter a child call
-                pol.copy_row(policy, level, level - 1)
+            if level > 1:  # enter a child call (the caller copies the policy of the calls it makes)
+                if level - 1 != bottom:
+                    pol.copy_row(policy, level, level - 1)
                 level -= 1
                 best[level] = -np.inf
                 done[level] = 0

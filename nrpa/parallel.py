@@ -147,25 +147,30 @@ def _shared_round(domain, policy, params, level, workspaces, policies, runs, see
 
 
 @njit(cache=True, parallel=True)
-def _thread_local_searches(domain, policy, params, level, workspaces, policies, runs, seeds, values):
-    """M level-L searches at once, each on its own copy of row ``level`` of the policy,
+def _thread_local_searches(domain, policy, params, source_row, level, workspaces, policies, runs, seeds, values):
+    """M level-L searches at once, each on its own copy of row ``source_row`` of the policy,
     N / M iterations each at level L."""
     share = max(1, params.iterations // params.threads)
     for k in prange(params.threads):
         i = np.int64(k)  # prange counts in uint64; typed List indices are int64
         np.random.seed(seeds[i])
-        pol.copy_row_to(policy, level, policies[i], level)
+        pol.copy_row_to(policy, source_row, policies[i], level)
         values[i] = nrpa(domain, workspaces[i], policies[i], runs[i], params, level, share)
 
 
 @njit(cache=True)
-def _parallel_level(domain, ws, policy, run, params, level, workspaces, policies, runs, seeds, values):
-    """One level-L call, parallel by ``params.strategy``, from the policy in row L (a copy of
-    the caller's row L + 1, or the top row); its best sequence ends in ``ws.seq_*[L]``."""
+def _parallel_level(domain, ws, policy, run, params, source_row, workspaces, policies, runs, seeds, values):
+    """One level-L call (L = ``params.parallel_level``), parallel by ``params.strategy``,
+    starting from the policy in row ``source_row`` (the caller's row L + 1, or row L itself
+    at the top level); its best sequence ends in ``ws.seq_*[L]``. Thread-local threads copy
+    that row straight into their own tables; the other cases copy it into row L first, as
+    ``nrpa_until``'s levels do."""
+    level = params.parallel_level
     threads = params.threads
     if params.strategy == THREAD_LOCAL and threads > 1:
         _start_section(run, runs, seeds, threads)
-        _thread_local_searches(domain, policy, params, level, workspaces, policies, runs, seeds, values)
+        _thread_local_searches(domain, policy, params, source_row, level, workspaces, policies, runs, seeds,
+                               values)
         _end_section(run, runs, threads)
         best = _best_thread(values, threads)
         # The best thread's policy is not copied back into row L: the caller never reads the
@@ -173,6 +178,8 @@ def _parallel_level(domain, ws, policy, run, params, level, workspaces, policies
         # taking it would change nothing but the time.
         copy_sequence(workspaces[best], level, ws, level)
         return values[best]
+    if source_row != level:
+        pol.copy_row(policy, source_row, level)
     if params.strategy == THREAD_LOCAL:  # one thread: the sequential call, on the caller's random stream
         return nrpa(domain, ws, policy, run, params, level, params.iterations)
     best = np.full(level + 1, -np.inf)
@@ -218,8 +225,9 @@ def parallel_search(domain, params):
             nrpa_until(domain, ws, policy, run, params, call, 0.0)
             if call.cursor[ENDED]:
                 break
-            value = _parallel_level(domain, ws, policy, run, params, params.parallel_level, workspaces, policies,
-                                    runs, seeds, values)
+            source_row = params.level if params.parallel_level == params.level else params.parallel_level + 1
+            value = _parallel_level(domain, ws, policy, run, params, source_row, workspaces, policies, runs, seeds,
+                                    values)
             end_bottom_call(call, params, value)
         if not go_on(run, params):
             break
