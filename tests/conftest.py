@@ -7,6 +7,7 @@ import contextlib
 import io
 import os
 import runpy
+import signal
 import subprocess
 import sys
 import traceback
@@ -59,12 +60,14 @@ def python(*arguments: str, env: dict | None = None, wait: bool = True, cwd: Pat
     """``python ARGUMENTS`` in a new interpreter, for what needs its own process (a signal, a
     fresh kernel cache, another process's random stream); ``env`` is added to the
     environment. Returns the CompletedProcess (text), or with ``wait=False`` the Popen of a
-    new session (``os.killpg`` reaches its workers)."""
+    new session (``os.killpg`` reaches its workers) in which Ctrl-C (SIGINT) interrupts, as in a
+    terminal, even when the tests themselves run with SIGINT ignored (as a background job of
+    a non-interactive shell does, and Python keeps an ignored SIGINT ignored)."""
     command = [sys.executable, *arguments]
     environment = {**os.environ, **(env or {})}
     if not wait:
         return subprocess.Popen(command, cwd=cwd, env=environment, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                start_new_session=True, **kwargs)
+                                start_new_session=True, preexec_fn=_interruptible, **kwargs)
     return subprocess.run(command, cwd=cwd, env=environment, capture_output=True, text=True, **kwargs)
 
 
@@ -73,6 +76,10 @@ def small_job(P=1, **settings) -> Job:
     options = {"level": 2, "N": 10, "P": P, "max_time": None, "max_playouts": 300, **settings}
     algorithm = "nrpa" if P == 1 else "snrpa"
     return Job(SameGameOptions(board="1"), SearchSettings(algorithm=algorithm, **options))
+
+
+def _interruptible() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 @dataclass(frozen=True)
