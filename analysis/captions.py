@@ -19,7 +19,8 @@ def interval_name(estimate) -> str:
 
 
 def heading(experiment) -> str:
-    return f"**{experiment.title}** ({experiment.scale} scale)"
+    work = ", at the paper's work: budgets divided by the engine-speed factor k" if experiment.matched_work else ""
+    return f"**{experiment.title}** ({experiment.scale} scale{work})"
 
 
 def figure_title(experiment, detail: str) -> str:
@@ -108,3 +109,29 @@ def speedup(experiment, runs) -> str:
 def final_summary(experiment, note: str) -> str:
     """Of the domain's per-variant summary of the final solutions; ``note`` is the domain's."""
     return f"**{experiment.title}**: final best solution of each run ({experiment.scale} scale)\n\n{note}"
+
+
+def engine_speed(speed: dict) -> str:
+    """The engine-speed line of a time table's caption (``speed``: analysis.report.matched_work)."""
+    inside, cells = speed["cells_inside"]
+    estimate = ("not estimable: no published value is reached by our mean curves inside their time range"
+                if speed["k"] != speed["k"] else
+                f"k = {speed['k']:.2f} [{speed['ci_low']:.2f}, {speed['ci_high']:.2f}] (95% bootstrap CI over runs, "
+                f"{speed['points']} published points): at t this engine scores as the published runs at k t")
+    fixed = (f"The matched-work table uses the fixed k = {speed['fixed_k']:g} of the experiment's config "
+             f"({speed['fixed_source']})." if speed["fixed_k"] == speed["fixed_k"] else
+             "The experiment has no fixed k (report.engine_speed): no matched-work table.")
+    return (f"Engine speed against the published runs, estimated from these runs: {estimate}. {fixed} "
+            f"Published value inside our CI here: {inside} of {cells} cells.")
+
+
+def matched_work(experiment, runs, estimate, speed: dict) -> str:
+    inside, cells = speed["cells_matched_inside"]
+    same_time, same_time_cells = speed["cells_inside"]
+    return captioned(experiment, runs, (
+        f"At matched work: our mean best at t / k CPU-seconds, k = {speed['fixed_k']:g} (the experiment's fixed "
+        f"engine-speed factor: {speed['fixed_source']}), with its {interval_name(estimate)} in brackets, beside "
+        f"the published mean at t in parentheses (* where it lies outside the CI). This table's own estimate: "
+        f"k = {speed['k']:.2f} [{speed['ci_low']:.2f}, {speed['ci_high']:.2f}]. Published value inside our CI: "
+        f"{inside} of {cells} cells at matched work, against {same_time} of {same_time_cells} at equal time. "
+        "Rows stop where t / k passes the runs' budget."))

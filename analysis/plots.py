@@ -16,10 +16,21 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 
-def plot_checkpoints(table: pd.DataFrame, ax, *, xlabel: str, ylabel: str = "mean best score"):
+def plot_checkpoints(table: pd.DataFrame, ax, *, xlabel: str, ylabel: str = "mean best score",
+                     matched: pd.DataFrame | None = None):
     """Lines of ``mean`` with ``ci_low``..``ci_high`` bands per variant, over a log2 axis;
-    the ``published`` column, where present, as hollow markers of the same colour."""
+    the ``published`` column, where present, as hollow markers of the same colour; the
+    published values of ``matched`` (a matched-work table) as hollow squares at ``our_time``,
+    t / k, where this engine does the published work of t."""
     published_shown = False
+    if matched is not None:
+        colours = {variant: f"C{index % 10}" for index, variant in enumerate(table["variant"].unique())}
+        for variant, rows in matched.groupby("variant", sort=False):
+            ax.plot(rows["our_time"], rows["published"], linestyle=":", marker="s", markerfacecolor="none",
+                    color=colours.get(variant, "0.3"), markersize=4, linewidth=0.8)
+        k = float((matched["checkpoint"] / matched["our_time"]).iloc[0])
+        ax.plot([], [], linestyle=":", marker="s", markerfacecolor="none", color="0.3",
+                label=f"published at t / k (k = {k:g}: matched work)")
     for index, (variant, rows) in enumerate(table.groupby("variant", sort=False)):
         colour = f"C{index % 10}"
         ax.plot(rows["checkpoint"], rows["mean"], color=colour, label=variant, linewidth=1.5)
@@ -31,7 +42,7 @@ def plot_checkpoints(table: pd.DataFrame, ax, *, xlabel: str, ylabel: str = "mea
             published_shown = True
     if published_shown:  # one legend entry for all the hollow markers
         ax.plot([], [], linestyle="none", marker="o", markerfacecolor="none", color="0.3",
-                label="published (hollow)")
+                label="published at t (hollow)")
     checkpoints = sorted(table["checkpoint"].unique())
     ax.set_xscale("log", base=2)
     ax.set_xticks(checkpoints, labels=[f"{c:g}" for c in checkpoints], rotation=45)

@@ -6,6 +6,10 @@ The experiment's ``report.kind`` picks the report in REPORTS; each takes the exp
 runs and the interval method (``--interval``: t or bootstrap, analysis.stats.ESTIMATORS) and
 returns Tables and Figures, which report() writes, printing their paths:
   checkpoints: outputs/tables/<name>_<scale>.csv / .md   best score at 0.01 s and every doubling
+               outputs/tables/<name>_<scale>_engine_speed.csv   for a published time table, the
+                   factor k by which this engine outruns the published runs, with its CI
+               outputs/tables/<name>_<scale>_matched.csv / .md   the same table at matched work:
+                   our mean at t / k beside the published mean at t (k: report.engine_speed)
                outputs/tables/<name>_<scale>_playouts.csv / .md   the same at 100 playouts and every doubling
                outputs/figures/<name>_<scale>.png / .pdf (and _playouts)
                outputs/tables/<name>_<scale>_final.csv (/ .md), for domains that judge a final
@@ -16,6 +20,7 @@ returns Tables and Figures, which report() writes, printing their paths:
                plus a picture of the best solution, outputs/figures/<name>_<scale>_best.png,
                for domains that draw theirs (the adapter's draw_solution)
   speedup:     k(t) against the baseline, the same files plus <name>_<scale>_throughput.csv
+Runs made with matched_work=true write <name>_<scale>_work* instead of <name>_<scale>*.
 Captions are in analysis/captions.py.
 """
 
@@ -34,7 +39,7 @@ import pandas as pd
 from analysis import captions
 from analysis.boards import board_markdown, board_table
 from analysis.plots import new_figure, plot_boards, plot_checkpoints, plot_finals, plot_speedups, save_figure
-from analysis.speedup import speedup_table
+from analysis.speedup import engine_speed, speedup_table
 from analysis.stats import ESTIMATORS, checkpoint_statistics, doubling_checkpoints, final_statistics, t_interval
 from analysis.tables import load_reference, markdown, side_by_side
 from experiments.config import exit_on_input_error
@@ -125,7 +130,9 @@ def variant_key(experiment: Experiment, variant) -> str:
 
 def checkpoints_report(experiment: Experiment, runs: Runs, estimate) -> list[Table | Figure]:
     """Mean best score at doubling checkpoints of time and of playouts with its CI, the
-    published values beside them; then the domain's judgement of the final solutions."""
+    published values beside them; for a published time table, this engine's speed against
+    the published runs and the same comparison at matched work; then the domain's judgement
+    of the final solutions."""
     reference = load_reference(experiment.reference) if experiment.reference else None
     budgets = [v.job.settings.max_time for v in experiment.variants if v.job.settings.max_time]
     time_axis = "wall_seconds" if all(v.job.settings.clock == "wall" for v in experiment.variants) else "cpu_seconds"
@@ -134,24 +141,77 @@ def checkpoints_report(experiment: Experiment, runs: Runs, estimate) -> list[Tab
              min(budgets) if budgets else None, reference, ""),
             ("playouts", "playouts", FIRST_PLAYOUTS, fewest_playouts, None, "_playouts")]
     scale = experiment.value_scale
+    ylabel = f"mean best: {experiment.unit}" if experiment.unit else "mean best score"
     outputs = []
     for axis, axis_name, first, last, published, suffix in axes:
         if last is None or last < first:
             continue
-        traces = {label: [(positions, [score * scale for score in scores])
-                          for positions, scores in (axis_trace(r, axis) for r in rs)]
-                  for label, rs in runs.records.items() if rs}
+        traces = scaled_traces(runs, axis, scale)
         statistics = checkpoint_statistics(traces, doubling_checkpoints(first, last), estimate=estimate)
         table = side_by_side(statistics, published)
         table.insert(1, "axis", axis)
         caption = captions.checkpoints(experiment, runs, axis_name, estimate, published is not None)
-        ylabel = f"mean best: {experiment.unit}" if experiment.unit else "mean best score"
+        matched = None
+        if published is not None and axis == time_axis:
+            speed, matched, speed_outputs = matched_work(experiment, runs, estimate, axis, table, last)
+            caption += "\n" + captions.engine_speed(speed)
+            outputs += speed_outputs
         outputs += [
             Table(suffix, table, markdown(table, axis_name=axis_name, caption=caption)),
             plotted(experiment, f", mean and {captions.interval_name(estimate)}", suffix=suffix,
-                    plot=lambda ax: plot_checkpoints(table, ax, xlabel=f"{axis_name} (log2 scale)", ylabel=ylabel)),
+                    plot=lambda ax: plot_checkpoints(table, ax, xlabel=f"{axis_name} (log2 scale)", ylabel=ylabel,
+                                                     matched=matched)),
         ]
     return outputs + final_solutions(experiment, runs)
+
+
+def scaled_traces(runs: Runs, axis: str, scale: float) -> dict[str, list[tuple]]:
+    """Each variant's runs as (positions on ``axis``, scores in the paper's unit)."""
+    return {label: [(positions, [score * scale for score in scores])
+                    for positions, scores in (axis_trace(r, axis) for r in rs)]
+            for label, rs in runs.records.items() if rs}
+
+
+def matched_work(experiment: Experiment, runs: Runs, estimate, axis: str, table: pd.DataFrame,
+                 budget: float) -> tuple[dict, pd.DataFrame | None, list[Table]]:
+    """This engine's speed k against the published time table (estimated from the runs, with
+    its CI) and, with the experiment's fixed k (report.engine_speed), the table at matched
+    work: our mean at t / k beside the published mean at t. Returns the estimate (with the
+    fixed k and the cell counts), the matched table (None without a fixed k) and the tables
+    to write: _engine_speed, _matched."""
+    reference = load_reference(experiment.reference)
+    scale = experiment.value_scale
+    traces = scaled_traces(runs, axis, scale)
+    kernel_traces = scaled_traces(runs, axis, 1.0)  # higher is better, as engine_speed wants
+    published = {label: (reference["time"].to_numpy(), reference[label].to_numpy() / scale)
+                 for label in traces if label in reference.columns}
+    speed = engine_speed(kernel_traces, published)
+    fixed = experiment.engine_speed
+    speed.update(fixed_k=fixed.k if fixed else np.nan, fixed_source=fixed.source if fixed else None,
+                 cells_inside=cells_inside(table), cells_matched_inside=(0, 0))
+    outputs, matched = [], None
+    if fixed is not None:
+        times = reference["time"].to_numpy(dtype=float)
+        times = times[times / fixed.k <= budget * (1 + 1e-9)]
+        statistics = checkpoint_statistics(traces, times / fixed.k, estimate=estimate)
+        statistics["checkpoint"] = np.tile(times, len(traces))  # rows read by the published time
+        matched = side_by_side(statistics, reference)
+        matched.insert(2, "our_time", matched["checkpoint"] / fixed.k)
+        speed["cells_matched_inside"] = cells_inside(matched)
+        outputs.append(Table("_matched", matched, markdown(
+            matched, axis_name="published CPU seconds t (ours at t / k)",
+            caption=captions.matched_work(experiment, runs, estimate, speed))))
+    row = {key: value for key, value in speed.items() if key not in ("per_variant", "cells_inside", "cells_matched_inside")}
+    for key in ("cells_inside", "cells_matched_inside"):
+        row[f"{key}_ci"], row[key.replace("inside", "judged")] = speed[key]
+    row.update({f"k {label}": k for label, k in speed["per_variant"].items()})
+    return speed, matched, [Table("_engine_speed", pd.DataFrame([row])), *outputs]
+
+
+def cells_inside(table: pd.DataFrame) -> tuple[int, int]:
+    """(cells whose published value lies inside our CI, cells with both)."""
+    judged = table["published_in_ci"].dropna()
+    return int(sum(bool(v) for v in judged)), len(judged)
 
 
 def boards_report(experiment: Experiment, runs: Runs, estimate) -> list[Table | Figure]:
@@ -279,7 +339,7 @@ def report(overrides: list[str], *, estimate=t_interval) -> list[Path]:
             f"no run files of {experiment.name} at scale {experiment.scale} under "
             f"{experiment.store.root}: run `python run.py -m {' '.join(overrides)}` first"
         )
-    name = f"{experiment.name}_{experiment.scale}"
+    name = experiment.output_name
     return [path for output in REPORTS[experiment.kind](experiment, runs, estimate)
             for path in output.write(experiment.store.root / output.folder / f"{name}{output.suffix}")]
 

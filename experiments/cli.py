@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import fields
+from dataclasses import fields, replace
 from pathlib import Path
 
 import numpy as np
 from hydra.core.hydra_config import HydraConfig
 from omegaconf import DictConfig, OmegaConf
 
+from experiments.config import engine_speed_of
 from experiments.parallel import run_job
 from experiments.root import group_root_runs
 from experiments.runs import Job
@@ -28,7 +29,22 @@ def job_from(cfg: DictConfig) -> Job:
         raise InputError(f"root={cfg.root} is out of range: it must be >= 1 (K independent searches)")
     settings = settings_from(cfg)
     domain = make_domain(OmegaConf.to_container(cfg.domain, resolve=True))
+    if cfg.matched_work:
+        settings = replace(settings, max_time=matched_budget(cfg))
     return Job(domain.options, settings)
+
+
+def matched_budget(cfg: DictConfig) -> float:
+    """matched_work=true: the budget that does the work of ``max_time`` published seconds,
+    max_time / k for the experiment's engine-speed factor k (report.engine_speed)."""
+    speed = engine_speed_of(cfg.report)
+    if speed is None:
+        raise InputError("matched_work=true needs an experiment with a published time table and its "
+                         "engine-speed factor (report.engine_speed in conf/experiment/NAME.yaml): "
+                         "add experiment=NAME")
+    if cfg.max_time is None:
+        raise InputError("matched_work=true divides the time budget by k: set max_time")
+    return cfg.max_time / speed.k
 
 
 def run_from_config(cfg: DictConfig) -> float:

@@ -42,6 +42,7 @@ RunConfig = make_dataclass(
        ("scale_name", str, field(default=MISSING)),
        ("report", Any, field(default=None)),
        ("scale_budgets", Any, field(default=None)),
+       ("matched_work", bool, field(default=MISSING)),
        ("domain", Any, field(default=MISSING)),
        ("backend", BackendConfig, field(default_factory=BackendConfig))],
 )
@@ -115,6 +116,28 @@ def check_override_keys(arguments: list[str]) -> None:
                 f"unknown option {key!r}: valid are {', '.join(top_keys)}, "
                 f"and the groups {', '.join(group + '=' for group in CONFIG_GROUPS)}"
             )
+
+
+@dataclass(frozen=True)
+class EngineSpeed:
+    """k: how many times the work per CPU-second of the published runs of a time table this
+    engine does; source: where the value comes from. Set per experiment, as
+    ``report.engine_speed: {k: ..., source: ...}`` in conf/experiment/NAME.yaml: each paper
+    ran its own machine and code (the two SameGame tables' runs differ by a factor 3)."""
+
+    k: float
+    source: str
+
+
+def engine_speed_of(report) -> EngineSpeed | None:
+    """The fixed engine-speed factor in an experiment's ``report`` section (None without)."""
+    entry = report.get("engine_speed") if report is not None else None
+    if entry is None:
+        return None
+    if not isinstance(entry.get("k"), (int, float)) or not entry.k > 0 or not entry.get("source"):
+        raise InputError(f"report.engine_speed of {report.get('name')}: expected {{k: a number > 0, source: "
+                         f"where it comes from}}, got {OmegaConf.to_container(entry)}")
+    return EngineSpeed(float(entry.k), str(entry.source))
 
 
 def exit_on_input_error(error: InputError) -> None:

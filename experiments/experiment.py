@@ -18,7 +18,7 @@ from hydra.errors import HydraException
 from omegaconf import OmegaConf
 
 from experiments.cli import job_from
-from experiments.config import check_override_keys, register_configs
+from experiments.config import EngineSpeed, check_override_keys, engine_speed_of, register_configs
 from experiments.runs import Job
 from experiments.store import PROJECT_ROOT, RunStore
 from nrpa.errors import InputError
@@ -50,6 +50,13 @@ class Experiment:
     variants: tuple[Variant, ...]
     store: RunStore
     n_jobs: int | None  # backend.n_jobs: worker processes (None: one per core)
+    engine_speed: EngineSpeed | None = None  # the fixed k of a published time table (report.engine_speed)
+    matched_work: bool = False  # budgets divided by that k
+
+    @property
+    def output_name(self) -> str:
+        """The stem of its tables and figures: <name>_<scale>, and _work for matched_work runs."""
+        return f"{self.name}_{self.scale}" + ("_work" if self.matched_work else "")
 
     def run_paths(self, variant: Variant) -> list[Path]:
         """The run files of a variant: the member runs of its root runs when root > 1."""
@@ -98,6 +105,8 @@ def load_experiment(overrides: list[str]) -> Experiment:
         variants=tuple(variants),
         store=store,
         n_jobs=plain.backend.n_jobs,
+        engine_speed=engine_speed_of(base.report),
+        matched_work=bool(plain.matched_work),
     )
 
 

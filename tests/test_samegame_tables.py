@@ -4,6 +4,7 @@ leaderboard."""
 import json
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -46,6 +47,16 @@ def test_selective_table_3_runs_its_four_playout_rules_at_smoke_scale(tmp_output
     published = pd.read_csv(REFERENCE / "selective_table3_samegame_board1.csv").set_index("time")
     first = table[table["checkpoint"] == 0.01].set_index("variant")["published"]
     assert first.to_dict() == published.loc[0.01].to_dict()
+    # beside it, the engine's speed against the published runs and the table at matched work:
+    # our mean at t / k beside the published mean at t, up to t / k = the 0.08 s budget
+    speed = pd.read_csv(tmp_outputs / "tables" / "selective_table3_smoke_engine_speed.csv")
+    k = speed["fixed_k"][0]
+    matched = pd.read_csv(tmp_outputs / "tables" / "selective_table3_smoke_matched.csv")
+    np.testing.assert_allclose(matched["our_time"], matched["checkpoint"] / k)
+    assert matched["checkpoint"].max() <= 0.08 * k * (1 + 1e-9)
+    assert matched.set_index(["variant", "checkpoint"])["published"][("tabu", 0.01)] == published.loc[0.01, "tabu"]
+    caption = (tmp_outputs / "tables" / "selective_table3_smoke.md").read_text()
+    assert "Engine speed against the published runs" in caption and f"fixed k = {k:g}" in caption
 
 
 @pytest.mark.slow
