@@ -13,7 +13,7 @@ EXPERIMENTS := selective-table2 selective-table3 selective-table4 selective-tabl
 	morpion-table2 distributed-fig3 distributed-fig4 distributed-fig5 speedup
 
 .DEFAULT_GOAL := help
-.PHONY: help install test test-slow bench verify list leaderboard clean-cache table4 $(EXPERIMENTS)
+.PHONY: help install test test-slow bench verify list leaderboard clean-cache table4 claims $(EXPERIMENTS)
 
 help: ## list the targets
 	@grep -E '^[a-zA-Z0-9_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-20s %s\n", $$1, $$2}'
@@ -63,6 +63,14 @@ $(EXPERIMENTS): ## run an experiment through the store, then write its tables an
 	$(PY) -m experiments.estimate experiment=$(experiment) scale=$(SCALE) $(ARGS)
 	$(PY) run.py -m experiment=$(experiment) scale=$(SCALE) $(ARGS)
 	$(PY) -m analysis.report experiment=$(experiment) scale=$(SCALE) $(ARGS)
+
+claims: ## verdicts on the papers' claims (SCALE=quick|paper): runs what the claims' experiments lack, writes their tables, then outputs/claims/claims_<scale>.{md,csv,png}
+	@experiments="$$($(PY) -m analysis.claims scale=$(SCALE) --experiments)" || exit 2; \
+	for experiment in $$experiments; do \
+		$(PY) run.py -m experiment=$$experiment scale=$(SCALE) || exit 1; \
+		$(PY) -m analysis.report experiment=$$experiment scale=$(SCALE) || exit 1; \
+	done
+	$(PY) -m analysis.claims scale=$(SCALE)
 
 clean-cache: ## delete numba's compiled kernels and make list's cache (both are rebuilt on the next use)
 	rm -rf .numba_cache .catalog_cache

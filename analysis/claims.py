@@ -1,0 +1,411 @@
+"""Does each published result hold? The claims report (never runs a search).
+
+    python -m analysis.claims scale=quick                 # outputs/claims/claims_quick.{md,csv,png}
+    python -m analysis.claims scale=quick --experiments   # check the claims, list their experiments
+
+The claims are in analysis/claims/<paper>.yaml, each a statement over one experiment's runs
+with its test (analysis/verdicts.py says which test fits which claim and why). Each claim
+is evaluated twice:
+  at the published time   our runs at the time the paper states (or at their last checkpoint
+                          when the paper's time is beyond the runs' budget: the report says so)
+  at matched work         our runs at t / k, k the experiment's fixed engine-speed factor
+                          (report.engine_speed): the paper's work rather than its seconds.
+                          Only for claims on a published CPU-time table; n/a elsewhere
+                          (playouts and final scores are matched work already).
+Holm's correction runs across the claims of each of the two evaluations; the verdict
+(supported, contradicted, inconclusive) reads the corrected p-values at alpha = 0.05, and an
+inconclusive claim gets about how many runs per column would decide it.
+`make claims SCALE=...` first runs every experiment that has runs missing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import yaml
+
+from analysis import verdicts
+from analysis.plots import new_figure, save_figure
+from analysis.report import FIRST_PLAYOUTS, FIRST_TIME, Runs, collect
+from analysis.stats import best_at, doubling_checkpoints
+from analysis.tables import load_reference
+from experiments.config import exit_on_input_error
+from experiments.experiment import Experiment, experiment_names, load_experiment
+from experiments.root import axis_trace
+from nrpa.errors import InputError
+
+CLAIMS_DIR = Path(__file__).resolve().parent / "claims"
+TESTS = ("compare", "value", "total", "gain")
+BASES = ("published time", "matched work")
+KEYS = {"id", "text", "experiment", "test", "better", "than", "pairs", "at", "axis", "variant", "published",
+        "margin", "from"}
+
+
+class NotJudged(Exception):
+    """The runs cannot judge a claim (too short, too few): the report says why."""
+
+
+@dataclass(frozen=True)
+class Claim:
+    paper: str
+    id: str
+    text: str
+    experiment: str
+    test: str
+    pairs: tuple[tuple[str, str], ...] = ()  # compare, total: (better, worse) variant labels
+    at: object = "last"  # "every", "last", or a list of published times
+    axis: str | None = None  # None: the experiment's time axis; or "playouts"
+    variant: str | None = None  # value, gain
+    published: str | None = None  # value: the published table's column
+    margin: float | None = None  # value
+    start: float | None = None  # gain: its first checkpoint
+
+    def variants(self) -> set[str]:
+        return {label for pair in self.pairs for label in pair} | ({self.variant} if self.variant else set())
+
+
+def load_claims(directory: Path = CLAIMS_DIR) -> list[Claim]:
+    """Every claim of every file, checked for what a file alone can get wrong."""
+    claims = []
+    for path in sorted(directory.glob("*.yaml")):
+        try:
+            content = yaml.safe_load(path.read_text())
+        except yaml.YAMLError as error:
+            raise InputError(f"{path}: not valid YAML: {error}") from None
+        if not isinstance(content, dict) or not isinstance(content.get("claims"), list):
+            raise InputError(f"{path}: expected a mapping with 'paper' and a list 'claims'")
+        for entry in content["claims"]:
+            claims.append(_claim(path, content.get("paper", path.stem), entry))
+    ids = [claim.id for claim in claims]
+    if len(set(ids)) != len(ids):
+        raise InputError(f"{directory}: claim ids repeat: {sorted({i for i in ids if ids.count(i) > 1})}")
+    return claims
+
+
+def _claim(path: Path, paper: str, entry) -> Claim:
+    where = f"{path.name}, claim {entry.get('id', '?') if isinstance(entry, dict) else entry!r}"
+    if not isinstance(entry, dict):
+        raise InputError(f"{where}: expected a mapping")
+    unknown = set(entry) - KEYS
+    if unknown:
+        raise InputError(f"{where}: unknown key(s) {sorted(unknown)}: valid are {sorted(KEYS)}")
+    missing = {"id", "text", "experiment", "test"} - set(entry)
+    if missing:
+        raise InputError(f"{where}: missing {sorted(missing)}")
+    if entry["test"] not in TESTS:
+        raise InputError(f"{where}: test={entry['test']!r} is not valid: choose one of {', '.join(TESTS)}")
+    if entry["experiment"] not in experiment_names():
+        raise InputError(f"{where}: experiment={entry['experiment']!r} is not one of {', '.join(experiment_names())}")
+    pairs = [tuple(pair) for pair in entry.get("pairs", [])]
+    pairs += [(better, than) for better in entry.get("better", []) for than in entry.get("than", [])]
+    if any(len(pair) != 2 for pair in pairs):
+        raise InputError(f"{where}: each of 'pairs' is [better, worse]")
+    at = entry.get("at", "last")
+    if not (at in ("every", "last") or (isinstance(at, list) and at and all(
+            isinstance(t, (int, float)) and t > 0 for t in at))):
+        raise InputError(f"{where}: at={at!r} is not valid: every, last, or a list of times > 0")
+    needs = {"compare": ["pairs"], "total": ["pairs"], "value": ["variant", "published", "margin"],
+             "gain": ["variant", "from"]}[entry["test"]]
+    given = {"pairs": pairs, "variant": entry.get("variant"), "published": entry.get("published"),
+             "margin": entry.get("margin"), "from": entry.get("from")}
+    absent = [key for key in needs if not given[key]]
+    if absent:
+        raise InputError(f"{where}: test={entry['test']} needs {', '.join(absent)}"
+                         + (" (or better and than)" if "pairs" in absent else ""))
+    if entry.get("axis") not in (None, "playouts"):
+        raise InputError(f"{where}: axis={entry['axis']!r} is not valid: leave it out (time) or playouts")
+    return Claim(paper=str(paper), id=str(entry["id"]), text=str(entry["text"]), experiment=entry["experiment"],
+                 test=entry["test"], pairs=tuple(pairs), at=tuple(at) if isinstance(at, list) else at,
+                 axis=entry.get("axis"), variant=entry.get("variant"), published=entry.get("published"),
+                 margin=float(entry["margin"]) if entry.get("margin") is not None else None,
+                 start=float(entry["from"]) if entry.get("from") is not None else None)
+
+
+@dataclass
+class Source:
+    """One experiment at one scale, its runs read once."""
+
+    experiment: Experiment
+    runs: Runs = field(repr=False)
+
+    @property
+    def time_axis(self) -> str:
+        clocks = {v.job.settings.clock for v in self.experiment.variants}
+        return "wall_seconds" if clocks == {"wall"} else "cpu_seconds"
+
+    @property
+    def reference(self) -> pd.DataFrame | None:
+        return load_reference(self.experiment.reference) if self.experiment.reference else None
+
+    def labels(self) -> set[str]:
+        return set(self.runs.records) | {v.label for v in self.experiment.variants}
+
+    def last(self, axis: str, labels) -> float:
+        """The last checkpoint every run of ``labels`` reaches on ``axis``."""
+        if axis == "playouts":
+            return min(r["result"]["playouts"] for label in labels for r in self.runs.records[label])
+        return min(v.job.settings.max_time for v in self.experiment.variants if v.label in labels)
+
+    def published_times(self, axis: str, last: float) -> np.ndarray:
+        reference = self.reference
+        if axis != "playouts" and reference is not None and "time" in reference.columns:
+            return reference["time"].to_numpy(dtype=float)
+        return doubling_checkpoints(FIRST_PLAYOUTS if axis == "playouts" else FIRST_TIME, last)
+
+    def at(self, label: str, axis: str, t: float) -> np.ndarray:
+        """Each run's best at ``t`` on ``axis`` (the kernel's unit; NaN: no solution yet)."""
+        return np.array([best_at(*axis_trace(r, axis), [t])[0] for r in self.runs.records[label]])
+
+    def finals(self, label: str) -> np.ndarray:
+        return np.array([r["result"]["best_score"] for r in self.runs.records[label]], dtype=float)
+
+    def engine_speed(self):
+        """The experiment's fixed k when its claims can be judged at matched work, else None."""
+        if self.experiment.kind != "checkpoints" or self.time_axis != "cpu_seconds":
+            return None
+        return self.experiment.engine_speed
+
+
+def load_experiments(claims: list[Claim], overrides: list[str]) -> dict[str, Experiment]:
+    """Each experiment the claims use, composed with ``overrides`` (scale=S, ...); every
+    column a claim names checked."""
+    experiments = {}
+    for name in dict.fromkeys(claim.experiment for claim in claims):
+        experiments[name] = experiment = load_experiment([f"experiment={name}", *overrides])
+        labels = {v.label for v in experiment.variants}
+        for claim in claims:
+            if claim.experiment == name and not claim.variants() <= labels:
+                raise InputError(f"claim {claim.id}: {sorted(claim.variants() - labels)} are not columns of {name}: "
+                                 f"choose among {sorted(labels)}")
+    return experiments
+
+
+def checkpoint_times(claim: Claim, source: Source, axis: str, divisor: float) -> tuple[list[float], str]:
+    """The times (or playouts) at which a claim is judged, and how the report says it:
+    the published times divided by ``divisor`` (k at matched work, else 1), those the runs
+    reach; the runs' last checkpoint where the claim's time is beyond them."""
+    last = source.last(axis, claim.variants())
+    published = source.published_times(axis, last)
+    wanted = published if claim.at == "every" else [published[-1]] if claim.at == "last" else list(claim.at)
+    unit = "playouts" if axis == "playouts" else "s"
+    times = [t / divisor for t in wanted if t / divisor <= last * (1 + 1e-9)]
+    if not times:
+        return [last], f"{last:g} {unit}: the runs end there (the claim is at {wanted[-1]:g} {unit}" + (
+            f", {wanted[-1] / divisor:.4g} {unit} of ours at matched work)" if divisor != 1 else ")")
+    text = f"{times[0]:.4g} {unit}" if len(times) == 1 else \
+        f"{len(times)} checkpoints, {times[0]:.4g}-{times[-1]:.4g} {unit}"
+    return times, text
+
+
+def evaluate(claim: Claim, source: Source, basis: str) -> tuple[verdicts.Evidence, str] | None:
+    """The evidence for ``claim`` from its runs on ``basis`` (one of BASES), with where it
+    was judged; None where the basis does not apply."""
+    scale = source.experiment.value_scale
+    speed = source.engine_speed()
+    if basis == "matched work" and (speed is None or claim.axis == "playouts" or claim.test == "gain"):
+        return None
+    divisor = speed.k if basis == "matched work" else 1.0
+    if claim.test == "total":
+        return _total(claim, source, scale), "final scores"
+    if claim.test == "value" or source.experiment.kind == "final":
+        if claim.test == "value":
+            reference = source.reference.set_index(source.reference.columns[0])
+            published = float(reference.loc[claim.variant, claim.published])
+            return verdicts.value(source.finals(claim.variant), published, claim.margin, unit_scale=scale), \
+                "final scores"
+        pairs = [(f"{a} vs {b}", source.finals(a), source.finals(b)) for a, b in claim.pairs]
+        return verdicts.compare(pairs, unit_scale=scale), "final scores"
+    axis = claim.axis or source.time_axis
+    times, where = checkpoint_times(claim, source, axis, divisor)
+    if claim.test == "gain":
+        last = source.last(axis, claim.variants())
+        checkpoints = doubling_checkpoints(claim.start, last)
+        matrix = np.array([best_at(*axis_trace(r, axis), checkpoints) for r in source.runs.records[claim.variant]])
+        matrix = matrix[np.isfinite(matrix).all(axis=1)]
+        if len(checkpoints) < 3 or len(matrix) < 2:
+            raise NotJudged(f"needs 2 runs over 2 doublings from {claim.start:g} s; the runs end at {last:g} s")
+        where = f"{len(checkpoints)} checkpoints, {checkpoints[0]:g}-{checkpoints[-1]:g} s"
+        return verdicts.gain(matrix, unit_scale=scale, detail=f"{claim.variant}: "), where
+    unit = "playouts" if axis == "playouts" else "s"
+    pairs = []
+    for t in times:
+        for a, b in claim.pairs:
+            # higher is better in the kernel's unit: compare there
+            a_values, b_values = source.at(a, axis, t), source.at(b, axis, t)
+            if np.isfinite(a_values).sum() >= 2 and np.isfinite(b_values).sum() >= 2:
+                pairs.append((f"{a} vs {b} at {t:.4g} {unit}", a_values, b_values))
+    if not pairs:
+        raise NotJudged("no checkpoint where both variants have 2 runs with a solution")
+    return verdicts.compare(pairs, unit_scale=scale), where
+
+
+def _total(claim: Claim, source: Source, scale: float) -> verdicts.Evidence:
+    boards = sorted({int(v.job.domain_options.board) for v in source.experiment.variants})
+    (better, worse), = claim.pairs
+
+    def per_board(label: str) -> list[np.ndarray]:
+        found = [source.runs.records.get(f"{label} board {board}", []) for board in boards]
+        if not all(found):
+            raise InputError(f"claim {claim.id}: {label} has no runs on some of the boards of {claim.experiment}")
+        return [np.array([r["result"]["best_score"] for r in rs], dtype=float) for rs in found]
+
+    return verdicts.total(per_board(better), per_board(worse), unit_scale=abs(scale),
+                          detail=f"{better} vs {worse} over {len(boards)} boards: ")
+
+
+def claims_table(claims: list[Claim], sources: dict[str, Source]) -> pd.DataFrame:
+    """One row per (claim, basis) with its evidence, Holm-corrected p-values and verdict."""
+    rows = []
+    for claim in claims:
+        source = sources[claim.experiment]
+        for basis in BASES:
+            try:
+                result = evaluate(claim, source, basis)
+            except NotJudged as reason:
+                rows.append({"paper": claim.paper, "claim": claim.id, "text": claim.text,
+                             "experiment": claim.experiment, "test": claim.test, "basis": basis,
+                             "evaluated_at": "-", "detail": str(reason), "_evidence": None})
+                continue
+            if result is None:
+                continue
+            evidence, where = result
+            missing = {label: source.runs.expected[label] - len(rs) for label, rs in source.runs.records.items()
+                       if len(rs) < source.runs.expected[label]}
+            rows.append({"paper": claim.paper, "claim": claim.id, "text": claim.text, "experiment": claim.experiment,
+                         "test": claim.test, "basis": basis, "evaluated_at": where, "runs": evidence.runs,
+                         "runs_missing": sum(missing.values()),
+                         **{key: getattr(evidence, key) for key in (
+                             "effect", "effect_low", "effect_high", "standardized", "standardized_low",
+                             "standardized_high", "p_support", "p_contradict")},
+                         "detail": evidence.detail, "_evidence": evidence})
+    table = pd.DataFrame(rows)
+    for basis in BASES:
+        rows_of = table["basis"] == basis
+        table.loc[rows_of, "p_support_holm"] = verdicts.holm(table.loc[rows_of, "p_support"])
+        table.loc[rows_of, "p_contradict_holm"] = verdicts.holm(table.loc[rows_of, "p_contradict"])
+        family = int(rows_of.sum())
+        table.loc[rows_of, "family"] = family
+    table["verdict"] = [verdicts.verdict(s, c) if e is not None else "not judged"
+                        for s, c, e in zip(table["p_support_holm"], table["p_contradict_holm"], table["_evidence"])]
+    table["runs_to_decide"] = [verdicts.runs_to_decide(e, int(f)) if v == "inconclusive" else np.nan
+                               for e, f, v in zip(table["_evidence"], table["family"], table["verdict"])]
+    return table.drop(columns=["_evidence"])
+
+
+def markdown(table: pd.DataFrame, scale: str, sources: dict[str, Source]) -> str:
+    counts = table.groupby(["basis", "verdict"]).size()
+    lines = [f"# Claims report ({scale} scale)", "",
+             "Each published claim, tested on this harness's runs at the published time and at matched work "
+             "(our runs at t / k, k the engine-speed factor fixed in each experiment's config, report.engine_speed). p-values are "
+             "Holm-corrected across the claims of each evaluation; a verdict needs p < 0.05. The effect is the "
+             "difference in the claimed direction (> 0: as claimed) in the paper's unit, with its 95% CI: for "
+             "a value claim our mean minus the published one, for a gain claim the mean gain per doubling. "
+             "Tests: analysis/verdicts.py; claims: analysis/claims/*.yaml.", ""]
+    for basis in BASES:
+        parts = [f"{counts.get((basis, v), 0)} {v}" for v in ("supported", "contradicted", "inconclusive")]
+        lines.append(f"- At {basis}: {', '.join(parts)}.")
+    missing = {name: sum(source.runs.expected[label] - len(rs) for label, rs in source.runs.records.items())
+               for name, source in sources.items()}
+    if any(missing.values()):
+        lines.append(f"- WARNING: runs missing ({', '.join(f'{k}: {v}' for k, v in missing.items() if v)}): "
+                     f"run `make claims SCALE={scale}` again.")
+    lines.append("")
+    for paper, rows in table.groupby("paper", sort=False):
+        lines += [f"## {paper}", "", "| claim | basis | judged at | verdict | effect [95% CI] | p support / "
+                  "contradict (Holm) | runs | runs to decide | decided by |", "|---|---|---|---|---|---|---|---|---|"]
+        for _, row in rows.iterrows():
+            if row["verdict"] == "not judged":
+                lines.append(f"| {row['text']} | {row['basis']} | - | not judged | - | - | - | - | {row['detail']} |")
+                continue
+            decide = "" if not np.isfinite(row["runs_to_decide"]) else f"~{row['runs_to_decide']:,.0f}"
+            if row["verdict"] == "inconclusive" and not np.isfinite(row["runs_to_decide"]):
+                decide = "no effect to detect"
+            lines.append(
+                f"| {row['text']} | {row['basis']} | {row['evaluated_at']} | **{row['verdict']}** | "
+                f"{row['effect']:+.4g} [{row['effect_low']:+.4g}, {row['effect_high']:+.4g}] | "
+                f"{row['p_support_holm']:.2g} / {row['p_contradict_holm']:.2g} | {row['runs']} | {decide} | "
+                f"{row['detail']} |")
+        lines.append("")
+    return "\n".join(lines) + "\n"
+
+
+def plot_effects(table: pd.DataFrame, ax):
+    """One row per claim: the standardized effect (difference / the runs' SD; for a gain
+    claim log2(late / early gain)) with its CI, filled at the published time, hollow at
+    matched work, coloured by verdict."""
+    colours = {"supported": "tab:green", "contradicted": "tab:red", "inconclusive": "0.5"}
+    claims = list(dict.fromkeys(table["claim"]))
+    for _, row in table[table["verdict"] != "not judged"].iterrows():
+        y = len(claims) - 1 - claims.index(row["claim"]) + (0.15 if row["basis"] == "matched work" else -0.15)
+        colour = colours[row["verdict"]]
+        low, high = row["standardized_low"], row["standardized_high"]
+        if np.isfinite(low) and np.isfinite(high):
+            ax.plot([low, high], [y, y], color=colour, linewidth=1.5)
+        if np.isfinite(row["standardized"]):
+            ax.plot([row["standardized"]], [y], marker="o", color=colour,
+                    markerfacecolor=colour if row["basis"] == "published time" else "white")
+    labels = [c + (" [log2 late/early gain]" if (table[table["claim"] == c]["test"] == "gain").any() else "")
+              for c in claims]
+    ax.set_yticks(range(len(claims)), labels=labels[::-1], fontsize="small")
+    ax.axvline(0, color="0.3", linewidth=0.8)
+    ax.set_xscale("symlog", linthresh=1)
+    ax.set_xlabel("standardized effect in the claimed direction (difference / SD of the runs), 95% CI")
+    for verdict, colour in colours.items():
+        ax.plot([], [], color=colour, marker="o", label=verdict)
+    ax.plot([], [], color="0.3", marker="o", markerfacecolor="white", linestyle="none", label="at matched work")
+    ax.legend(fontsize="small", loc="lower right")
+    ax.grid(True, axis="x", alpha=0.3)
+    return ax
+
+
+def claims_report(overrides: list[str], claims: list[Claim] | None = None) -> list[Path]:
+    """Write outputs/claims/claims_<scale>.{md,csv,png,pdf}; return their paths. ``overrides``:
+    scale=S and any other override of the experiments (outputs_dir=...)."""
+    claims = load_claims() if claims is None else claims
+    sources = {name: Source(experiment, collect(experiment))
+               for name, experiment in load_experiments(claims, overrides).items()}
+    first = next(iter(sources.values())).experiment
+    scale = first.scale
+    empty = [name for name, source in sources.items() if not any(source.runs.records.values())]
+    if empty:
+        raise InputError(f"no runs of {', '.join(empty)} at scale {scale}: run `make claims SCALE={scale}` "
+                         "(it runs what is missing first)")
+    table = claims_table(claims, sources)
+    folder = first.store.root / "claims"
+    folder.mkdir(parents=True, exist_ok=True)
+    stem = folder / f"claims_{scale}"
+    table.to_csv(stem.with_suffix(".csv"), index=False)
+    stem.with_suffix(".md").write_text(markdown(table, scale, sources))
+    figure, ax = new_figure()
+    figure.set_size_inches(9, 0.35 * table["claim"].nunique() + 1.5)
+    plot_effects(table, ax)
+    ax.set_title(f"Claims ({scale} scale): effect sizes and verdicts", fontsize="medium")
+    return [stem.with_suffix(".csv"), stem.with_suffix(".md"), *save_figure(figure, stem)]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("overrides", nargs="+", help="scale=S (paper, quick, smoke) and any other overrides")
+    parser.add_argument("--experiments", action="store_true",
+                        help="check the claim files and print the experiments they use, one a line")
+    arguments = parser.parse_args(argv)
+    try:
+        claims = load_claims()
+        if arguments.experiments:
+            print("\n".join(load_experiments(claims, arguments.overrides)))
+            return 0
+        paths = claims_report(arguments.overrides, claims)
+    except InputError as error:
+        exit_on_input_error(error)
+    for path in paths:
+        print(path)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

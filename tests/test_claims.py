@@ -1,0 +1,191 @@
+"""Verdicts on published claims: the statistics on cases checkable by hand, the engine-speed
+factor on curves with a known shift, the claim files, and the report on smoke runs."""
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from analysis import verdicts
+from analysis.claims import Claim, load_claims, load_experiments
+from analysis.speedup import engine_speed, published_improvements
+from nrpa.errors import InputError
+from tests.conftest import cli, run_experiment
+
+CHECKPOINTS = 0.01 * 2.0 ** np.arange(15)  # the papers' 0.01 .. 163.84 s
+
+
+def curve_runs(score, *, runs: int = 20, seed: int = 0):
+    """Runs whose best-so-far follows ``score(t)`` plus a per-run offset, on a fine time grid."""
+    times = np.exp(np.linspace(np.log(0.001), np.log(10.24), 400))
+    rng = np.random.default_rng(seed)
+    return [(times, np.maximum.accumulate(score(times) + rng.normal(0, 3))) for _ in range(runs)]
+
+
+def test_a_known_shift_of_the_published_curve_recovers_its_k():
+    # ours(t) = 100 log2(t / 0.0005); published(t) = ours(t / 3): we score at t as they do at 3t
+    ours = lambda t: 100 * np.log2(t / 0.0005)  # noqa: E731
+    speed = engine_speed({"A": curve_runs(ours)}, {"A": (CHECKPOINTS, ours(CHECKPOINTS / 3))})
+    assert speed["k"] == pytest.approx(3, rel=0.03)
+    assert speed["ci_low"] <= speed["k"] <= speed["ci_high"]
+    # the published points at t = 40.96 s and after are reached by our curve only after
+    # its last time, 10.24 s (t / 3 = 13.65 s): the 12 from 0.01 to 20.48 s are placed
+    assert speed["points"] == 12
+    # two variants with shifts 2 and 8 pool to the geometric mean 4, each seen alone
+    pooled = engine_speed({"A": curve_runs(ours), "B": curve_runs(ours, seed=1)},
+                          {"A": (CHECKPOINTS, ours(CHECKPOINTS / 2)), "B": (CHECKPOINTS, ours(CHECKPOINTS / 8))})
+    assert pooled["per_variant"]["A"] == pytest.approx(2, rel=0.03)
+    assert pooled["per_variant"]["B"] == pytest.approx(8, rel=0.03)
+    assert 2 < pooled["k"] < 8
+
+
+def test_flat_published_stretches_date_nothing_and_are_left_out():
+    times, values = published_improvements([0.01, 0.02, 0.04, 0.08], [5, 7, 7, 9])
+    assert times.tolist() == [0.01, 0.02, 0.08] and values.tolist() == [5, 7, 9]
+
+
+def test_a_claim_on_two_constant_samples_gets_the_verdict_it_must():
+    high, low = np.full(20, 10.0), np.full(20, 5.0)
+    above = verdicts.compare([("high vs low", high, low)])
+    assert (above.p_support, above.p_contradict, above.effect) == (0.0, 1.0, 5.0)
+    assert verdicts.verdict(above.p_support, above.p_contradict) == "supported"
+    below = verdicts.compare([("low vs high", low, high)])
+    assert verdicts.verdict(below.p_support, below.p_contradict) == "contradicted"
+    tie = verdicts.compare([("same", high, high)])
+    assert verdicts.verdict(tie.p_support, tie.p_contradict) == "inconclusive"
+    assert verdicts.runs_to_decide(tie, family=1) == math.inf  # no effect: no number of runs decides
+
+
+def test_a_claim_over_several_comparisons_holds_only_if_each_does():
+    rng = np.random.default_rng(0)
+    a, b, c = rng.normal(10, 1, 30), rng.normal(0, 1, 30), rng.normal(10.2, 1, 30)
+    clear = verdicts.compare([("a vs b", a, b)])
+    both = verdicts.compare([("a vs b", a, b), ("a vs c", a, c)])
+    assert clear.p_support < 1e-10
+    # the weakest comparison decides (intersection-union), and names itself
+    assert both.p_support == pytest.approx(verdicts.welch(a, c).p_greater)
+    assert both.detail == "a vs c (of 2 comparisons)"
+    # an opposite comparison counts times the number of comparisons (Bonferroni)
+    assert both.p_contradict == pytest.approx(min(1, 2 * verdicts.welch(a, c).p_less))
+
+
+def test_welch_matches_the_hand_formula():
+    a, b = np.array([1.0, 2, 3, 4, 5]), np.array([2.0, 4, 6, 8, 10])
+    # difference -3, se sqrt(2.5/5 + 10/5) = sqrt(2.5); Welch dof = 2.5^2 / (0.5^2/4 + 2^2/4) = 5.882...
+    test = verdicts.welch(a, b)
+    dof = 2.5 ** 2 / (0.5 ** 2 / 4 + 2 ** 2 / 4)
+    from scipy import stats
+    assert test.difference == -3 and test.se == pytest.approx(math.sqrt(2.5))
+    assert test.p_less == pytest.approx(stats.t.cdf(-3 / math.sqrt(2.5), dof))
+    half = stats.t.ppf(0.975, dof) * math.sqrt(2.5)
+    assert (test.low, test.high) == pytest.approx((-3 - half, -3 + half))
+
+
+def test_holm_on_a_hand_made_list():
+    # sorted 0.005, 0.01, 0.03, 0.04 times 4, 3, 2, 1 = 0.02, 0.03, 0.06, 0.04 -> running max 0.06
+    adjusted = verdicts.holm([0.01, 0.04, 0.03, np.nan, 0.005])
+    np.testing.assert_allclose(adjusted, [0.03, 0.06, 0.06, np.nan, 0.02])
+    assert verdicts.holm([0.5, 0.9]).tolist() == [1.0, 1.0]
+
+
+def test_a_published_value_holds_within_its_margin_or_is_contradicted():
+    near = verdicts.value(np.full(50, 58.4), 58.5, 0.5)
+    assert verdicts.verdict(near.p_support, near.p_contradict) == "supported"
+    far = verdicts.value(np.full(50, 60.0), 58.5, 0.5)
+    assert verdicts.verdict(far.p_support, far.p_contradict) == "contradicted"
+    assert far.effect == pytest.approx(1.5)
+    noisy = verdicts.value(np.random.default_rng(0).normal(58.5, 10, 10), 58.5, 0.5)
+    assert verdicts.verdict(noisy.p_support, noisy.p_contradict) == "inconclusive"
+    assert verdicts.runs_to_decide(noisy, family=1) > 10
+
+
+def test_a_total_over_boards_is_the_sum_of_the_per_board_differences():
+    better = [np.array([10.0, 12]), np.array([20.0, 20])]
+    worse = [np.array([9.0, 9]), np.array([19.0, 19])]
+    total = verdicts.total(better, worse, resamples=2000)
+    assert total.effect == pytest.approx(3.0)  # (11 - 9) + (20 - 19)
+    assert total.p_support < 0.01 and verdicts.verdict(total.p_support, total.p_contradict) == "supported"
+
+
+def test_a_constant_gain_per_doubling_is_supported_and_a_vanishing_one_contradicted():
+    rng = np.random.default_rng(0)
+    steady = 100 * np.arange(8) + rng.normal(0, 5, (30, 8))  # 100 a doubling
+    evidence = verdicts.gain(steady, resamples=500)
+    assert evidence.effect == pytest.approx(100, rel=0.05)  # the slope per doubling
+    assert verdicts.verdict(evidence.p_support, evidence.p_contradict) == "supported"
+    fading = np.cumsum([0, 64, 32, 16, 8, 4, 2, 1]) + rng.normal(0, 1, (30, 8))  # late / early = 1/16
+    evidence = verdicts.gain(fading, resamples=500)
+    assert verdicts.verdict(evidence.p_support, evidence.p_contradict) == "contradicted"
+
+
+def test_the_claim_files_load_and_name_known_tests_and_experiments():
+    claims = load_claims()
+    assert {claim.paper for claim in claims} >= {
+        "NRPA with Selective Policies (Cazenave, CGW 2016)",
+        "Stabilized NRPA (Cazenave, Sevestre, Toulemont, MCS@IJCAI 2020)"}
+    assert all(claim.pairs or claim.variant for claim in claims)
+
+
+@pytest.mark.parametrize("entry, message", [
+    ("test: bigger", "test='bigger' is not valid"),
+    ("test: compare\n    better: [a]\n    than: [b]\n    at: soon", "at='soon' is not valid"),
+    ("test: value\n    variant: NRPA(1)", "needs published, margin"),
+    ("test: compare\n    bettr: [a]", "unknown key(s) ['bettr']"),
+])
+def test_a_wrong_claim_file_is_refused_with_what_is_wrong(tmp_path, entry, message):
+    (tmp_path / "paper.yaml").write_text(
+        f"paper: P\nclaims:\n  - id: c1\n    text: T\n    experiment: selective_table3\n    {entry}\n")
+    with pytest.raises(InputError, match=message.replace("(", r"\(").replace(")", r"\)").replace("[", r"\[")):
+        load_claims(tmp_path)
+
+
+def test_a_claim_on_a_column_the_experiment_lacks_is_refused_before_any_work():
+    claim = Claim("P", "c1", "T", "selective_table3", "compare", pairs=(("tabu", "no such rule"),))
+    with pytest.raises(InputError, match="'no such rule'.* are not columns of selective_table3"):
+        load_experiments([claim], ["scale=smoke"])
+
+
+@pytest.mark.slow
+def test_every_claim_names_columns_of_its_experiment():
+    assert len(load_experiments(load_claims(), ["scale=quick"])) >= 10
+
+
+def test_the_claims_report_on_smoke_runs(tmp_outputs):
+    run_experiment("selective_table3", tmp_outputs)
+    claims = [Claim("P", "tabu-first", "tabu above no tabu", "selective_table3", "compare",
+                    pairs=(("tabu", "no_tabu"),), at="every"),
+              Claim("P", "late", "t > 10 above tabu at 163.84 s", "selective_table3", "compare",
+                    pairs=(("t_gt_10", "tabu"),), at="last")]
+    from analysis.claims import claims_report
+    paths = claims_report(["scale=smoke", f"outputs_dir={tmp_outputs}"], claims)
+    assert {p.name for p in paths} == {"claims_smoke.csv", "claims_smoke.md", "claims_smoke.png", "claims_smoke.pdf"}
+    table = pd.read_csv(tmp_outputs / "claims" / "claims_smoke.csv")
+    # two claims, each at the published time and at matched work (SameGame has a fixed k)
+    assert table[["claim", "basis"]].values.tolist() == [
+        ["tabu-first", "published time"], ["tabu-first", "matched work"],
+        ["late", "published time"], ["late", "matched work"]]
+    assert set(table["verdict"]) <= {"supported", "contradicted", "inconclusive"}
+    late = table[table["claim"] == "late"]["evaluated_at"].tolist()
+    assert late[0] == "0.08 s: the runs end there (the claim is at 163.84 s)"
+    report = (tmp_outputs / "claims" / "claims_smoke.md").read_text()
+    assert "# Claims report (smoke scale)" in report and "t > 10 above tabu at 163.84 s" in report
+
+
+def test_the_claims_command_refuses_a_scale_it_does_not_know():
+    done = cli("-m", "analysis.claims", "scale=huge")
+    assert done.returncode == 2 and "huge" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_matched_work_runs_the_papers_protocol_at_the_papers_work():
+    from experiments.experiment import load_experiment
+    experiment = load_experiment(["experiment=stabilized_table4", "scale=paper", "matched_work=true"])
+    k = experiment.engine_speed.k
+    assert all(v.job.settings.max_time == pytest.approx(163.84 / k) for v in experiment.variants)
+    assert experiment.output_name == "stabilized_table4_paper_work"
+
+
+@pytest.mark.parametrize("arguments", [["domain=morpion"], ["experiment=morpion_table2", "scale=smoke"]])
+def test_matched_work_without_a_fixed_factor_is_refused_before_any_work(arguments):
+    done = cli("run.py", *arguments, "matched_work=true")
+    assert done.returncode == 2 and "report.engine_speed" in done.stderr and "Traceback" not in done.stderr
