@@ -195,8 +195,8 @@ def checkpoint_times(claim: Claim, source: Source, axis: str, divisor: float) ->
     unit = "playouts" if axis == "playouts" else "s"
     times = [t / divisor for t in wanted if t / divisor <= last * (1 + 1e-9)]
     if not times:
-        return [last], f"{last:g} {unit}: the runs end there (the claim is at {wanted[-1]:g} {unit}" + (
-            f", {wanted[-1] / divisor:.4g} {unit} of ours at matched work)" if divisor != 1 else ")")
+        work = f" (the published work of {last * divisor:.4g} {unit})" if divisor != 1 else ""
+        return [last], f"{last:g} {unit}{work}: the runs end there; the claim is at {wanted[-1]:g} {unit}"
     text = f"{times[0]:.4g} {unit}" if len(times) == 1 else \
         f"{len(times)} checkpoints, {times[0]:.4g}-{times[-1]:.4g} {unit}"
     return times, text
@@ -216,12 +216,15 @@ def evaluate(claim: Claim, source: Source, basis: str) -> tuple[verdicts.Evidenc
         if claim.test == "value":
             reference = source.reference.set_index(source.reference.columns[0])
             published = float(reference.loc[claim.variant, claim.published])
+            if source.finals(claim.variant).size < 2:
+                raise NotJudged(f"{claim.variant} has fewer than 2 runs")
             return verdicts.value(source.finals(claim.variant), published, claim.margin, unit_scale=scale), \
                 "final scores"
         pairs = [(f"{a} vs {b}", source.finals(a), source.finals(b)) for a, b in claim.pairs]
+        if any(min(a.size, b.size) < 2 for _, a, b in pairs):
+            raise NotJudged("a variant has fewer than 2 runs")
         return verdicts.compare(pairs, unit_scale=scale), "final scores"
     axis = claim.axis or source.time_axis
-    times, where = checkpoint_times(claim, source, axis, divisor)
     if claim.test == "gain":
         last = source.last(axis, claim.variants())
         checkpoints = doubling_checkpoints(claim.start, last)
@@ -231,6 +234,7 @@ def evaluate(claim: Claim, source: Source, basis: str) -> tuple[verdicts.Evidenc
             raise NotJudged(f"needs 2 runs over 2 doublings from {claim.start:g} s; the runs end at {last:g} s")
         where = f"{len(checkpoints)} checkpoints, {checkpoints[0]:g}-{checkpoints[-1]:g} s"
         return verdicts.gain(matrix, unit_scale=scale, detail=f"{claim.variant}: "), where
+    times, where = checkpoint_times(claim, source, axis, divisor)
     unit = "playouts" if axis == "playouts" else "s"
     pairs = []
     for t in times:
@@ -251,7 +255,7 @@ def _total(claim: Claim, source: Source, scale: float) -> verdicts.Evidence:
     def per_board(label: str) -> list[np.ndarray]:
         found = [source.runs.records.get(f"{label} board {board}", []) for board in boards]
         if not all(found):
-            raise InputError(f"claim {claim.id}: {label} has no runs on some of the boards of {claim.experiment}")
+            raise NotJudged(f"{label} has no runs on some of the boards")
         return [np.array([r["result"]["best_score"] for r in rs], dtype=float) for rs in found]
 
     return verdicts.total(per_board(better), per_board(worse), unit_scale=abs(scale),

@@ -167,7 +167,8 @@ def test_the_claims_report_on_smoke_runs(tmp_outputs):
         ["late", "published time"], ["late", "matched work"]]
     assert set(table["verdict"]) <= {"supported", "contradicted", "inconclusive"}
     late = table[table["claim"] == "late"]["evaluated_at"].tolist()
-    assert late[0] == "0.08 s: the runs end there (the claim is at 163.84 s)"
+    assert late[0] == "0.08 s: the runs end there; the claim is at 163.84 s"
+    assert late[1] == f"0.08 s (the published work of {0.08 * 11:.4g} s): the runs end there; the claim is at 163.84 s"
     report = (tmp_outputs / "claims" / "claims_smoke.md").read_text()
     assert "# Claims report (smoke scale)" in report and "t > 10 above tabu at 163.84 s" in report
 
