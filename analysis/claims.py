@@ -318,7 +318,7 @@ def markdown(table: pd.DataFrame, scale: str, sources: dict[str, Source]) -> str
     if any(missing.values()):
         lines.append(f"- WARNING: runs missing ({', '.join(f'{k}: {v}' for k, v in missing.items() if v)}): "
                      f"run `make claims SCALE={scale}` again.")
-    lines.append("")
+    lines += ["", *in_short(table), ""]
     for paper, rows in table.groupby("paper", sort=False):
         lines += [f"## {paper}", "", "| claim | basis | judged at | verdict | effect [95% CI] | p support / "
                   "contradict (Holm) | runs | runs to decide | decided by |", "|---|---|---|---|---|---|---|---|---|"]
@@ -338,6 +338,30 @@ def markdown(table: pd.DataFrame, scale: str, sources: dict[str, Source]) -> str
     return "\n".join(lines) + "\n"
 
 
+def in_short(table: pd.DataFrame) -> list[str]:
+    """The verdicts in plain words: which claims our runs contradict, then one row per claim
+    with its verdict on each basis (the details follow in the paper sections)."""
+    verdict_of = {(row["claim"], row["basis"]): row["verdict"] for _, row in table.iterrows()}
+    texts = dict(zip(table["claim"], table["text"]))
+    contradicted = [(claim, [basis for basis in BASES if verdict_of.get((claim, basis)) == "contradicted"])
+                    for claim in texts]
+    contradicted = [(claim, bases) for claim, bases in contradicted if bases]
+    lines = ["## In short", ""]
+    if contradicted:
+        lines.append("Our runs **contradict** these published results (the opposite holds at p < 0.05, Holm-corrected):")
+        # the basis is worth naming only for a claim judged on both
+        lines += [f"- {texts[claim]}" + (f" (at {' and at '.join(bases)})" if (claim, BASES[1]) in verdict_of else "")
+                  for claim, bases in contradicted]
+    else:
+        lines.append("Our runs contradict none of the published results.")
+    lines += ["", f"| claim | at {BASES[0]} | at {BASES[1]} |", "|---|---|---|"]
+    lines += [f"| {text} | {verdict_of.get((claim, BASES[0]), 'n/a')} | {verdict_of.get((claim, BASES[1]), 'n/a')} |"
+              for claim, text in texts.items()]
+    lines += ["", "n/a: the claim is not on a published CPU-time table (a figure without published numbers, "
+              "final scores or playouts): there is no published work to match, or it is matched already."]
+    return lines
+
+
 def plot_effects(table: pd.DataFrame, ax):
     """One row per claim: the standardized effect (difference / the runs' SD; for a gain
     claim log2(late / early gain)) with its CI, filled at the published time, hollow at
@@ -353,8 +377,9 @@ def plot_effects(table: pd.DataFrame, ax):
         if np.isfinite(row["standardized"]):
             ax.plot([row["standardized"]], [y], marker="o", color=colour,
                     markerfacecolor=colour if row["basis"] == "published time" else "white")
-    labels = [c + (" [log2 late/early gain]" if (table[table["claim"] == c]["test"] == "gain").any() else "")
-              for c in claims]
+    suffix = {"gain": " [log2 late/early gain]", "value": " [(ours - published) / SD]"}
+    tests = dict(zip(table["claim"], table["test"]))
+    labels = [claim + suffix.get(tests[claim], "") for claim in claims]
     ax.set_yticks(range(len(claims)), labels=labels[::-1], fontsize="small")
     ax.axvline(0, color="0.3", linewidth=0.8)
     ax.set_xscale("symlog", linthresh=1)

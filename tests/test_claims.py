@@ -190,3 +190,18 @@ def test_matched_work_runs_the_papers_protocol_at_the_papers_work():
 def test_matched_work_without_a_fixed_factor_is_refused_before_any_work(arguments):
     done = cli("run.py", *arguments, "matched_work=true")
     assert done.returncode == 2 and "report.engine_speed" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_the_report_names_a_contradicted_claim_in_plain_words():
+    from analysis.claims import in_short
+    table = pd.DataFrame([
+        {"claim": "a", "text": "A beats B.", "basis": "published time", "verdict": "contradicted"},
+        {"claim": "a", "text": "A beats B.", "basis": "matched work", "verdict": "supported"},
+        {"claim": "c", "text": "C scores 5.", "basis": "published time", "verdict": "inconclusive"},
+        {"claim": "d", "text": "D scores 6.", "basis": "published time", "verdict": "contradicted"}])
+    lines = in_short(table)
+    assert "- A beats B. (at published time)" in lines
+    assert "- D scores 6." in lines  # judged on one basis only: no need to name it
+    assert "| A beats B. | contradicted | supported |" in lines
+    assert "| C scores 5. | inconclusive | n/a |" in lines
+    assert "Our runs contradict none" in in_short(table[table["verdict"] != "contradicted"])[2]
