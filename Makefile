@@ -13,7 +13,7 @@ EXPERIMENTS := selective-table2 selective-table3 selective-table4 selective-tabl
 	morpion-table2 distributed-fig3 distributed-fig4 distributed-fig5 speedup
 
 .DEFAULT_GOAL := help
-.PHONY: help install test test-slow bench verify list leaderboard clean-cache table4 claims $(EXPERIMENTS)
+.PHONY: help install test test-slow bench verify list leaderboard clean-cache table4 claims export $(EXPERIMENTS)
 
 help: ## list the targets
 	@grep -E '^[a-zA-Z0-9_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-20s %s\n", $$1, $$2}'
@@ -74,6 +74,9 @@ claims: ## verdicts on the papers' claims (SCALE=quick|paper): prints what is mi
 		$(PY) -m analysis.report experiment=$$experiment scale=$(SCALE) $(ARGS) || exit 1; \
 	done
 	$(PY) -m analysis.claims scale=$(SCALE) $(ARGS)
+
+export: ## every stored run at SCALE (or of EXPERIMENT=name only) as one long table: outputs/export/*.{parquet,csv}
+	$(PY) -m analysis.export scale=$(SCALE) $(if $(EXPERIMENT),experiment=$(EXPERIMENT)) $(ARGS)
 
 clean-cache: ## delete numba's compiled kernels and make list's cache (both are rebuilt on the next use)
 	rm -rf .numba_cache .catalog_cache

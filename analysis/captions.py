@@ -135,3 +135,33 @@ def matched_work(experiment, runs, estimate, speed: dict) -> str:
         f"k = {speed['k']:.2f} [{speed['ci_low']:.2f}, {speed['ci_high']:.2f}]. Published value inside our CI: "
         f"{inside} of {cells} cells at matched work, against {same_time} of {same_time_cells} at equal time. "
         "Rows stop where t / k passes the runs' budget."))
+
+
+def fixed_targets(experiment, runs, axis_name: str, source: str) -> str:
+    return captioned(experiment, runs, (
+        f"Fixed-target view (COCO): for each target score, the expected running time ERT, in {axis_name} and "
+        "in playouts: what all the runs spent until they reached the target (a run that never did: its "
+        "whole length) divided by the runs that reached it; (r/n): r of the n runs reached it; '-': none "
+        f"did. Targets: {source}. An ERT beyond the runs' budget is what restarting whole runs would cost, "
+        "read off the few that got there. The figure is the runtime ECDF: at each time, the share of (run, "
+        "target) pairs already reached."))
+
+
+TARGET_SOURCES = {
+    "given": "the scores given in report.targets, the same for every column",
+    "published": "each column's published means, one per published time t (the row), in the paper's unit",
+    "pooled": "the mean best score of all this experiment's runs at each checkpoint t (the row), the same "
+              "for every column",
+}
+
+
+def board_comparisons(experiment, runs, resamples: int) -> str:
+    return captioned(experiment, runs, (
+        "Probability of improvement (rliable): P(X > Y) is, on each board, the share of (run of X, run of Y) "
+        "pairs in which X scores more (ties count half), averaged over the boards; 0.5 means neither is "
+        f"ahead. 95% percentile-bootstrap intervals over {resamples} resamples of the boards and, within "
+        "each drawn board, of each algorithm's runs (so they speak for boards like these; with one run per "
+        "board, as at paper scale, only the boards vary). The figure is each algorithm's performance "
+        "profile: the share of its runs whose normalized score (final score / the best score known for the "
+        "board: the published columns, the leaderboard and these runs) is above tau, averaged over the "
+        "boards, with the same intervals."))

@@ -34,7 +34,7 @@ from analysis.plots import new_figure, save_figure
 from analysis.report import FIRST_PLAYOUTS, FIRST_TIME, Runs, collect
 from analysis.stats import best_at, doubling_checkpoints
 from analysis.tables import load_reference
-from experiments.config import exit_on_input_error
+from experiments.config import print_outputs
 from experiments.experiment import Experiment, experiment_names, load_experiment
 from experiments.root import axis_trace
 from nrpa.errors import InputError
@@ -348,7 +348,8 @@ def in_short(table: pd.DataFrame) -> list[str]:
     contradicted = [(claim, bases) for claim, bases in contradicted if bases]
     lines = ["## In short", ""]
     if contradicted:
-        lines.append("Our runs **contradict** these published results (the opposite holds at p < 0.05, Holm-corrected):")
+        lines.append("Our runs **contradict** these published results "
+                     "(the opposite holds at p < 0.05, Holm-corrected):")
         # the basis is worth naming only for a claim judged on both
         lines += [f"- {texts[claim]}" + (f" (at {' and at '.join(bases)})" if (claim, BASES[1]) in verdict_of else "")
                   for claim, bases in contradicted]
@@ -423,17 +424,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--experiments", action="store_true",
                         help="check the claim files and print the experiments they use, one a line")
     arguments = parser.parse_args(argv)
-    try:
-        claims = load_claims()
-        if arguments.experiments:
-            print("\n".join(load_experiments(claims, arguments.overrides)))
-            return 0
-        paths = claims_report(arguments.overrides, claims)
-    except InputError as error:
-        exit_on_input_error(error)
-    for path in paths:
-        print(path)
-    return 0
+    if arguments.experiments:  # the experiments' names, printed as the paths of a report are
+        return print_outputs(lambda: list(load_experiments(load_claims(), arguments.overrides)))
+    return print_outputs(lambda: claims_report(arguments.overrides))
 
 
 if __name__ == "__main__":

@@ -64,8 +64,9 @@ def save_figure(figure, stem: Path) -> list[Path]:
     return paths
 
 
-def new_figure():
-    return plt.subplots(figsize=(8, 5))
+def new_figure(panels: int = 1):
+    """A figure and its axes: one panel of 8 x 5 inches, or ``panels`` side by side."""
+    return plt.subplots(1, panels, figsize=(8 if panels == 1 else 6 * panels, 5))
 
 
 def plot_finals(table: pd.DataFrame, scores: dict[str, list[float]], ax, *, ylabel: str = "final score"):
@@ -123,4 +124,37 @@ def plot_boards(table: pd.DataFrame, algorithms: list[str], ax, *, ylabel: str =
     ax.set_ylabel(ylabel)
     ax.grid(True, alpha=0.3)
     ax.legend(fontsize="small", ncols=2)
+    return ax
+
+
+def plot_ecdf(curves: dict[str, tuple[np.ndarray, np.ndarray]], ax, *, xlabel: str,
+              published: tuple[np.ndarray, np.ndarray] | None = None):
+    """The runtime ECDF of each variant (``curves``: label -> (grid, share of its (run,
+    target) pairs reached by each grid point)) over a log axis; ``published``, the same for
+    the published mean curve (each target reached at its published time), dashed."""
+    for index, (variant, (grid, shares)) in enumerate(curves.items()):
+        ax.plot(grid, shares, color=f"C{index % 10}", label=variant, linewidth=1.5, drawstyle="steps-post")
+    if published is not None:
+        ax.plot(*published, color="0.3", linestyle="--", linewidth=1, drawstyle="steps-post",
+                label="published mean: target of t reached at t")
+    ax.set_xscale("log")
+    ax.set_ylim(-0.02, 1.02)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel("share of (run, target) pairs reached")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize="small")
+    return ax
+
+
+def plot_profiles(profile: pd.DataFrame, ax):
+    """The performance profile of each algorithm (share of runs above tau) with its CI band."""
+    for index, (algorithm, rows) in enumerate(profile.groupby("algorithm", sort=False)):
+        colour = f"C{index % 10}"
+        ax.plot(rows["tau"], rows["share_above"], color=colour, label=algorithm, linewidth=1.5)
+        ax.fill_between(rows["tau"], rows["ci_low"], rows["ci_high"], color=colour, alpha=0.2, linewidth=0)
+    ax.set_xlabel("normalized score tau (score / the board's best known score)")
+    ax.set_ylabel("share of runs with a normalized score above tau")
+    ax.set_ylim(-0.02, 1.02)
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize="small")
     return ax

@@ -14,8 +14,15 @@ returns Tables and Figures, which report() writes, printing their paths:
                outputs/figures/<name>_<scale>.png / .pdf (and _playouts)
                outputs/tables/<name>_<scale>_final.csv (/ .md), for domains that judge a final
                solution beyond its score (the adapter's final_summary, final_summary_table)
+               outputs/tables/<name>_<scale>_targets.csv / .md   the fixed-target view: per target
+                   score, the expected running time (ERT) in seconds and in playouts
+               outputs/figures/<name>_<scale>_ecdf.png / .pdf   the runtime ECDF over those targets
   boards:      the best-score table over many boards, outputs/tables/<name>_<scale>.csv / .md
-               and outputs/figures/<name>_<scale>.png / .pdf
+               and outputs/figures/<name>_<scale>.png / .pdf;
+               outputs/tables/<name>_<scale>_improvement.csv / .md   the probability that one
+                   algorithm's run beats another's, with bootstrap CIs (rliable)
+               outputs/tables/<name>_<scale>_profile.csv, outputs/figures/<name>_<scale>_profile.*
+                   each algorithm's performance profile over normalized scores, with CIs
   final:       mean, max and standard error of each variant's final scores, in the same files,
                plus a picture of the best solution, outputs/figures/<name>_<scale>_best.png,
                for domains that draw theirs (the adapter's draw_solution)
@@ -37,12 +44,15 @@ import numpy as np
 import pandas as pd
 
 from analysis import captions
-from analysis.boards import board_markdown, board_table
-from analysis.plots import new_figure, plot_boards, plot_checkpoints, plot_finals, plot_speedups, save_figure
+from analysis.boards import best_known, board_markdown, board_table, comparisons
+from analysis.plots import (new_figure, plot_boards, plot_checkpoints, plot_ecdf, plot_finals, plot_profiles,
+                            plot_speedups, save_figure)
 from analysis.speedup import engine_speed, speedup_table
-from analysis.stats import ESTIMATORS, checkpoint_statistics, doubling_checkpoints, final_statistics, t_interval
+from analysis.stats import (ESTIMATORS, best_at, checkpoint_statistics, doubling_checkpoints, final_statistics,
+                            t_interval)
+from analysis.targets import expected_running_time, hitting_times, runtime_ecdf
 from analysis.tables import load_reference, markdown, side_by_side
-from experiments.config import exit_on_input_error
+from experiments.config import print_outputs
 from experiments.experiment import Experiment, load_experiment
 from experiments.leaderboard import Leaderboard
 from experiments.root import axis_trace, group_root_runs
@@ -52,6 +62,7 @@ from nrpa.search import label
 
 FIRST_TIME = 0.01
 FIRST_PLAYOUTS = 100
+BOARD_RESAMPLES = 2000  # of the 20-board comparisons' bootstrap
 
 
 @dataclass
@@ -162,7 +173,101 @@ def checkpoints_report(experiment: Experiment, runs: Runs, estimate) -> list[Tab
                     plot=lambda ax: plot_checkpoints(table, ax, xlabel=f"{axis_name} (log2 scale)", ylabel=ylabel,
                                                      matched=matched)),
         ]
+    if budgets and min(budgets) >= FIRST_TIME:
+        outputs += fixed_targets(experiment, runs, time_axis, axes[0][1], reference)
     return outputs + final_solutions(experiment, runs)
+
+
+def fixed_targets(experiment: Experiment, runs: Runs, axis: str, axis_name: str,
+                  reference: pd.DataFrame | None) -> list[Table | Figure]:
+    """How long the runs take to reach each target (analysis.targets): the ERT table on the
+    time axis and in playouts, and the runtime ECDF figure on both."""
+    source, targets = target_scores(experiment, runs, axis, reference)
+    scale = experiment.value_scale
+    rows, curves = [], {axis: {}, "playouts": {}}
+    for variant, records in runs.records.items():
+        if not records:
+            continue
+        checkpoints, values = targets[variant]
+        hits = {a: np.array([hitting_times(*axis_trace(r, a), values) for r in records]) for a in curves}
+        lengths = {a: np.array([r["result"][a] for r in records], dtype=float) for a in curves}
+        for a in curves:
+            curves[a][variant] = hits[a]
+        for i, (checkpoint, value) in enumerate(zip(checkpoints, values)):
+            rows.append({"variant": variant, "checkpoint": checkpoint, "target": value * scale, "runs": len(records),
+                         "reached": int(np.isfinite(hits[axis][:, i]).sum()),
+                         f"ert_{axis}": expected_running_time(hits[axis][:, i], lengths[axis]),
+                         "ert_playouts": expected_running_time(hits["playouts"][:, i], lengths["playouts"])})
+    table = pd.DataFrame(rows)
+    text = "\n\n".join(target_markdown(table, source, ert, unit) for ert, unit in
+                        ((f"ert_{axis}", "s"), ("ert_playouts", "playouts")))
+    caption = captions.fixed_targets(experiment, runs, axis_name, captions.TARGET_SOURCES[source])
+    outputs: list[Table | Figure] = [Table("_targets", table, with_table(caption, text))]
+    published = None
+    if source == "published":  # the published mean reaches the target of t at t, by definition
+        times = np.sort(np.concatenate([targets[variant][0] for variant in curves[axis]]))
+        published = (times, np.arange(1, times.size + 1) / times.size)
+    figure, panels = new_figure(panels=2)
+    for ax, a, name in ((panels[0], axis, axis_name), (panels[1], "playouts", "playouts")):
+        finite = np.concatenate([h[np.isfinite(h)] for h in curves[a].values()] + [np.array([np.inf])])
+        longest = max(r["result"][a] for rs in runs.records.values() for r in rs)
+        grid = np.geomspace(max(min(finite.min(), longest) / 2, 1e-6), longest, 300)
+        plot_ecdf({variant: (grid, runtime_ecdf(h, grid)) for variant, h in curves[a].items()}, ax,
+                  xlabel=f"{name} (log scale)", published=published if a == axis else None)
+    figure.suptitle(captions.figure_title(experiment, ": runtime ECDF over the targets of the ERT table"),
+                    fontsize="medium")
+    return outputs + [Figure("_ecdf", partial(save_figure, figure))]
+
+
+def target_scores(experiment: Experiment, runs: Runs, axis: str, reference: pd.DataFrame | None):
+    """The fixed-target view's targets, in the kernel's unit, per variant: (the checkpoint
+    each comes from, NaN for given ones; the scores), and where they come from (a key of
+    captions.TARGET_SOURCES): report.targets when given, else each variant's published means
+    when every variant has a published column, else the mean of all the runs at each
+    checkpoint."""
+    variants = [variant for variant, records in runs.records.items() if records]
+    scale = experiment.value_scale
+    if experiment.targets:
+        values = np.array(experiment.targets) / scale
+        return "given", {variant: (np.full(values.size, np.nan), values) for variant in variants}
+    published_columns = reference is not None and "time" in reference.columns and all(
+        variant in reference.columns for variant in variants)
+    if published_columns:
+        published = {}
+        for variant in variants:
+            known = reference[variant].notna()
+            published[variant] = (reference["time"][known].to_numpy(dtype=float),
+                                reference[variant][known].to_numpy(dtype=float) / scale)
+        return "published", published
+    budget = min(v.job.settings.max_time for v in experiment.variants)
+    checkpoints = doubling_checkpoints(FIRST_TIME, budget)
+    matrix = np.array([best_at(*axis_trace(r, axis), checkpoints)
+                       for variant in variants for r in runs.records[variant]])
+    means = np.array([column[np.isfinite(column)].mean() if np.isfinite(column).any() else np.nan
+                      for column in matrix.T])  # over the runs with a solution at t
+    keep = np.isfinite(means)
+    return "pooled", {variant: (checkpoints[keep], means[keep]) for variant in variants}
+
+
+def target_markdown(table: pd.DataFrame, source: str, ert: str, unit: str) -> str:
+    """One ERT column of the targets table as Markdown, a column per variant and a row per
+    target: per published time t when each column has its own published targets (the cell
+    then names its target), else per target."""
+    def cell(row) -> str:
+        spent = "-" if not np.isfinite(row[ert]) else f"{row[ert]:.3g} s" if unit == "s" else f"{row[ert]:,.0f}"
+        reached = f"{spent} ({row['reached']}/{row['runs']})"
+        return f"{row['target']:.5g}: {reached}" if source == "published" else reached
+
+    rows = {"published": lambda row: f"{row['checkpoint']:g}",
+            "pooled": lambda row: f"{row['target']:.5g} (mean at {row['checkpoint']:g} s)",
+            "given": lambda row: f"{row['target']:.5g}"}[source]
+    heading = {"published": "published time t: the target is the column's published mean at t",
+               "pooled": "target", "given": "target"}[source]
+    wide = table.assign(row=[rows(row) for _, row in table.iterrows()],
+                        cell=[cell(row) for _, row in table.iterrows()])
+    wide = wide.pivot(index="row", columns="variant", values="cell").reindex(
+        index=list(dict.fromkeys(wide["row"])), columns=list(dict.fromkeys(table["variant"])))
+    return f"ERT in {'seconds' if unit == 's' else 'playouts'}:\n\n" + wide.rename_axis(heading).to_markdown()
 
 
 def scaled_traces(runs: Runs, axis: str, scale: float) -> dict[str, list[tuple]]:
@@ -216,7 +321,8 @@ def cells_inside(table: pd.DataFrame) -> tuple[int, int]:
 
 def boards_report(experiment: Experiment, runs: Runs, estimate) -> list[Table | Figure]:
     """The best-score table over the boards, with the leaderboard beside it (always the
-    Student-t interval: analysis.boards)."""
+    Student-t interval: analysis.boards); the probability of improvement of each pair of
+    algorithms and their performance profiles, with bootstrap intervals."""
     final_scores = {}
     leaderboard = Leaderboard(experiment.store.root)
     best_ever = {}
@@ -231,9 +337,19 @@ def boards_report(experiment: Experiment, runs: Runs, estimate) -> list[Table | 
     table = board_table(final_scores, reference, best_ever)
     algorithms = list(dict.fromkeys(v.label for v in experiment.variants))
     max_time = experiment.variants[0].job.settings.max_time
-    return [Table("", table, board_markdown(table, algorithms,
-                                            caption=captions.boards(experiment, runs, leaderboard.root))),
-            plotted(experiment, f": {max_time:g} CPU-s per run", lambda ax: plot_boards(table, algorithms, ax))]
+    outputs = [Table("", table, board_markdown(table, algorithms,
+                                               caption=captions.boards(experiment, runs, leaderboard.root))),
+               plotted(experiment, f": {max_time:g} CPU-s per run", lambda ax: plot_boards(table, algorithms, ax))]
+    if len(algorithms) < 2 or not any(all(final_scores.get((a, b)) for a in algorithms) for _, b in final_scores):
+        return outputs  # nothing to compare yet
+    improvement, profile = comparisons(final_scores, best_known(final_scores, reference, best_ever),
+                                       resamples=BOARD_RESAMPLES)
+    caption = captions.board_comparisons(experiment, runs, BOARD_RESAMPLES)
+    return outputs + [
+        Table("_improvement", improvement, with_table(caption, improvement.to_markdown(index=False, floatfmt=".3f"))),
+        Table("_profile", profile),
+        plotted(experiment, ": performance profiles, 95% bootstrap CI", lambda ax: plot_profiles(profile, ax),
+                suffix="_profile")]
 
 
 def final_report(experiment: Experiment, runs: Runs, estimate) -> list[Table | Figure]:
@@ -350,13 +466,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--interval", choices=list(ESTIMATORS), default="t",
                         help="confidence interval: t (Student-t) or bootstrap (percentile bootstrap)")
     arguments = parser.parse_args(argv)
-    try:
-        paths = report(arguments.overrides, estimate=ESTIMATORS[arguments.interval])
-    except InputError as error:
-        exit_on_input_error(error)
-    for path in paths:
-        print(path)
-    return 0
+    return print_outputs(lambda: report(arguments.overrides, estimate=ESTIMATORS[arguments.interval]))
 
 
 if __name__ == "__main__":

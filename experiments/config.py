@@ -140,6 +140,31 @@ def engine_speed_of(report) -> EngineSpeed | None:
     return EngineSpeed(float(entry.k), str(entry.source))
 
 
+def targets_of(report) -> tuple[float, ...] | None:
+    """The scores of the fixed-target view, ``report.targets`` (in the table's unit), when
+    given: a list of numbers, e.g. ``+report.targets=[2000,2500,3000]`` on a command line."""
+    entry = report.get("targets") if report is not None else None
+    if entry is None:
+        return None
+    values = OmegaConf.to_container(entry) if OmegaConf.is_config(entry) else entry
+    if not isinstance(values, list) or not values or not all(
+            isinstance(v, (int, float)) and not isinstance(v, bool) for v in values):
+        raise InputError(f"report.targets={values!r} is not valid: give a list of numbers, e.g. [2000,2500]")
+    return tuple(float(v) for v in values)
+
+
 def exit_on_input_error(error: InputError) -> None:
     print(f"error: {error}", file=sys.stderr)
     sys.exit(2)
+
+
+def print_outputs(produce) -> int:
+    """The end of a command that writes files: run ``produce()`` and print the paths it
+    returns, one a line (status 0); an InputError ends the command with its message (status 2)."""
+    try:
+        paths = produce()
+    except InputError as error:
+        exit_on_input_error(error)
+    for path in paths:
+        print(path)
+    return 0

@@ -18,7 +18,7 @@ from hydra.errors import HydraException
 from omegaconf import OmegaConf
 
 from experiments.cli import job_from
-from experiments.config import EngineSpeed, check_override_keys, engine_speed_of, register_configs
+from experiments.config import EngineSpeed, check_override_keys, engine_speed_of, register_configs, targets_of
 from experiments.runs import Job
 from experiments.store import PROJECT_ROOT, RunStore
 from nrpa.errors import InputError
@@ -52,6 +52,7 @@ class Experiment:
     n_jobs: int | None  # backend.n_jobs: worker processes (None: one per core)
     engine_speed: EngineSpeed | None = None  # the fixed k of a published time table (report.engine_speed)
     matched_work: bool = False  # budgets divided by that k
+    targets: tuple[float, ...] | None = None  # report.targets: the fixed-target view's scores (table unit)
 
     @property
     def output_name(self) -> str:
@@ -107,6 +108,7 @@ def load_experiment(overrides: list[str]) -> Experiment:
         n_jobs=plain.backend.n_jobs,
         engine_speed=engine_speed_of(base.report),
         matched_work=bool(plain.matched_work),
+        targets=targets_of(base.report),
     )
 
 
