@@ -76,8 +76,9 @@ def test_comparisons_give_each_pair_and_each_profile_with_intervals():
     assert b["share_above"][b["tau"] >= 0.5].max() == 0.0  # B's at 0.5
 
 
-TIME_TABLE = ["experiment=selective_table3", "scale=smoke", "repeats=3"]
-BOARD_TABLE = ["experiment=distributed_table1", "scale=smoke", "domain.board=1,2"]
+# runs in the test's process (n_jobs=1): starting worker processes would cost more than these runs
+TIME_TABLE = ["experiment=selective_table3", "scale=smoke", "repeats=3", "backend.n_jobs=1"]
+BOARD_TABLE = ["experiment=distributed_table1", "scale=smoke", "domain.board=1,2", "backend.n_jobs=1"]
 
 
 @pytest.fixture(scope="module")
