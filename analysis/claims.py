@@ -312,6 +312,8 @@ def markdown(table: pd.DataFrame, scale: str, sources: dict[str, Source]) -> str
              "Tests: analysis/verdicts.py; claims: analysis/claims/*.yaml.", ""]
     for basis in BASES:
         parts = [f"{counts.get((basis, v), 0)} {v}" for v in ("supported", "contradicted", "inconclusive")]
+        if (basis, "not judged") in counts:
+            parts.append(f"{counts[(basis, 'not judged')]} not judged (the row says why)")
         lines.append(f"- At {basis}: {', '.join(parts)}.")
     missing = {name: sum(source.runs.expected[label] - len(rs) for label, rs in source.runs.records.items())
                for name, source in sources.items()}

@@ -156,7 +156,8 @@ def test_the_claims_report_on_smoke_runs(tmp_outputs):
     claims = [Claim("P", "tabu-first", "tabu above no tabu", "selective_table3", "compare",
                     pairs=(("tabu", "no_tabu"),), at="every"),
               Claim("P", "late", "t > 10 above tabu at 163.84 s", "selective_table3", "compare",
-                    pairs=(("t_gt_10", "tabu"),), at="last")]
+                    pairs=(("t_gt_10", "tabu"),), at="last"),
+              Claim("P", "steady", "tabu gains steadily", "selective_table3", "gain", variant="tabu", start=0.08)]
     from analysis.claims import claims_report
     paths = claims_report(["scale=smoke", f"outputs_dir={tmp_outputs}"], claims)
     assert {p.name for p in paths} == {"claims_smoke.csv", "claims_smoke.md", "claims_smoke.png", "claims_smoke.pdf"}
@@ -164,13 +165,16 @@ def test_the_claims_report_on_smoke_runs(tmp_outputs):
     # two claims, each at the published time and at matched work (SameGame has a fixed k)
     assert table[["claim", "basis"]].values.tolist() == [
         ["tabu-first", "published time"], ["tabu-first", "matched work"],
-        ["late", "published time"], ["late", "matched work"]]
-    assert set(table["verdict"]) <= {"supported", "contradicted", "inconclusive"}
+        ["late", "published time"], ["late", "matched work"], ["steady", "published time"]]
+    assert set(table["verdict"][:4]) <= {"supported", "contradicted", "inconclusive"}
+    # smoke runs end at 0.08 s: no doublings to judge a gain on, and the report says so
+    assert table["verdict"][4] == "not judged" and "runs end at 0.08 s" in table["detail"][4]
     late = table[table["claim"] == "late"]["evaluated_at"].tolist()
     assert late[0] == "0.08 s: the runs end there; the claim is at 163.84 s"
     assert late[1] == f"0.08 s (the published work of {0.08 * 11:.4g} s): the runs end there; the claim is at 163.84 s"
     report = (tmp_outputs / "claims" / "claims_smoke.md").read_text()
     assert "# Claims report (smoke scale)" in report and "t > 10 above tabu at 163.84 s" in report
+    assert "1 not judged (the row says why)" in report
 
 
 def test_the_claims_command_refuses_a_scale_it_does_not_know():
