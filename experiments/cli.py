@@ -16,7 +16,7 @@ from experiments.runs import Job
 from experiments.store import RunStore
 from nrpa.domains.registry import make_domain
 from nrpa.errors import InputError
-from nrpa.search import SearchSettings, label
+from nrpa.search import SearchSettings, check_bias, label
 
 
 def settings_from(cfg: DictConfig) -> SearchSettings:
@@ -29,6 +29,7 @@ def job_from(cfg: DictConfig) -> Job:
         raise InputError(f"root={cfg.root} is out of range: it must be >= 1 (K independent searches)")
     settings = settings_from(cfg)
     domain = make_domain(OmegaConf.to_container(cfg.domain, resolve=True))
+    check_bias(settings, domain.kernel_bias)
     if cfg.matched_work:
         settings = replace(settings, max_time=matched_budget(cfg))
     return Job(domain.options, settings)
@@ -53,6 +54,8 @@ def run_from_config(cfg: DictConfig) -> float:
     text = label(job.settings)
     if getattr(job.domain_options, "policy", None):
         text += f", {job.domain_options.policy} playouts"
+    if getattr(job.domain_options, "bias", "none") != "none":
+        text += f", bias {job.domain_options.bias}"
     if cfg.root > 1:
         text += f", root x{cfg.root}"
     outcome = run_job(job, cfg.repeats * cfg.root, store, n_jobs=cfg.backend.n_jobs, backend=cfg.backend.name,

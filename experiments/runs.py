@@ -33,7 +33,7 @@ class Job:
     def semantic_config(self) -> dict:
         values = asdict(self.settings)
         return {
-            "domain": asdict(self.domain_options),
+            "domain": domain_identity(self.domain_options),
             "algorithm": self.settings.algorithm,
             **{key: values[key] for key in ALGORITHMS[self.settings.algorithm].identity},
             "budget": {
@@ -68,11 +68,21 @@ class Job:
         return store.path_for(self.domain_options.name, run_id(self.run_config(repeat)))
 
 
+def domain_identity(options) -> dict:
+    """The domain options in a run's identity. GNRPA's bias options are there only when a
+    bias is set, so that every run made before they existed keeps its identity."""
+    values = asdict(options)
+    if values.get("bias", "none") == "none":
+        values.pop("bias", None)
+        values.pop("bias_weight", None)
+    return values
+
+
 def execute_run(job: Job, repeat: int) -> dict:
     """Run repeat ``repeat`` of ``job`` and return its record (the caller stores it)."""
     domain = make_domain(job.domain_options)
     settings = job.run_settings(repeat)
-    result = run_search(domain.kernel_domain(), settings)
+    result = run_search(domain.kernel_domain(), settings, domain.kernel_bias)
     config = job.run_config(repeat)
     return {
         "run_id": run_id(config),
@@ -81,7 +91,8 @@ def execute_run(job: Job, repeat: int) -> dict:
         "repeat": repeat,
         "settings": asdict(settings),
         "code_version": code_version(),
-        "domain_info": domain.describe(),
+        "domain_info": {**domain.describe(),
+                        **({"bias": domain.kernel_bias.description} if domain.kernel_bias.kind else {})},
         "result": {
             "best_score": result.best_score,
             "playouts": result.playouts,

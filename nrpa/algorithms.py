@@ -8,6 +8,15 @@ Everything here is nopython code, compiled once per domain type and cached on di
 * Stabilized NRPA, SNRPA(P) (Cazenave, Sevestre, Toulemont 2020): at level 1 each of the N
   iterations plays P playouts with the same policy, keeps the best (on ``>=``) and only then
   adapts. NRPA is SNRPA(1): both are this one kernel, so SNRPA(1) is NRPA's run exactly.
+* GNRPA (Cazenave 2020): a playout picks move m with probability proportional to
+  exp(w[code] / tau + beta_m), beta_m a bias the domain (or a table of codes) gives the move
+  in its state, tau a temperature; Adapt follows the gradient of the log-probability of the
+  best sequence, w[code(m)] += (alpha / tau) * (delta_bm - p_m). The policy table holds
+  v = w / tau, so a playout reads exp(v) as NRPA's does and Adapt steps v by alpha / tau^2.
+  With tau = 1 and no bias it is NRPA, operation for operation (tested on whole runs).
+* GNRPA with limited repetitions (Cazenave 2024): a level's call ends (without adapting)
+  when an iteration finds the level's best score again for the R-th time since that best
+  was found; without R it runs its N iterations, as NRPA.
 * NMCS (Cazenave 2009) with uniform playouts: at each step of level l, every move is tried
   with a level l-1 search; the best sequence so far is followed (replaced on ``>``).
 
@@ -30,20 +39,25 @@ from numba.typed import List
 from nrpa import policy as pol
 from nrpa.clock import CLOCK_MONOTONIC, CLOCK_PROCESS_CPUTIME_ID, read_clock
 from nrpa.domains.contract import (
-    copy_state, legal_moves, max_length, max_moves, new_state, play, reset, score,
+    bias, copy_state, legal_moves, max_length, max_moves, new_state, play, reset, score,
 )
 
 # Params.algorithm: which kernel ``search`` runs
 NRPA, NMCS = 0, 1
+# Params.bias: where a playout's biases come from
+NO_BIAS, DOMAIN_BIAS, TABLE_BIAS = 0, 1, 2
 Params = namedtuple(
     "Params",
     # algorithm: NRPA or NMCS; level; iterations: N; playouts_per_step: P of SNRPA; alpha;
+    # temperature: tau of GNRPA; repetitions: R of GNRPA-LR (0: no limit); bias: NO_BIAS,
+    # DOMAIN_BIAS (the domain's ``bias`` function) or TABLE_BIAS (bias_keys and bias_factors,
+    # one row of a policy-like hash table of code -> exp(beta), shift bias_shift);
     # strategy, parallel_level, threads, average_every: the parallel searches' (nrpa.parallel,
     # nrpa.averaging); seed; budget_clock: a clock id; max_time and max_playouts (<= 0: no
     # limit of that kind); restart; policy_capacity_bits; trace_capacity.
-    ["algorithm", "level", "iterations", "playouts_per_step", "alpha", "strategy", "parallel_level", "threads",
-     "average_every", "seed", "budget_clock", "max_time", "max_playouts", "restart", "policy_capacity_bits",
-     "trace_capacity"],
+    ["algorithm", "level", "iterations", "playouts_per_step", "alpha", "temperature", "repetitions", "bias",
+     "bias_keys", "bias_factors", "bias_shift", "strategy", "parallel_level", "threads", "average_every", "seed",
+     "budget_clock", "max_time", "max_playouts", "restart", "policy_capacity_bits", "trace_capacity"],
 )
 
 # Run.counters slots
@@ -61,13 +75,17 @@ Workspace = namedtuple(
     # Sequences per level l: seq_moves[l, t] is the t-th move; the codes of every move that
     # was legal at step t are seq_legal[l, seq_starts[l, t] : seq_starts[l, t + 1]], the
     # chosen one at offset seq_chosen[l, t]. Keeping them lets Adapt run without replaying
-    # the sequence through the domain (a replay cost as much as the playout itself).
-    ["state", "moves", "codes", "probabilities", "seq_moves", "seq_chosen", "seq_legal",
-     "seq_starts", "seq_len", "update_slots", "update_deltas"],
+    # the sequence through the domain (a replay cost as much as the playout itself). With a
+    # bias, seq_factor[l, j] is exp(beta) of the move of seq_legal[l, j]; without, seq_factor
+    # has no columns (so copying a sequence copies nothing more than NRPA's); factors holds
+    # exp(beta) of the moves of one step.
+    ["state", "moves", "codes", "probabilities", "factors", "seq_moves", "seq_chosen", "seq_legal",
+     "seq_factor", "seq_starts", "seq_len", "update_slots", "update_deltas"],
 )
 # The loop state of one NRPA call, so that it can pause and resume (``nrpa_until``): per
-# level, the best score of its current call and the iterations it has done; the cursor.
-Call = namedtuple("Call", ["best", "done", "cursor"])
+# level, the best score of its current call, the iterations it has done and (GNRPA-LR) how
+# many times an iteration found that best score again; the cursor.
+Call = namedtuple("Call", ["best", "done", "repeats", "cursor"])
 # Call.cursor slots: the level being iterated, whether the call has ended, its top level,
 # the iterations of its top level, and the level whose calls the caller makes (0: none).
 LEVEL, ENDED, TOP, TOP_ITERATIONS, BOTTOM = 0, 1, 2, 3, 4
@@ -102,7 +120,7 @@ def _start_clocks(run):
 
 
 @njit(cache=True)
-def _new_workspace(domain, levels):
+def _new_workspace(domain, levels, params):
     length = max_length(domain)
     width = max_moves(domain)
     return Workspace(
@@ -110,9 +128,11 @@ def _new_workspace(domain, levels):
         moves=np.zeros(width, dtype=np.int64),
         codes=np.zeros(width, dtype=np.int64),
         probabilities=np.zeros(width),
+        factors=np.ones(width),
         seq_moves=np.zeros((levels + 1, length), dtype=np.int64),
         seq_chosen=np.zeros((levels + 1, length), dtype=np.int64),
         seq_legal=np.zeros((levels + 1, length * width), dtype=np.int64),
+        seq_factor=np.ones((levels + 1, length * width if params.bias != NO_BIAS else 0)),
         seq_starts=np.zeros((levels + 1, length + 1), dtype=np.int64),
         seq_len=np.zeros(levels + 1, dtype=np.int64),
         update_slots=np.zeros(length * width, dtype=np.int64),
@@ -166,9 +186,9 @@ def _sample(weights, n):
 
 
 @njit(cache=True)
-def _policy_playout(domain, ws, policy, row, run):
-    """One level-0 playout from the initial state with the policy of row ``row``; the
-    sequence goes to ``ws.seq_*[0]``. Returns its score."""
+def _policy_playout(domain, ws, policy, row, run, params):
+    """One level-0 playout from the initial state with the policy of row ``row`` (and the
+    bias of ``params.bias``); the sequence goes to ``ws.seq_*[0]``. Returns its score."""
     # Array fields are read into locals once: each NamedTuple field read in a loop costs an
     # atomic reference-count update.
     state = ws.state
@@ -179,9 +199,12 @@ def _policy_playout(domain, ws, policy, row, run):
     seq_chosen = ws.seq_chosen
     seq_legal = ws.seq_legal
     seq_starts = ws.seq_starts
+    seq_factor = ws.seq_factor
+    factors = ws.factors
     keys = policy.keys
     exp_weights = policy.exp_weights
     shift = policy.shift
+    bias_kind = params.bias
     reset(domain, state)
     length = 0
     offset = 0
@@ -189,9 +212,16 @@ def _policy_playout(domain, ws, policy, row, run):
         n = legal_moves(domain, state, moves, codes)
         if n == 0:
             break
-        for i in range(n):
-            weights[i] = pol.exp_weight(keys, exp_weights, shift, row, codes[i])
-            seq_legal[0, offset + i] = codes[i]
+        if bias_kind == NO_BIAS:
+            for i in range(n):
+                weights[i] = pol.exp_weight(keys, exp_weights, shift, row, codes[i])
+                seq_legal[0, offset + i] = codes[i]
+        else:  # GNRPA: exp(w / tau + beta) = exp(v) * exp(beta)
+            _bias_factors(domain, state, moves, codes, n, factors, params)
+            for i in range(n):
+                weights[i] = pol.exp_weight(keys, exp_weights, shift, row, codes[i]) * factors[i]
+                seq_legal[0, offset + i] = codes[i]
+                seq_factor[0, offset + i] = factors[i]
         chosen = _sample(weights, n)
         seq_moves[0, length] = moves[chosen]
         seq_chosen[0, length] = chosen
@@ -206,13 +236,36 @@ def _policy_playout(domain, ws, policy, row, run):
     return value
 
 
-@njit(cache=True)
-def adapt(ws, policy, row, level, alpha):
-    """Rosin's Adapt: move row ``row`` of the policy toward the sequence ``ws.seq_*[level]``.
+@njit(cache=True, inline="always")
+def _bias_factors(domain, state, moves, codes, n, factors, params):
+    """exp(beta) of each of the ``n`` legal moves into ``factors[:n]``: from the domain's
+    ``bias`` function, or from the table of codes (a code it lacks has beta = 0)."""
+    if params.bias == DOMAIN_BIAS:
+        bias(domain, state, moves, codes, n, factors)
+    else:
+        bias_keys = params.bias_keys
+        bias_factors = params.bias_factors
+        bias_shift = params.bias_shift
+        for i in range(n):
+            factors[i] = pol.exp_weight(bias_keys, bias_factors, bias_shift, 0, codes[i])
 
-    For each step, w[chosen] += alpha and w[m] -= alpha * p(m) for every legal m, where every
-    p is computed from the weights as they were before this call: all the deltas are
-    gathered first and applied afterwards (a code can be legal at many steps)."""
+
+@njit(cache=True, inline="always")
+def adapt_step(params):
+    """The step Adapt takes on the stored weights v = w / tau: alpha / tau^2 (alpha when tau = 1)."""
+    return params.alpha / (params.temperature * params.temperature)
+
+
+@njit(cache=True)
+def adapt(ws, policy, row, level, step):
+    """Rosin's Adapt, generalized (GNRPA): move row ``row`` of the policy toward the
+    sequence ``ws.seq_*[level]``.
+
+    For each step, v[chosen] += step and v[m] -= step * p(m) for every legal m, p(m) being
+    exp(v[m]) (times exp(beta_m) with a bias) over its sum on the step's legal moves, every
+    p computed from the weights as they were before this call: all the deltas are gathered
+    first and applied afterwards (a code can be legal at many steps). NRPA's step is alpha;
+    GNRPA's, on v = w / tau, is ``adapt_step``."""
     keys = policy.keys
     weights = policy.weights
     exp_weights = policy.exp_weights
@@ -222,6 +275,8 @@ def adapt(ws, policy, row, level, alpha):
     legal = ws.seq_legal
     starts = ws.seq_starts
     chosen = ws.seq_chosen
+    factor = ws.seq_factor
+    biased = factor.shape[1] > 0
     slots = ws.update_slots
     deltas = ws.update_deltas
     length = ws.seq_len[level]
@@ -229,13 +284,23 @@ def adapt(ws, policy, row, level, alpha):
         first = starts[level, t]
         last = starts[level, t + 1]
         total = 0.0
-        for j in range(first, last):
-            slot = pol.slot_for(keys, weights, exp_weights, used, n_used, shift, row, legal[level, j])
-            slots[j] = slot
-            total += exp_weights[row, slot]
-        for j in range(first, last):
-            deltas[j] = -alpha * exp_weights[row, slots[j]] / total
-        deltas[first + chosen[level, t]] += alpha
+        # Two copies of the same loops, with and without the bias factors: one loop testing
+        # for the bias at each move cost NRPA 20% of its playouts per second.
+        if biased:
+            for j in range(first, last):
+                slot = pol.slot_for(keys, weights, exp_weights, used, n_used, shift, row, legal[level, j])
+                slots[j] = slot
+                total += exp_weights[row, slot] * factor[level, j]
+            for j in range(first, last):
+                deltas[j] = -step * (exp_weights[row, slots[j]] * factor[level, j]) / total
+        else:
+            for j in range(first, last):
+                slot = pol.slot_for(keys, weights, exp_weights, used, n_used, shift, row, legal[level, j])
+                slots[j] = slot
+                total += exp_weights[row, slot]
+            for j in range(first, last):
+                deltas[j] = -step * exp_weights[row, slots[j]] / total
+        deltas[first + chosen[level, t]] += step
     for j in range(starts[level, length]):
         weights[row, slots[j]] += deltas[j]
     for j in range(starts[level, length]):
@@ -249,6 +314,7 @@ def copy_sequence(source, source_level, target, target_level):
     length = source.seq_len[source_level]
     n_codes = source.seq_starts[source_level, length]
     target.seq_moves[target_level, :length] = source.seq_moves[source_level, :length]
+    target.seq_factor[target_level, :n_codes] = source.seq_factor[source_level, :n_codes]
     target.seq_chosen[target_level, :length] = source.seq_chosen[source_level, :length]
     target.seq_starts[target_level, : length + 1] = source.seq_starts[source_level, : length + 1]
     target.seq_legal[target_level, :n_codes] = source.seq_legal[source_level, :n_codes]
@@ -258,7 +324,7 @@ def copy_sequence(source, source_level, target, target_level):
 @njit(cache=True)
 def new_call(levels):
     return Call(best=np.full(levels + 1, -np.inf), done=np.zeros(levels + 1, dtype=np.int64),
-                cursor=np.zeros(CURSOR_SLOTS, dtype=np.int64))
+                repeats=np.zeros(levels + 1, dtype=np.int64), cursor=np.zeros(CURSOR_SLOTS, dtype=np.int64))
 
 
 @njit(cache=True)
@@ -268,6 +334,7 @@ def begin_call(call, top, top_iterations, bottom):
     the caller makes the level-``bottom`` calls itself (``nrpa_until``)."""
     call.best[:] = -np.inf
     call.done[:] = 0
+    call.repeats[:] = 0
     call.cursor[LEVEL] = top
     call.cursor[ENDED] = 0
     call.cursor[TOP] = top
@@ -276,18 +343,33 @@ def begin_call(call, top, top_iterations, bottom):
 
 
 @njit(cache=True, inline="always")
-def keep_then_adapt(ws, policy, run, best, level, value, alpha):
+def keep_then_adapt(ws, policy, run, best, level, value, step, adapting):
     """A level-``level`` iteration ends with the score ``value`` of its child, whose sequence
     is in ``ws.seq_*[level - 1]``: keep that sequence if ``value >= best[level]``, then
-    adapt row ``level`` toward the level's best sequence, unless the budget has run out.
-    Returns whether it has."""
+    adapt row ``level`` toward the level's best sequence (when ``adapting``), unless the
+    budget has run out. Returns whether it has."""
     if value >= best[level]:
         best[level] = value
         copy_sequence(ws, level - 1, ws, level)
     if run.counters[STOP]:
         return True
-    adapt(ws, policy, level, level, alpha)
+    if adapting:
+        adapt(ws, policy, level, level, step)
     return False
+
+
+@njit(cache=True, inline="always")
+def _repeated(repeats, level, before, value, limit):
+    """GNRPA-LR: an iteration of ``level`` scored ``value``, the level's best being
+    ``before``. Counts the times the best score is found again since it was first found;
+    returns whether this was the ``limit``-th (never when ``limit`` is 0: no limit)."""
+    if limit <= 0:
+        return False
+    if value > before:
+        repeats[level] = 0
+    elif value == before:
+        repeats[level] += 1
+    return repeats[level] >= limit
 
 
 @njit(cache=True)
@@ -303,16 +385,21 @@ def nrpa_until(domain, ws, policy, run, params, call, deadline):
     The level loop of every NRPA search, written once. Level l >= 2 runs N times: copy row
     l into row l-1, run level l-1, keep its sequence if its score is >= the best, adapt row l
     toward the best sequence. Level 1 runs N iterations of P playouts on row 1 (SNRPA(P);
-    P = 1 is NRPA). A loop over an explicit stack of levels rather than a recursion because
-    numba does not reliably link self-recursive functions loaded from its cache."""
+    P = 1 is NRPA). With GNRPA-LR's R, a level's call ends early, without adapting, at the
+    iteration that finds its best score for the R-th time again. A loop over an explicit
+    stack of levels rather than a recursion because numba does not reliably link
+    self-recursive functions loaded from its cache."""
     best = call.best
     done = call.done
+    repeats = call.repeats
     cursor = call.cursor
     top = cursor[TOP]
     bottom = cursor[BOTTOM]
     level = cursor[LEVEL]
+    step = adapt_step(params)
     while True:
-        if done[level] < (cursor[TOP_ITERATIONS] if level == top else params.iterations):
+        iterations = cursor[TOP_ITERATIONS] if level == top else params.iterations
+        if done[level] < iterations:
             if level == bottom:  # the caller makes this call
                 cursor[LEVEL] = level
                 return
@@ -322,17 +409,24 @@ def nrpa_until(domain, ws, policy, run, params, call, deadline):
                 level -= 1
                 best[level] = -np.inf
                 done[level] = 0
+                repeats[level] = 0
                 continue
+            before = best[1]
+            iteration_best = -np.inf
             for _ in range(params.playouts_per_step):  # a level-1 iteration
-                value = _policy_playout(domain, ws, policy, 1, run)
+                value = _policy_playout(domain, ws, policy, 1, run, params)
+                iteration_best = max(iteration_best, value)
                 if value >= best[1]:
                     best[1] = value
                     copy_sequence(ws, 0, ws, 1)
                 if run.counters[STOP]:
                     cursor[ENDED] = 1
                     return
-            adapt(ws, policy, 1, 1, params.alpha)
-            done[1] += 1
+            if _repeated(repeats, 1, before, iteration_best, params.repetitions):
+                done[1] = iterations
+            else:
+                adapt(ws, policy, 1, 1, step)
+                done[1] += 1
             if deadline > 0 and _elapsed(run, CLOCK_MONOTONIC) >= deadline:
                 cursor[LEVEL] = 1
                 return
@@ -342,10 +436,11 @@ def nrpa_until(domain, ws, policy, run, params, call, deadline):
             return
         value = best[level]  # the child call ended: its parent keeps and adapts
         level += 1
-        if keep_then_adapt(ws, policy, run, best, level, value, params.alpha):
+        repeated = _repeated(repeats, level, best[level], value, params.repetitions)
+        if keep_then_adapt(ws, policy, run, best, level, value, step, not repeated):
             cursor[ENDED] = 1
             return
-        done[level] += 1
+        done[level] = (cursor[TOP_ITERATIONS] if level == top else params.iterations) if repeated else done[level] + 1
 
 
 @njit(cache=True)
@@ -480,7 +575,7 @@ def search(domain, params):
     np.random.seed(params.seed)  # numba's generator is seeded only from nopython code
     level = params.level
     run = _new_run(domain, params)
-    ws = _new_workspace(domain, max(level, 1))
+    ws = _new_workspace(domain, max(level, 1), params)
     policy = pol.new_policy(max(level, 1), params.policy_capacity_bits)
     call = new_call(max(level, 1))
     best_paths = np.zeros((max(level, 1) + 1, max_length(domain)), dtype=np.int64)
@@ -490,7 +585,8 @@ def search(domain, params):
     _start_clocks(run)
     while True:
         if params.algorithm == NRPA and level == 0:
-            _policy_playout(domain, ws, policy, 1, run)  # row 1 is never adapted: uniform
+            # row 1 is never adapted: uniform playouts (GNRPA's: the bias alone)
+            _policy_playout(domain, ws, policy, 1, run, params)
         elif params.algorithm == NRPA:
             pol.clear(policy, level)
             begin_call(call, level, params.iterations, 0)

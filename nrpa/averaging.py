@@ -44,13 +44,13 @@ def _search_until(domain, ws, policy, run, params, call, deadline):
 
 
 @njit(cache=True, parallel=True)
-def _period(domain, params, deadline, workspaces, policies, runs, bests, dones, cursors, seeds):
+def _period(domain, params, deadline, workspaces, policies, runs, bests, dones, repeats, cursors, seeds):
     for k in prange(params.threads):
         i = np.int64(k)  # prange counts in uint64; typed List indices are int64
         np.random.seed(seeds[i])
         if not (cursors[i, ENDED] and not params.restart):
-            _search_until(domain, workspaces[i], policies[i], runs[i], params, Call(bests[i], dones[i], cursors[i]),
-                          deadline)
+            call = Call(bests[i], dones[i], repeats[i], cursors[i])
+            _search_until(domain, workspaces[i], policies[i], runs[i], params, call, deadline)
 
 
 @njit(cache=True)
@@ -84,21 +84,22 @@ def averaged_search(domain, params):
     scratch = pol.new_policy(0, params.policy_capacity_bits)
     bests = np.full((searches, level + 1), -np.inf)
     dones = np.zeros((searches, level + 1), dtype=np.int64)
+    repeats = np.zeros((searches, level + 1), dtype=np.int64)
     cursors = np.zeros((searches, CURSOR_SLOTS), dtype=np.int64)
     seeds = np.zeros(searches, dtype=np.int64)
     for i in range(searches):
-        start_call(policies[i], params, Call(bests[i], dones[i], cursors[i]))
+        start_call(policies[i], params, Call(bests[i], dones[i], repeats[i], cursors[i]))
     _start_clocks(run)
     period = 0
     while True:
         period += 1
         deadline = period * params.average_every
         if searches == 1:  # on the caller's stream and run: the sequential search
-            _search_until(domain, workspaces[0], policies[0], run, params, Call(bests[0], dones[0], cursors[0]),
-                          deadline)
+            call = Call(bests[0], dones[0], repeats[0], cursors[0])
+            _search_until(domain, workspaces[0], policies[0], run, params, call, deadline)
         else:
             _start_section(run, runs, seeds, searches)
-            _period(domain, params, deadline, workspaces, policies, runs, bests, dones, cursors, seeds)
+            _period(domain, params, deadline, workspaces, policies, runs, bests, dones, repeats, cursors, seeds)
             _end_section(run, runs, searches)
             for i in range(searches):  # (each period starts the threads' counters afresh)
                 run.counters[RESTARTS] += runs[i].counters[RESTARTS]

@@ -6,7 +6,7 @@ A parallel level L (1 <= L <= the top level) and M threads; the levels above L a
   level-(L-1) calls run at once, all starting from the level's current policy (a level-0
   call is one playout, reading the level's policy where it lies, shared in memory); the
   level keeps the best of the round's sequences (on ``>=``, ties to the lowest thread) and
-  adapts toward it with step alpha * M (the paper's alpha = M).
+  adapts toward it with step alpha * M (the paper's alpha = M; GNRPA's step times M).
 * Thread-local policy (Algorithm 5): a level-L call runs M level-L searches at once, each on
   its own copy of the policy with N / M iterations at level L (N below); the call returns the
   best thread's sequence (its policy, which the paper hands back too, is never read: the
@@ -37,7 +37,7 @@ from numba.typed import List
 from nrpa import policy as pol
 from nrpa.algorithms import (
     BEST_LEN, ENDED, MAX_PLAYOUTS, PLAYOUTS, STOP, TRACE_LEN, _new_run, _new_workspace, _policy_playout,
-    _start_clocks, begin_call, copy_sequence, end_bottom_call, go_on, keep_then_adapt, new_call, nrpa,
+    _start_clocks, adapt_step, begin_call, copy_sequence, end_bottom_call, go_on, keep_then_adapt, new_call, nrpa,
     nrpa_until, result,
 )
 
@@ -53,7 +53,7 @@ def _new_threads(domain, params, threads, levels):
     policies = List()
     runs = List()
     for _ in range(threads):
-        workspaces.append(_new_workspace(domain, levels))
+        workspaces.append(_new_workspace(domain, levels, params))
         policies.append(pol.new_policy(levels, params.policy_capacity_bits))
         runs.append(_new_run(domain, params))
     return workspaces, policies, runs
@@ -140,7 +140,7 @@ def _shared_round(domain, policy, params, level, workspaces, policies, runs, see
         i = np.int64(k)  # prange counts in uint64; typed List indices are int64
         np.random.seed(seeds[i])
         if level == 1:  # a playout reads the level's policy in place
-            values[i] = _policy_playout(domain, workspaces[i], policy, 1, runs[i])
+            values[i] = _policy_playout(domain, workspaces[i], policy, 1, runs[i], params)
         else:
             pol.copy_row_to(policy, level, policies[i], level - 1)
             values[i] = nrpa(domain, workspaces[i], policies[i], runs[i], params, level - 1, params.iterations)
@@ -186,7 +186,7 @@ def _parallel_level(domain, ws, policy, run, params, source_row, workspaces, pol
     for _ in range(max(1, params.iterations // threads)):
         if threads == 1:  # the sequential iteration, on the caller's random stream
             if level == 1:
-                value = _policy_playout(domain, ws, policy, 1, run)
+                value = _policy_playout(domain, ws, policy, 1, run, params)
             else:
                 pol.copy_row(policy, level, level - 1)
                 value = nrpa(domain, ws, policy, run, params, level - 1, params.iterations)
@@ -197,7 +197,7 @@ def _parallel_level(domain, ws, policy, run, params, source_row, workspaces, pol
             chosen = _best_thread(values, threads)
             copy_sequence(workspaces[chosen], level - 1, ws, level - 1)
             value = values[chosen]
-        if keep_then_adapt(ws, policy, run, best, level, value, params.alpha * threads):
+        if keep_then_adapt(ws, policy, run, best, level, value, adapt_step(params) * threads, True):
             break
     return best[level]
 
@@ -209,7 +209,7 @@ def parallel_search(domain, params):
     np.random.seed(params.seed)
     level = params.level
     run = _new_run(domain, params)
-    ws = _new_workspace(domain, level)
+    ws = _new_workspace(domain, level, params)
     policy = pol.new_policy(level, params.policy_capacity_bits)
     call = new_call(level)
     thread_levels = params.parallel_level if params.strategy == THREAD_LOCAL else params.parallel_level - 1

@@ -145,3 +145,15 @@ def copy_row_to(source_policy, source, target_policy, target):
         exp_weights[target, slot] = source_exp[source, slot]
         used[target, i] = slot
     target_policy.n_used[target] = source_policy.n_used[source]
+
+
+@njit(cache=True)
+def fill_row(policy, row, codes, weights):
+    """Row ``row`` gets weight ``weights[i]`` for ``codes[i]`` (GNRPA's bias tables)."""
+    keys = policy.keys
+    table_weights = policy.weights
+    exp_weights = policy.exp_weights
+    for i in range(codes.size):
+        slot = slot_for(keys, table_weights, exp_weights, policy.used, policy.n_used, policy.shift, row, codes[i])
+        table_weights[row, slot] = weights[i]
+        exp_weights[row, slot] = np.exp(weights[i])

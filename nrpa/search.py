@@ -1,15 +1,19 @@
 """One search run from Python: settings in, a frozen result out.
 
 The papers' symbols are kept where users type them: ``level``, ``N`` (iterations per
-level), ``alpha`` (Adapt step), ``P`` (playouts per level-1 step of Stabilized NRPA).
+level), ``alpha`` (Adapt step), ``P`` (playouts per level-1 step of Stabilized NRPA),
+``tau`` (GNRPA's temperature), ``repetitions`` (R of GNRPA with limited repetitions).
 """
 
 import math
 from dataclasses import dataclass
 from typing import Callable, Optional
 
-from nrpa.algorithms import NMCS, NRPA, Params, search
+import numpy as np
+
+from nrpa.algorithms import NMCS, NO_BIAS, NRPA, Params, search
 from nrpa.averaging import averaged_search
+from nrpa.bias import KernelBias, no_bias
 from nrpa.clock import CLOCKS
 from nrpa.errors import InputError
 from nrpa.parallel import STRATEGIES, parallel_search
@@ -35,6 +39,8 @@ class SearchSettings:
     N: int = 100
     alpha: float = 1.0
     P: int = 1
+    tau: float = 1.0
+    repetitions: Optional[int] = None
     seed: int = 0
     max_time: Optional[float] = 10.0
     max_playouts: Optional[int] = None
@@ -63,6 +69,7 @@ class Algorithm:
     label: Callable[[SearchSettings], str]  # its name in tables and logs
     checks: Callable[[SearchSettings], list[tuple[bool, str]]]  # its own (condition, message) checks
     parallel: bool = False  # whether the parallel strategies (``parallel=...``) run it
+    biased: bool = False  # whether its playouts take GNRPA's bias (``domain.bias``)
 
 
 def _nrpa_label(s: SearchSettings) -> str:
@@ -78,14 +85,36 @@ def _nrpa_checks(s: SearchSettings) -> list[tuple[bool, str]]:
     ]
 
 
+def _gnrpa_label(s: SearchSettings) -> str:
+    name = "GNRPA" if s.repetitions is None else f"GNRPA-LR(R={s.repetitions})"
+    stabilized = f" P={s.P}" if s.P > 1 else ""
+    return f"{name} level {s.level} N={s.N} alpha={s.alpha:g} tau={s.tau:g}{stabilized}"
+
+
+def _gnrpa_checks(s: SearchSettings) -> list[tuple[bool, str]]:
+    return [
+        *_nrpa_checks(s),
+        (math.isfinite(s.tau) and s.tau > 0, f"tau={s.tau} is out of range: it must be > 0"),
+        (s.repetitions is None or s.repetitions >= 1,
+         f"repetitions={s.repetitions} is out of range: it must be >= 1 (or null: no limit)"),
+        (s.repetitions is None or s.parallel == "none",
+         f"repetitions={s.repetitions} (GNRPA-LR) runs sequentially only: set parallel=none, or use root=K "
+         "for independent searches"),
+    ]
+
+
 ALGORITHMS = {algorithm.name: algorithm for algorithm in (
     Algorithm("nrpa", NRPA, ("level", "N", "alpha", "P"), _nrpa_label, parallel=True, checks=lambda s: [
         *_nrpa_checks(s),
         (s.P == 1, f"P={s.P} is the Stabilized NRPA parameter: NRPA is SNRPA(1); use algo=snrpa P={s.P}"),
     ]),
     Algorithm("snrpa", NRPA, ("level", "N", "alpha", "P"), _nrpa_label, checks=_nrpa_checks),
+    # GNRPA's identity has its own keys: NRPA's runs keep theirs.
+    Algorithm("gnrpa", NRPA, ("level", "N", "alpha", "P", "tau", "repetitions"), _gnrpa_label, parallel=True,
+              biased=True, checks=_gnrpa_checks),
     Algorithm("nmcs", NMCS, ("level",), lambda s: f"NMCS level {s.level}", checks=lambda s: []),
 )}
+GNRPA_ONLY = {"tau": 1.0, "repetitions": None}  # GNRPA's settings, and the values other algorithms run
 PARALLEL = ("none", *STRATEGIES, "averaged")  # the values of ``parallel``
 
 
@@ -96,6 +125,9 @@ def validate(settings: SearchSettings) -> None:
         raise InputError(f"algo={s.algorithm!r} is not valid: choose one of {', '.join(ALGORITHMS)}")
     algorithm = ALGORITHMS[s.algorithm]
     checks = [
+        *[(s.algorithm == "gnrpa" or getattr(s, key) == value,
+           f"{key}={getattr(s, key)} is a setting of GNRPA: use algo=gnrpa (algo={s.algorithm} runs {key}={value})")
+          for key, value in GNRPA_ONLY.items()],
         (s.level >= 0, f"level={s.level} is out of range: it must be >= 0"),
         (0 <= s.seed < 2**32, f"seed={s.seed} is out of range: 0 <= seed < 2**32"),
         *algorithm.checks(s),
@@ -165,16 +197,32 @@ class SearchResult:
     cpu_seconds: float
 
 
-def kernel_params(settings: SearchSettings) -> Params:
-    """The kernels' ``Params`` for ``settings``, every field of a fixed type (numba compiles
-    and caches the kernels for the types of their arguments)."""
+def check_bias(settings: SearchSettings, bias: KernelBias) -> None:
+    """InputError when a bias is set for an algorithm whose playouts take none."""
+    if bias.kind != NO_BIAS and not ALGORITHMS[settings.algorithm].biased:
+        raise InputError(f"domain.bias={bias.description} is GNRPA's bias: use algo=gnrpa "
+                         f"(algo={settings.algorithm} takes no bias; domain.bias=none)")
+
+
+def kernel_params(settings: SearchSettings, bias: Optional[KernelBias] = None) -> Params:
+    """The kernels' ``Params`` for ``settings`` and the playouts' ``bias`` (none by default),
+    every field of a fixed type (numba compiles and caches the kernels for the types of
+    their arguments)."""
     s = settings
+    bias = bias if bias is not None else no_bias()
+    check_bias(settings, bias)
     return Params(
         algorithm=ALGORITHMS[s.algorithm].kernel,
         level=int(s.level),
         iterations=int(s.N),
         playouts_per_step=int(s.P),
         alpha=float(s.alpha),
+        temperature=float(s.tau),
+        repetitions=int(s.repetitions) if s.repetitions is not None else 0,
+        bias=int(bias.kind),
+        bias_keys=bias.keys,
+        bias_factors=bias.factors,
+        bias_shift=np.uint64(bias.shift),
         strategy=STRATEGIES.get(s.parallel, 0),
         parallel_level=int(s.parallel_level),
         threads=int(s.threads),
@@ -189,10 +237,11 @@ def kernel_params(settings: SearchSettings) -> Params:
     )
 
 
-def run_search(kernel_domain, settings: SearchSettings) -> SearchResult:
-    """Run one search on a domain value built by a domain adapter (``kernel_domain()``)."""
+def run_search(kernel_domain, settings: SearchSettings, bias: Optional[KernelBias] = None) -> SearchResult:
+    """Run one search on a domain value built by a domain adapter (``kernel_domain()``),
+    with GNRPA's ``bias`` (the adapter's ``kernel_bias``; none by default)."""
     kernel = {"none": search, "averaged": averaged_search}.get(settings.parallel, parallel_search)
-    outcome = kernel(kernel_domain, kernel_params(settings))
+    outcome = kernel(kernel_domain, kernel_params(settings, bias))
     best, moves, wall, cpu, playouts_at, scores, playouts, restarts, wall_total, cpu_total = outcome
     return SearchResult(
         best_score=float(best),

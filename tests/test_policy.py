@@ -7,17 +7,24 @@ import pytest
 
 from nrpa import policy as pol
 from nrpa.algorithms import _new_workspace, adapt
+from nrpa.bias import domain_bias
 from nrpa.domains.samegame import make_samegame
 from nrpa.domains.samegame_rules import load_board
+from nrpa.search import SearchSettings, kernel_params
 
 
-def workspace_with_sequence(legal_per_step, chosen):
-    """A workspace whose level-1 sequence has the given legal codes and choices."""
-    ws = _new_workspace(make_samegame(load_board(1).rows), 1)  # room for 113 x 113 codes
+def workspace_with_sequence(legal_per_step, chosen, factors=None):
+    """A workspace whose level-1 sequence has the given legal codes and choices (and, with
+    ``factors``, exp(beta) per legal code: GNRPA's bias)."""
+    params = (kernel_params(SearchSettings()) if factors is None
+              else kernel_params(SearchSettings(algorithm="gnrpa"), domain_bias("tabu")))
+    ws = _new_workspace(make_samegame(load_board(1).rows), 1, params)  # room for 113 x 113 codes
     offset = 0
     for t, codes in enumerate(legal_per_step):
         ws.seq_starts[1, t] = offset
         ws.seq_legal[1, offset:offset + len(codes)] = codes
+        if factors is not None:
+            ws.seq_factor[1, offset:offset + len(codes)] = factors[t]
         ws.seq_chosen[1, t] = chosen[t]
         offset += len(codes)
     ws.seq_starts[1, len(legal_per_step)] = offset
@@ -49,6 +56,26 @@ def test_adapt_with_nonzero_weights_and_alpha_uses_the_softmax_of_the_old_weight
     p1 = math.exp(0.5) / (math.exp(0.5) + math.exp(-0.5))
     assert pol.weight(policy, 1, 1) == pytest.approx(0.5 + 2.0 * (1 - p1))
     assert pol.weight(policy, 1, 2) == pytest.approx(-0.5 - 2.0 * (1 - p1))
+
+
+def test_generalized_adapt_with_a_temperature_and_a_bias_matches_the_hand_computed_update():
+    # GNRPA, tau = 2, alpha = 1: codes 10, 20, 30 at weight 0 with beta = 0, ln 2, 0 and 10
+    # chosen, so p = (1, 2, 1) / 4. The gradient step on w is (alpha / tau) (delta - p) =
+    # (3/8, -1/4, -1/8); the table holds v = w / tau = (3/16, -1/8, -1/16), stepped by
+    # alpha / tau^2 = 1/4.
+    ws = workspace_with_sequence([[10, 20, 30]], chosen=[0], factors=[[1.0, 2.0, 1.0]])
+    policy = pol.new_policy(1, 10)
+    tau, alpha = 2.0, 1.0
+    adapt(ws, policy, 1, 1, alpha / tau**2)
+    w = {10: 3 / 8, 20: -1 / 4, 30: -1 / 8}
+    for code, weight in w.items():
+        assert pol.weight(policy, 1, code) == pytest.approx(weight / tau, abs=1e-12)
+    # and the playout then reads p(m) ~ exp(w_m / tau + beta_m), as GNRPA defines it
+    beta = {10: 0.0, 20: math.log(2.0), 30: 0.0}
+    total = sum(math.exp(w[c] / tau + beta[c]) for c in w)
+    stored = {c: math.exp(pol.weight(policy, 1, c)) * math.exp(beta[c]) for c in w}
+    for code in w:
+        assert stored[code] / sum(stored.values()) == pytest.approx(math.exp(w[code] / tau + beta[code]) / total)
 
 
 def test_copying_a_row_replaces_the_target_row_entirely():

@@ -33,6 +33,7 @@ import builtins
 import inspect
 import types
 
+from numba import njit
 from numba.extending import overload
 
 
@@ -70,15 +71,32 @@ def max_length(domain):
     """Upper bound (``int64``) on the number of moves of any sequence from the initial state."""
 
 
+def bias(domain, state, moves, codes, n, factors):
+    """GNRPA's bias: write exp(beta) of each of the ``n`` moves ``legal_moves`` just returned
+    for ``state`` into ``factors[:n]`` (``float64``), beta being the move's bias (a playout
+    weighs a move exp(w / tau + beta) = exp(w / tau) * exp(beta); a factor rather than beta
+    so that a domain can precompute its exps). Optional: a domain without a bias gets
+    ``no_bias`` (beta = 0, factor 1). The kernels call it only when the user chose a domain
+    bias (``domain.bias``)."""
+
+
+@njit(cache=True)
+def no_bias(domain, state, moves, codes, n, factors):
+    factors[:n] = 1.0
+
+
 CONTRACT = {stub.__name__: stub for stub in (new_state, reset, copy_state, legal_moves, play, score, max_moves,
-                                             max_length)}
+                                             max_length, bias)}
+OPTIONAL = {"bias": no_bias}  # what a domain that does not register these gets
 REGISTERED = {}  # domain NamedTuple class -> its implementations, by contract name
 
 
 def register(domain_class, **implementations) -> None:
     """Make the ``@njit`` functions ``implementations`` (one per name of ``CONTRACT``, each
-    with the stub's parameters) what the kernels call for a domain value of ``domain_class``.
-    A missing, unknown or mis-declared function is refused here, at import."""
+    with the stub's parameters; those of ``OPTIONAL`` may be left out) what the kernels call
+    for a domain value of ``domain_class``. A missing, unknown or mis-declared function is
+    refused here, at import."""
+    implementations = {**OPTIONAL, **implementations}
     missing = [name for name in CONTRACT if name not in implementations]
     unknown = sorted(set(implementations) - set(CONTRACT))
     if missing or unknown:
@@ -151,6 +169,10 @@ def _max_moves(domain):
 
 def _max_length(domain):
     return implementation(domain)  # noqa: F821
+
+
+def _bias(domain, state, moves, codes, n, factors):
+    return implementation(domain, state, moves, codes, n, factors)  # noqa: F821
 
 
 _FORWARDERS = {name: globals()["_" + name] for name in CONTRACT}

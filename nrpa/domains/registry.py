@@ -13,6 +13,9 @@ can also replay with the domain's plain-Python rules to verify a score. An adapt
 * ``print_certificate(certificate)``: the text a person reads;
 * ``leaderboard_key()``: the instance, whatever the playout rule; ``describe()``: facts for
   the run file, with ``instance`` naming the problem instance;
+* optionally ``biases``: the names of its own GNRPA biases (its kernel module's ``BIASES``).
+  Every options class has ``bias`` (none, one of those, or a bias file: ``nrpa.bias``);
+  ``make_domain`` sets the adapter's ``kernel_bias`` from it;
 * optionally ``final_summary(record)``: more about a run's final solution (TSPTW's gap);
   ``final_summary_table(rows)``: those rows (a DataFrame, with ``variant`` and ``repeat``)
   summed up per variant, with the caption's note; ``draw_solution(certificate, path)``: a
@@ -30,6 +33,7 @@ from nrpa.domains import (
     bus, bus_rules, knapsack, knapsack_rules, maximum, maximum_rules, morpion, morpion_rules, samegame,
     samegame_rules, tsptw, tsptw_rules, weakschur, weakschur_rules,
 )
+from nrpa.bias import kernel_bias
 from nrpa.errors import InputError
 
 
@@ -45,10 +49,13 @@ class SameGameOptions:
     policy: str = "tabu"
     threshold: int = 0
     zobrist_seed: int = 0
+    bias: str = "none"  # GNRPA: none, tabu (samegame.py) or a bias file (nrpa/bias.py)
+    bias_weight: float = 1.0  # the size of the domain's bias
 
 
 class SameGameDomain:
     options_class = SameGameOptions
+    biases = samegame.BIASES
     certificate_format = "clicks [row, col], 0-based, row 0 at the top: the top-left stone of the group removed"
 
     def __init__(self, options: SameGameOptions):
@@ -68,6 +75,8 @@ class SameGameDomain:
             rule=self.options.policy,
             threshold=self.options.threshold,
             zobrist_seed=self.options.zobrist_seed,
+            bias=self.options.bias if self.options.bias in samegame.BIASES else "none",
+            bias_weight=self.options.bias_weight,
         )
 
     def certificate(self, kernel_moves) -> list[list[int]]:
@@ -107,6 +116,7 @@ class WeakSchurOptions:
     parts: int = 6
     policy: str = "standard"
     max_number: int = 0
+    bias: str = "none"  # GNRPA: none or a bias file (nrpa/bias.py)
 
 
 class WeakSchurDomain:
@@ -155,6 +165,7 @@ class MaximumOptions:
 
     name: str = "maximum"
     max_atoms: int = 199
+    bias: str = "none"  # GNRPA: none or a bias file (nrpa/bias.py)
 
 
 class MaximumDomain:
@@ -195,10 +206,13 @@ class TsptwOptions:
     name: str = "tsptw"
     instance: str = "rc_204.1"
     policy: str = "all"
+    bias: str = "none"  # GNRPA: none, time (tsptw.py) or a bias file (nrpa/bias.py)
+    bias_weight: float = 1.0  # the size of the domain's bias
 
 
 class TsptwDomain:
     options_class = TsptwOptions
+    biases = tsptw.BIASES
     certificate_format = "tour: the customers in visiting order (depot 0 at both ends omitted)"
     best_known_source = "LKH-3"  # of the tours in best_known_tours.csv (nrpa/data/tsptw/SOURCE.md)
 
@@ -211,7 +225,9 @@ class TsptwDomain:
 
     def kernel_domain(self):
         i = self.instance
-        return tsptw.make_tsptw(i.distance, i.ready, i.due, rule=self.options.policy)
+        bias = self.options.bias if self.options.bias in tsptw.BIASES else "none"
+        return tsptw.make_tsptw(i.distance, i.ready, i.due, rule=self.options.policy, bias=bias,
+                                bias_weight=self.options.bias_weight)
 
     def certificate(self, kernel_moves) -> list[int]:
         return [int(customer) for customer in kernel_moves]
@@ -267,6 +283,7 @@ class BusOptions:
     name: str = "bus"
     instance: str = "paper"
     delta: int = 0
+    bias: str = "none"  # GNRPA: none or a bias file (nrpa/bias.py)
 
 
 class BusDomain:
@@ -311,6 +328,7 @@ class MorpionOptions:
 
     name: str = "morpion"
     variant: str = "5D"
+    bias: str = "none"  # GNRPA: none or a bias file (nrpa/bias.py)
 
 
 class MorpionDomain:
@@ -363,6 +381,7 @@ class KnapsackOptions:
 
     name: str = "knapsack"
     instance: str = "p07"
+    bias: str = "none"  # GNRPA: none or a bias file (nrpa/bias.py)
 
 
 class KnapsackDomain:
@@ -411,4 +430,8 @@ def make_domain(options):
             f"unknown option(s) domain.{', domain.'.join(unknown)} for domain={name}: valid are "
             f"{', '.join('domain.' + key for key in known if key != 'name')}"
         )
-    return domain_class(domain_class.options_class(**values))
+    adapter = domain_class(domain_class.options_class(**values))
+    # GNRPA's bias, checked (and a bias file read) here, before any work
+    adapter.kernel_bias = kernel_bias(values.get("bias", "none"), getattr(domain_class, "biases", {}),
+                                      values.get("bias_weight", 1.0))
+    return adapter

@@ -32,10 +32,16 @@ Playout rules (Cazenave 2016, and the authors' C++ ``same.cpp``):
 * ``selective`` with threshold t: as tabu, but a tabu-colour group of exactly 2 stones is
   allowed once more than t moves have been played (upstream: ``length > 10``);
 * whenever the rule leaves no move, every group is legal.
+
+GNRPA bias (``bias="tabu"``, our reading: the GNRPA paper's SameGame bias could not be
+found; see the README): the tabu rule made soft, beta = -bias_weight for a group of the
+tabu colour while that colour still has 2 or more components (the condition under which
+the tabu rule forbids it), 0 otherwise.
 """
 
 from __future__ import annotations
 
+import math
 from collections import namedtuple
 
 import numpy as np
@@ -46,24 +52,29 @@ from nrpa.domains import contract
 
 MAX_COLOURS = 10  # colour codes are the digits 0..9; a board may use at most 8 of them
 RULES = {"none": 0, "tabu": 1, "selective": 2}
+BIASES = {"none": 0, "tabu": 1}  # GNRPA biases (the domain's ``bias`` function)
 
 SameGame = namedtuple(
     "SameGame",
     # colours: the codes present, ascending (colour index i <-> code colours[i]);
-    # initial_masks: the bitboards of the initial state; zobrist[x, k, colour index].
-    ["width", "height", "colours", "initial_masks", "zobrist", "rule", "threshold", "tabu_index"],
+    # initial_masks: the bitboards of the initial state; zobrist[x, k, colour index];
+    # bias: a value of BIASES; tabu_factor: exp(-bias_weight), the factor of a biased move.
+    ["width", "height", "colours", "initial_masks", "zobrist", "rule", "threshold", "tabu_index", "bias",
+     "tabu_factor"],
 )
 SameGameState = namedtuple(
     "SameGameState",
-    # info = [number of non-empty columns, score, moves played];
-    # work = scratch: flood-fill stack, then group sizes, then group colour indices.
+    # info = [number of non-empty columns, score, moves played, components of the tabu
+    # colour (set by legal_moves)];
+    # work = scratch: flood-fill stack, then group sizes, then group colour indices (of the
+    # moves legal_moves returned, in its order).
     ["masks", "info", "work"],
 )
 
 _ONE = np.uint64(1)
 
 
-def make_samegame(rows, *, rule="tabu", threshold=0, zobrist_seed=0):
+def make_samegame(rows, *, rule="tabu", threshold=0, zobrist_seed=0, bias="none", bias_weight=1.0):
     """Build the domain value from a board given as rows of colour codes, row 0 at the top."""
     board = np.asarray(rows, dtype=np.int64)
     height, width = board.shape
@@ -89,6 +100,8 @@ def make_samegame(rows, *, rule="tabu", threshold=0, zobrist_seed=0):
         rule=np.int64(RULES[rule]),
         threshold=np.int64(threshold),
         tabu_index=np.int64(tabu_index),
+        bias=np.int64(BIASES[bias]),
+        tabu_factor=np.float64(math.exp(-bias_weight)),
     )
 
 
@@ -159,7 +172,7 @@ def sg_new_state(domain):
     cells = domain.width * domain.height
     state = SameGameState(
         masks=np.zeros(domain.initial_masks.shape, dtype=np.uint64),
-        info=np.zeros(3, dtype=np.int64),
+        info=np.zeros(4, dtype=np.int64),
         work=np.zeros(cells + domain.width + 2 * (cells // 2 + 1), dtype=np.int64),
     )
     sg_reset(domain, state)
@@ -223,6 +236,7 @@ def sg_legal_moves(domain, state, moves, codes):
                 n += 1
                 if colour == tabu:
                     tabu_components += 1
+    state.info[3] = tabu_components
     if domain.rule == 0 or tabu_components < 2:
         return n
     moves_played = state.info[2]
@@ -237,8 +251,23 @@ def sg_legal_moves(domain, state, moves, codes):
         if _rule_allows(domain, moves_played, work[sizes_at + i], work[colours_at + i]):
             moves[kept] = moves[i]
             codes[kept] = codes[i]
+            work[sizes_at + kept] = work[sizes_at + i]
+            work[colours_at + kept] = work[colours_at + i]
             kept += 1
     return kept
+
+
+@njit(cache=True, inline="always")
+def sg_bias(domain, state, moves, codes, n, factors):
+    """GNRPA's bias ``tabu`` as factors exp(beta): exp(-bias_weight) for a group of the tabu
+    colour while that colour has 2 or more components, else 1 (reads the colours
+    ``sg_legal_moves`` left in ``work``)."""
+    colours_at = domain.width * domain.height + domain.width + domain.width * domain.height // 2 + 1
+    active = state.info[3] >= 2
+    work = state.work
+    tabu = domain.tabu_index
+    for i in range(n):
+        factors[i] = domain.tabu_factor if (active and work[colours_at + i] == tabu) else 1.0
 
 
 @njit(cache=True, inline="always")
@@ -321,5 +350,5 @@ def sg_max_moves(domain):
 
 contract.register(
     SameGame, new_state=sg_new_state, reset=sg_reset, copy_state=sg_copy_state, legal_moves=sg_legal_moves,
-    play=sg_play, score=sg_score, max_moves=sg_max_moves, max_length=sg_max_moves,
+    play=sg_play, score=sg_score, max_moves=sg_max_moves, max_length=sg_max_moves, bias=sg_bias,
 )

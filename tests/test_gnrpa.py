@@ -1,0 +1,233 @@
+"""GNRPA (temperature and bias) and GNRPA with limited repetitions: the kernel against NRPA
+run for run, against a plain-Python GNRPA on the same random stream, and by hand."""
+
+import math
+
+import numpy as np
+import pytest
+
+from nrpa.algorithms import TABLE_BIAS
+from nrpa.bias import _table, kernel_bias, read_table
+from nrpa.domains import samegame, tsptw_rules
+from nrpa.domains.registry import SameGameOptions, TsptwOptions, make_domain
+from nrpa.domains.samegame import make_samegame
+from nrpa.errors import InputError
+from nrpa.search import SearchSettings, run_search
+
+BUDGET = dict(max_time=None, max_playouts=4000)
+
+
+def same_run(a, b):
+    return (a.best_score, a.best_moves, a.trace.playouts, a.trace.score, a.playouts, a.restarts) == (
+        b.best_score, b.best_moves, b.trace.playouts, b.trace.score, b.playouts, b.restarts)
+
+
+@pytest.mark.parametrize("options", [SameGameOptions(board="1", policy="selective", threshold=10),
+                                     TsptwOptions(instance="rc_201.1")], ids=["samegame", "tsptw"])
+@pytest.mark.parametrize("P", [1, 3])
+def test_gnrpa_with_tau_1_no_bias_and_no_repetition_limit_is_nrpa_run_for_run(options, P):
+    domain = make_domain(options).kernel_domain()
+    settings = dict(level=3, N=10, seed=3, P=P, **BUDGET)
+    nrpa = run_search(domain, SearchSettings(algorithm="nrpa" if P == 1 else "snrpa", **settings))
+    gnrpa = run_search(domain, SearchSettings(algorithm="gnrpa", tau=1.0, repetitions=None, **settings))
+    # a bias table of zeros: every factor is exp(0) = 1 exactly
+    zeros = _table(np.array([1, 2, 3], dtype=np.int64), np.zeros(3), TABLE_BIAS, "zeros")
+    zero_bias = run_search(domain, SearchSettings(algorithm="gnrpa", **settings), zeros)
+    assert same_run(nrpa, gnrpa) and same_run(nrpa, zero_bias)
+    assert len(nrpa.trace.score) > 3  # a run with several improvements, not a trivial one
+
+
+def test_gnrpa_threaded_with_one_thread_is_the_sequential_gnrpa():
+    adapter = make_domain(TsptwOptions(instance="rc_201.1", bias="time", bias_weight=2.0))
+    settings = dict(algorithm="gnrpa", level=2, N=10, tau=0.7, seed=5, **BUDGET)
+    alone = run_search(adapter.kernel_domain(), SearchSettings(**settings), adapter.kernel_bias)
+    threaded = run_search(adapter.kernel_domain(), SearchSettings(parallel="shared", threads=1, **settings),
+                          adapter.kernel_bias)
+    assert same_run(alone, threaded)
+
+
+class PlainGNRPA:
+    """GNRPA(-LR) at level 2 on TSPTW (every unvisited customer legal, bias ``time``), in
+    plain Python from the definitions, drawing from numpy's legacy generator, which is the
+    numba kernels' Mersenne Twister: the same seed makes the same draws."""
+
+    def __init__(self, instance, *, N, P, tau, alpha, repetitions, bias_weight, seed):
+        self.instance, self.N, self.P, self.R = instance, N, P, repetitions
+        self.step = alpha / tau**2  # on v = w / tau (see nrpa.algorithms)
+        nodes = instance.nodes
+        d = instance.distance
+        mean_distance = math.fsum(d[i][j] for i in range(nodes) for j in range(nodes) if i != j) / (nodes * (nodes - 1))
+        self.scale = bias_weight / mean_distance
+        self.random = np.random.RandomState(seed)
+        self.playouts, self.best, self.trace = 0, -math.inf, []
+
+    def playout(self, exp_v):
+        inst = self.instance
+        visited, here, time, tour, steps = {0}, 0, 0.0, [], []
+        while True:
+            legal = tsptw_rules.legal_customers(inst, visited, here, time, rule="all")
+            if not legal:
+                break
+            codes = [here * 4096 + j for j in legal]
+            arrival = [max(time + inst.distance[here][j], inst.ready[j]) for j in legal]
+            # beta = -scale x the time until j can be served: the travel, or the wait for its
+            # window, whose exp is taken as exp(-scale ready_j) exp(scale t) (nrpa.domains.tsptw)
+            factors = [math.exp(-self.scale * inst.distance[here][j]) if inst.distance[here][j] >= inst.ready[j] - time
+                       else math.exp(-self.scale * inst.ready[j]) * math.exp(self.scale * time) for j in legal]
+            weights = [exp_v.get(code, 1.0) * f for code, f in zip(codes, factors)]
+            threshold = self.random.random_sample() * sum(weights)
+            chosen, cumulative = len(legal) - 1, 0.0
+            for i in range(len(legal) - 1):
+                cumulative += weights[i]
+                if threshold < cumulative:
+                    chosen = i
+                    break
+            steps.append((codes, factors, chosen))
+            here, time = legal[chosen], arrival[chosen]
+            visited.add(here)
+            tour.append(here)
+        value = tsptw_rules.score(inst, tour)
+        self.playouts += 1
+        if value > self.best:
+            self.best = value
+            self.trace.append((self.playouts, value))
+        return value, steps
+
+    def adapt(self, v, exp_v, steps):
+        changes = []
+        for codes, factors, chosen in steps:
+            weights = [exp_v.get(code, 1.0) * f for code, f in zip(codes, factors)]
+            total = sum(weights)
+            deltas = [-self.step * w / total for w in weights]
+            deltas[chosen] += self.step
+            changes += zip(codes, deltas)
+        for code, delta in changes:
+            v[code] = v.get(code, 0.0) + delta
+        for code, _ in changes:
+            exp_v[code] = math.exp(v[code])
+
+    def repeated(self, repeats, before, value):
+        if self.R is None:
+            return False
+        if value > before:
+            repeats[0] = 0
+        elif value == before:
+            repeats[0] += 1
+        return repeats[0] >= self.R
+
+    def level1(self, v, exp_v):
+        best, sequence, done, repeats = -math.inf, None, 0, [0]
+        while done < self.N:
+            before, iteration_best = best, -math.inf
+            for _ in range(self.P):
+                value, steps = self.playout(exp_v)
+                iteration_best = max(iteration_best, value)
+                if value >= best:
+                    best, sequence = value, steps
+            if self.repeated(repeats, before, iteration_best):
+                break
+            self.adapt(v, exp_v, sequence)
+            done += 1
+        return best, sequence
+
+    def level2(self):
+        v, exp_v = {}, {}
+        best, sequence, done, repeats = -math.inf, None, 0, [0]
+        while done < self.N:
+            value, steps = self.level1(dict(v), dict(exp_v))
+            repeated = self.repeated(repeats, best, value)
+            if value >= best:
+                best, sequence = value, steps
+            if repeated:
+                break
+            self.adapt(v, exp_v, sequence)
+            done += 1
+        return best
+
+
+@pytest.mark.parametrize("repetitions", [None, 1, 2])
+def test_the_kernel_is_a_plain_python_gnrpa_with_temperature_bias_and_repetitions(repetitions):
+    instance = tsptw_rules.load_instance("rc_201.1")
+    adapter = make_domain(TsptwOptions(instance="rc_201.1", bias="time", bias_weight=2.0))
+    settings = SearchSettings(algorithm="gnrpa", level=2, N=20, P=2, tau=0.8, alpha=0.8, repetitions=repetitions,
+                              seed=11, max_time=None, restart=False)
+    result = run_search(adapter.kernel_domain(), settings, adapter.kernel_bias)
+    plain = PlainGNRPA(instance, N=20, P=2, tau=0.8, alpha=0.8, repetitions=repetitions, bias_weight=2.0, seed=11)
+    best = plain.level2()
+    assert result.best_score == best
+    assert list(zip(result.trace.playouts, result.trace.score)) == plain.trace
+    assert result.playouts == plain.playouts
+    assert (result.playouts < 20 * 20 * 2) == (repetitions is not None)  # the limit ended calls early
+
+
+@pytest.mark.parametrize("repetitions, playouts", [(1, 4), (2, 9), (None, 25)])
+def test_limited_repetitions_on_a_game_whose_every_playout_scores_the_same(repetitions, playouts):
+    # One group of two stones: every playout scores 1000. Level 1 finds 1000 at its first
+    # iteration and again at each later one, so with R it ends after R + 1 playouts; level 2
+    # likewise after R + 1 level-1 calls: (R + 1)^2 playouts, against N^2 = 25 without R.
+    domain = make_samegame([[1, 1]], rule="none")
+    result = run_search(domain, SearchSettings(algorithm="gnrpa", level=2, N=5, repetitions=repetitions,
+                                               max_time=None, restart=False))
+    assert result.best_score == 1000.0
+    assert result.playouts == playouts
+
+
+def test_samegame_tabu_bias_is_minus_the_weight_on_tabu_groups_while_the_colour_is_split():
+    # (the domain writes the factors exp(beta))
+    from nrpa.domains.samegame import sg_bias as bias, sg_legal_moves as legal_moves, sg_new_state as new_state
+
+    # colour 1 is the most frequent (tabu) and in two components; colour 2 in one group
+    rows = [[1, 1, 2],
+            [2, 2, 2],
+            [1, 1, 3]]
+    domain = make_samegame(rows, rule="none", bias="tabu", bias_weight=3.0)
+    moves, codes, factors = np.zeros(9, dtype=np.int64), np.zeros(9, dtype=np.int64), np.zeros(9)
+    state = new_state(domain)
+    n = legal_moves(domain, state, moves, codes)
+    bias(domain, state, moves, codes, n, factors)
+    # the groups: the two of colour 1 (tabu) and the one of colour 2
+    assert n == 3 and sorted(factors[:n]) == [math.exp(-3.0), math.exp(-3.0), 1.0]
+    one_component = make_samegame([[1, 1, 1], [2, 2, 3]], rule="none", bias="tabu", bias_weight=3.0)
+    state = new_state(one_component)
+    n = legal_moves(one_component, state, moves, codes)
+    bias(one_component, state, moves, codes, n, factors)
+    assert n == 2 and list(factors[:n]) == [1.0, 1.0]  # the tabu colour in one piece: no bias
+
+
+def test_bias_files_npz_and_csv(tmp_path):
+    np.savez(tmp_path / "bias.npz", codes=np.array([5, 7]), bias=np.array([0.5, -1.0]))
+    (tmp_path / "bias.csv").write_text("code,bias\n5,0.5\n7,-1.0\n")
+    for name in ("bias.npz", "bias.csv"):
+        codes, betas = read_table(str(tmp_path / name))
+        assert list(codes) == [5, 7] and list(betas) == [0.5, -1.0]
+        table = kernel_bias(str(tmp_path / name), {})
+        assert table.kind == TABLE_BIAS and "2 codes" in table.description
+
+
+@pytest.mark.parametrize("content, message", [
+    ("code,weight\n1,2\n", "header 'code,bias'"),
+    ("code,bias\n1,2\n1,3\n", "listed twice"),
+    ("code,bias\n1,nan\n", "finite"),
+    ("code,bias\n1\n", "line 2: two values"),
+    ("code,bias\nx,1\n", "invalid literal"),
+])
+def test_bad_bias_files_are_refused_with_what_is_wrong(tmp_path, content, message):
+    path = tmp_path / "bias.csv"
+    path.write_text(content)
+    with pytest.raises(InputError, match=message):
+        read_table(str(path))
+
+
+def test_a_bias_is_refused_for_an_algorithm_that_takes_none_and_unknown_names_say_what_is_valid():
+    with pytest.raises(InputError, match="domain.bias='size' is not valid: choose none, tabu, or the path"):
+        make_domain(SameGameOptions(bias="size"))
+    with pytest.raises(InputError, match="no such bias file"):
+        make_domain(SameGameOptions(bias="missing.npz"))
+    adapter = make_domain(SameGameOptions(bias="tabu"))
+    with pytest.raises(InputError, match="GNRPA's bias: use algo=gnrpa"):
+        run_search(adapter.kernel_domain(), SearchSettings(**BUDGET), adapter.kernel_bias)
+    with pytest.raises(InputError, match="tau=2.0 is a setting of GNRPA: use algo=gnrpa"):
+        SearchSettings(tau=2.0)
+    with pytest.raises(InputError, match="runs sequentially only"):
+        SearchSettings(algorithm="gnrpa", repetitions=2, parallel="shared", threads=2, clock="wall")
+    assert samegame.BIASES == {"none": 0, "tabu": 1}
