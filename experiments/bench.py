@@ -2,7 +2,8 @@
 with the `tabu` and the `none` playout rule, about 20 CPU-seconds each, and the other
 domains (Weak Schur, Maximum, TSPTW, bus regulation, Morpion) at 5 CPU-seconds each, and leaf
 parallelisation (shared and thread-local policy) on 1 and 2 threads, in playouts per
-wall-second (five interleaved pairs of 4 s runs each).
+wall-second (five interleaved pairs of 4 s runs each), and GNRPA's playouts per CPU-second
+over NRPA's with a domain bias on SameGame and TSPTW (the same playouts, fastest of seven).
 
 Prints playouts per CPU-second for both, what reading the budget clock after every
 playout costs as a share of the run, the cold start of `python run.py` with a warm
@@ -135,6 +136,39 @@ def leaf_speedup(parallel: str, threads: int, pairs: int, seconds: float) -> tup
     return statistics.median(one_thread), statistics.median(many_threads), ratios
 
 
+# GNRPA's cost: its time against NRPA's for the same work. A bias of weight 0 gives every move
+# the factor exp(0) = 1, so GNRPA then makes NRPA's very moves (tested): the same playouts,
+# and the difference in CPU time is the engine's cost of the bias alone.
+GNRPA_DOMAINS = {
+    "SameGame board 1, selective t = 10, bias tabu": SameGameOptions(board="1", policy="selective", threshold=10,
+                                                                     bias="tabu"),
+    "TSPTW rc_204.1, all moves, bias time": TsptwOptions(instance="rc_204.1", policy="all", bias="time"),
+}
+
+
+def gnrpa_cost(options, repeats: int, playouts: int) -> tuple[float, float]:
+    """CPU seconds of NRPA (level 4, N = 100, seed 1) for ``playouts`` playouts and of GNRPA
+    (tau = 1, the domain bias of ``options`` at weight 0) for the same playouts, each the
+    fastest of ``repeats`` interleaved runs: on this VM, whose speed drifts, the fastest of
+    identical runs is the steadiest estimate of what the work costs."""
+    plain = make_domain(replace(options, bias="none"))
+    zero = make_domain(replace(options, bias_weight=0.0))
+    budget = SearchSettings(level=4, N=100, max_time=None, max_playouts=playouts, seed=1)
+    runs = {"nrpa": (plain, budget), "gnrpa": (zero, replace(budget, algorithm="gnrpa"))}
+
+    def seconds(name: str, settings_change: dict) -> float:
+        adapter, settings = runs[name]
+        return run_search(adapter.kernel_domain(), replace(settings, **settings_change), adapter.kernel_bias).cpu_seconds
+
+    for name in runs:
+        seconds(name, {"max_playouts": 10})  # compile or load from cache
+    times = {name: [] for name in runs}
+    for repeat in range(repeats):
+        for name in (("nrpa", "gnrpa") if repeat % 2 == 0 else ("gnrpa", "nrpa")):
+            times[name].append(seconds(name, {}))
+    return min(times["nrpa"]), min(times["gnrpa"])
+
+
 def against(revision: str, pairs: int, seconds: float) -> list[float]:
     """SameGame board 1 tabu playouts per CPU-second of this checkout over those of the code
     at ``revision``, in ``pairs`` interleaved pairs of fresh processes of ``seconds`` each.
@@ -198,6 +232,11 @@ def main() -> None:
     read = clock_read_seconds()
     print(f"budget clock: {read * 1e9:.0f} ns per read, one read per playout = "
           f"{100 * read * tabu:.1f}% of the run")
+    for name, options in GNRPA_DOMAINS.items():
+        nrpa, gnrpa = gnrpa_cost(options, 7, 30_000)
+        print(f"GNRPA / NRPA playouts per CPU-second, {name}: x{nrpa / gnrpa:.2f} (the same 30,000 playouts, "
+              f"the bias at weight 0: NRPA {nrpa:.2f} s, GNRPA {gnrpa:.2f} s, fastest of 7 interleaved runs each; "
+              "target >= 0.90)")
     threads = min(2, os.cpu_count() or 1)
     pairs = 5
     for parallel in ("shared", "thread_local"):
