@@ -37,15 +37,6 @@ def test_gnrpa_with_tau_1_no_bias_and_no_repetition_limit_is_nrpa_run_for_run(op
     assert len(nrpa.trace.score) > 3  # a run with several improvements, not a trivial one
 
 
-def test_gnrpa_threaded_with_one_thread_is_the_sequential_gnrpa():
-    adapter = make_domain(TsptwOptions(instance="rc_201.1", bias="time", bias_weight=2.0))
-    settings = dict(algorithm="gnrpa", level=2, N=10, tau=0.7, seed=5, **BUDGET)
-    alone = run_search(adapter.kernel_domain(), SearchSettings(**settings), adapter.kernel_bias)
-    threaded = run_search(adapter.kernel_domain(), SearchSettings(parallel="shared", threads=1, **settings),
-                          adapter.kernel_bias)
-    assert same_run(alone, threaded)
-
-
 class PlainGNRPA:
     """GNRPA(-LR) at level 2 on TSPTW (every unvisited customer legal, bias ``time``), in
     plain Python from the definitions, drawing from numpy's legacy generator, which is the
@@ -231,3 +222,18 @@ def test_a_bias_is_refused_for_an_algorithm_that_takes_none_and_unknown_names_sa
     with pytest.raises(InputError, match="runs sequentially only"):
         SearchSettings(algorithm="gnrpa", repetitions=2, parallel="shared", threads=2, clock="wall")
     assert samegame.BIASES == {"none": 0, "tabu": 1}
+
+
+def test_a_gnrpa_run_has_its_own_identity_and_a_bias_enters_it_only_when_set():
+    from dataclasses import replace as replaced
+
+    from experiments.runs import Job
+
+    nrpa = Job(SameGameOptions(), SearchSettings(level=3, N=100)).run_config(0)
+    gnrpa = Job(SameGameOptions(), SearchSettings(algorithm="gnrpa", level=3, N=100)).run_config(0)
+    assert "bias" not in nrpa["domain"] and "tau" not in nrpa  # NRPA's identities as before (test_run_ids)
+    assert gnrpa["tau"] == 1.0 and gnrpa["repetitions"] is None and gnrpa != {**nrpa, "algorithm": "gnrpa"}
+    biased = Job(SameGameOptions(bias="tabu"), SearchSettings(algorithm="gnrpa", level=3, N=100)).run_config(0)
+    heavier = Job(SameGameOptions(bias="tabu", bias_weight=2.0), SearchSettings(algorithm="gnrpa", level=3, N=100))
+    assert biased["domain"]["bias"] == "tabu" and biased != gnrpa != heavier.run_config(0) != biased
+    assert Job(replaced(SameGameOptions(), bias_weight=2.0), SearchSettings(level=3, N=100)).run_config(0) == nrpa  # unused weight

@@ -160,3 +160,14 @@ def test_averaged_root_searches_on_two_threads(board):
     assert BOARD.replay_score(BOARD.certificate(result.best_moves)) == result.best_score
     assert all(later > earlier for earlier, later in zip(result.trace.score, result.trace.score[1:]))
     assert 0.3 <= result.wall_seconds < 1.0
+
+
+def test_gnrpa_threaded_with_one_thread_is_the_sequential_gnrpa():
+    # (here, where the threaded kernels are compiled once for the file's tests)
+    adapter = make_domain(SameGameOptions(board="1", policy="none", bias="tabu", bias_weight=2.0))
+    settings = dict(algorithm="gnrpa", level=2, N=10, tau=0.7, seed=5, max_time=None, max_playouts=4000)
+    alone = run_search(adapter.kernel_domain(), SearchSettings(**settings), adapter.kernel_bias)
+    threaded = run_search(adapter.kernel_domain(), SearchSettings(parallel="shared", threads=1, **settings),
+                          adapter.kernel_bias)
+    assert (alone.best_moves, alone.trace.playouts, alone.trace.score, alone.playouts) == (
+        threaded.best_moves, threaded.trace.playouts, threaded.trace.score, threaded.playouts)
