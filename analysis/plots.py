@@ -33,9 +33,7 @@ def plot_checkpoints(table: pd.DataFrame, ax, *, xlabel: str, ylabel: str = "mea
                 label=f"published at t / k (k = {k:g}: matched work)")
     for index, (variant, rows) in enumerate(table.groupby("variant", sort=False)):
         colour = f"C{index % 10}"
-        ax.plot(rows["checkpoint"], rows["mean"], color=colour, label=variant, linewidth=1.5)
-        ax.fill_between(rows["checkpoint"], rows["ci_low"], rows["ci_high"], color=colour, alpha=0.2,
-                        linewidth=0)
+        _line_with_band(ax, rows["checkpoint"], rows["mean"], rows, colour, variant, linewidth=1.5)
         if "published" in rows and rows["published"].notna().any():
             ax.plot(rows["checkpoint"], rows["published"], linestyle="none", marker="o",
                     markerfacecolor="none", color=colour, markersize=5)
@@ -62,6 +60,12 @@ def save_figure(figure, stem: Path) -> list[Path]:
         figure.savefig(path, dpi=150, bbox_inches="tight")
     plt.close(figure)
     return paths
+
+
+def _line_with_band(ax, x, y, rows: pd.DataFrame, colour: str, label: str, **line):
+    """A line and its confidence band (``rows``' ``ci_low``..``ci_high``) in one colour."""
+    ax.plot(x, y, color=colour, label=label, **line)
+    ax.fill_between(x, rows["ci_low"], rows["ci_high"], color=colour, alpha=0.2, linewidth=0)
 
 
 def new_figure(panels: int = 1):
@@ -95,9 +99,7 @@ def plot_finals(table: pd.DataFrame, scores: dict[str, list[float]], ax, *, ylab
 def plot_speedups(table: pd.DataFrame, ax):
     """k(t) per variant with its CI band over a log2 time axis; k = 1 dashed."""
     for index, (variant, rows) in enumerate(table.groupby("variant", sort=False)):
-        colour = f"C{index % 10}"
-        ax.plot(rows["checkpoint"], rows["speedup"], color=colour, marker="o", label=variant)
-        ax.fill_between(rows["checkpoint"], rows["ci_low"], rows["ci_high"], color=colour, alpha=0.2, linewidth=0)
+        _line_with_band(ax, rows["checkpoint"], rows["speedup"], rows, f"C{index % 10}", variant, marker="o")
     ax.axhline(1.0, color="0.4", linestyle="--", linewidth=1)
     ax.set_xscale("log", base=2)
     ax.set_xlabel("wall seconds t (log2 scale)")
@@ -149,9 +151,7 @@ def plot_ecdf(curves: dict[str, tuple[np.ndarray, np.ndarray]], ax, *, xlabel: s
 def plot_profiles(profile: pd.DataFrame, ax):
     """The performance profile of each algorithm (share of runs above tau) with its CI band."""
     for index, (algorithm, rows) in enumerate(profile.groupby("algorithm", sort=False)):
-        colour = f"C{index % 10}"
-        ax.plot(rows["tau"], rows["share_above"], color=colour, label=algorithm, linewidth=1.5)
-        ax.fill_between(rows["tau"], rows["ci_low"], rows["ci_high"], color=colour, alpha=0.2, linewidth=0)
+        _line_with_band(ax, rows["tau"], rows["share_above"], rows, f"C{index % 10}", algorithm, linewidth=1.5)
     ax.set_xlabel("normalized score tau (score / the board's best known score)")
     ax.set_ylabel("share of runs with a normalized score above tau")
     ax.set_ylim(-0.02, 1.02)

@@ -359,6 +359,12 @@ def keep_then_adapt(ws, policy, run, best, level, value, step, adapting):
 
 
 @njit(cache=True, inline="always")
+def _iterations(cursor, params, level):
+    """The iterations a call of ``level`` runs: the top's own count, N below it."""
+    return cursor[TOP_ITERATIONS] if level == cursor[TOP] else params.iterations
+
+
+@njit(cache=True, inline="always")
 def _repeated(repeats, level, before, value, limit):
     """GNRPA-LR: an iteration of ``level`` scored ``value``, the level's best being
     ``before``. Counts the times the best score is found again since it was first found;
@@ -398,7 +404,7 @@ def nrpa_until(domain, ws, policy, run, params, call, deadline):
     level = cursor[LEVEL]
     step = adapt_step(params)
     while True:
-        iterations = cursor[TOP_ITERATIONS] if level == top else params.iterations
+        iterations = _iterations(cursor, params, level)
         if done[level] < iterations:
             if level == bottom:  # the caller makes this call
                 cursor[LEVEL] = level
@@ -440,7 +446,7 @@ def nrpa_until(domain, ws, policy, run, params, call, deadline):
         if keep_then_adapt(ws, policy, run, best, level, value, step, not repeated):
             cursor[ENDED] = 1
             return
-        done[level] = (cursor[TOP_ITERATIONS] if level == top else params.iterations) if repeated else done[level] + 1
+        done[level] = _iterations(cursor, params, level) if repeated else done[level] + 1
 
 
 @njit(cache=True)
@@ -449,7 +455,7 @@ def end_bottom_call(call, params, value):
     ``value``: that level is done, and the next ``nrpa_until`` hands it to its parent."""
     level = call.cursor[LEVEL]
     call.best[level] = value
-    call.done[level] = call.cursor[TOP_ITERATIONS] if level == call.cursor[TOP] else params.iterations
+    call.done[level] = _iterations(call.cursor, params, level)
 
 
 @njit(cache=True)

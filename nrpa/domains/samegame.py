@@ -186,6 +186,14 @@ def sg_copy_state(domain, source, target):
 
 
 @njit(cache=True, inline="always")
+def _work_layout(domain):
+    """Where ``state.work`` keeps the group sizes and colours after the flood-fill stack."""
+    cells = domain.width * domain.height
+    sizes_at = cells + domain.width
+    return sizes_at, sizes_at + cells // 2 + 1
+
+
+@njit(cache=True, inline="always")
 def sg_legal_moves(domain, state, moves, codes):
     # Array fields are read into locals once: each read of a NamedTuple field inside a
     # loop costs an atomic reference-count update, which dominated the run time.
@@ -196,10 +204,8 @@ def sg_legal_moves(domain, state, moves, codes):
     n_colours = domain.colours.size
     paired = masks[n_colours]
     group = masks[n_colours + 1]
-    cells = domain.width * domain.height
-    stack = work[: cells + domain.width]
-    sizes_at = cells + domain.width
-    colours_at = sizes_at + cells // 2 + 1
+    stack = work[: domain.width * domain.height + domain.width]
+    sizes_at, colours_at = _work_layout(domain)
     tabu = domain.tabu_index
     tabu_components = 0
     n = 0
@@ -262,7 +268,7 @@ def sg_bias(domain, state, moves, codes, n, factors):
     """GNRPA's bias ``tabu`` as factors exp(beta): exp(-bias_weight) for a group of the tabu
     colour while that colour has 2 or more components, else 1 (reads the colours
     ``sg_legal_moves`` left in ``work``)."""
-    colours_at = domain.width * domain.height + domain.width + domain.width * domain.height // 2 + 1
+    colours_at = _work_layout(domain)[1]
     active = state.info[3] >= 2
     work = state.work
     tabu = domain.tabu_index

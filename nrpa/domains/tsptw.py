@@ -58,7 +58,7 @@ def make_tsptw(distance, ready, due, *, rule: str = "all", bias: str = "none", b
     ready_factor = np.array([math.exp(-scale * r) for r in ready.tolist()])
     return Tsptw(nodes=np.int64(nodes), distance=distance, ready=ready, due=np.asarray(due, dtype=np.float64),
                  rule=np.int64(RULES[rule]), bias=np.int64(BIASES[bias]), bias_scale=np.float64(scale),
-                 travel_factor=travel_factor.reshape(nodes, nodes), ready_factor=ready_factor,
+                 travel_factor=travel_factor, ready_factor=ready_factor,
                  split_exp=bool(scale * max(ready.max(initial=0.0), 0.0) <= EXP_LIMIT))
 
 
