@@ -42,20 +42,20 @@ from nrpa.domains.contract import (
     bias, copy_state, legal_moves, max_length, max_moves, new_state, play, reset, score,
 )
 
-# Params.algorithm: which kernel ``search`` runs
-NRPA, NMCS = 0, 1
+# Params.algorithm: which kernel runs (``search``; Beam NRPA: ``nrpa.beam.beam_search``)
+NRPA, NMCS, BEAM = 0, 1, 2
 # Params.bias: where a playout's biases come from
 NO_BIAS, DOMAIN_BIAS, TABLE_BIAS = 0, 1, 2
 Params = namedtuple(
     "Params",
-    # algorithm: NRPA or NMCS; level; iterations: N; playouts_per_step: P of SNRPA; alpha;
-    # temperature: tau of GNRPA; repetitions: R of GNRPA-LR (0: no limit); bias: NO_BIAS,
+    # algorithm: NRPA, NMCS or BEAM; level; iterations: N; playouts_per_step: P of SNRPA; alpha;
+    # temperature: tau of GNRPA; repetitions: R of GNRPA-LR (0: no limit); beam: B of Beam NRPA; bias: NO_BIAS,
     # DOMAIN_BIAS (the domain's ``bias`` function) or TABLE_BIAS (bias_keys and bias_factors,
     # one row of a policy-like hash table of code -> exp(beta), shift bias_shift);
     # strategy, parallel_level, threads, average_every: the parallel searches' (nrpa.parallel,
     # nrpa.averaging); seed; budget_clock: a clock id; max_time and max_playouts (<= 0: no
     # limit of that kind); restart; policy_capacity_bits; trace_capacity.
-    ["algorithm", "level", "iterations", "playouts_per_step", "alpha", "temperature", "repetitions", "bias",
+    ["algorithm", "level", "iterations", "playouts_per_step", "alpha", "temperature", "repetitions", "beam", "bias",
      "bias_keys", "bias_factors", "bias_shift", "strategy", "parallel_level", "threads", "average_every", "seed",
      "budget_clock", "max_time", "max_playouts", "restart", "policy_capacity_bits", "trace_capacity"],
 )

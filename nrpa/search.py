@@ -2,7 +2,8 @@
 
 The papers' symbols are kept where users type them: ``level``, ``N`` (iterations per
 level), ``alpha`` (Adapt step), ``P`` (playouts per level-1 step of Stabilized NRPA),
-``tau`` (GNRPA's temperature), ``repetitions`` (R of GNRPA with limited repetitions).
+``tau`` (GNRPA's temperature), ``repetitions`` (R of GNRPA with limited repetitions),
+``beam`` (B of Beam NRPA).
 """
 
 import math
@@ -11,8 +12,9 @@ from typing import Callable, Optional
 
 import numpy as np
 
-from nrpa.algorithms import NMCS, NO_BIAS, NRPA, Params, search
+from nrpa.algorithms import BEAM, NMCS, NO_BIAS, NRPA, Params, search
 from nrpa.averaging import averaged_search
+from nrpa.beam import beam_search
 from nrpa.bias import KernelBias, no_bias
 from nrpa.clock import CLOCKS
 from nrpa.errors import InputError
@@ -41,6 +43,7 @@ class SearchSettings:
     P: int = 1
     tau: float = 1.0
     repetitions: Optional[int] = None
+    beam: int = 1
     seed: int = 0
     max_time: Optional[float] = 10.0
     max_playouts: Optional[int] = None
@@ -103,6 +106,17 @@ def _gnrpa_checks(s: SearchSettings) -> list[tuple[bool, str]]:
     ]
 
 
+def _beam_checks(s: SearchSettings) -> list[tuple[bool, str]]:
+    return [
+        *_nrpa_checks(s),
+        (1 <= s.beam <= 64, f"beam={s.beam} is out of range: 1..64 (B = 1 is NRPA)"),
+        (s.level >= 1, f"level={s.level} is out of range for Beam NRPA: it must be >= 1"),
+        (s.P == 1, f"P={s.P}: Beam NRPA runs with P = 1 (SNRPA's P is not defined for a beam)"),
+        (s.parallel == "none", f"parallel={s.parallel}: Beam NRPA runs sequentially only: set parallel=none, "
+                               "or use root=K for independent searches"),
+    ]
+
+
 ALGORITHMS = {algorithm.name: algorithm for algorithm in (
     Algorithm("nrpa", NRPA, ("level", "N", "alpha", "P"), _nrpa_label, parallel=True, checks=lambda s: [
         *_nrpa_checks(s),
@@ -112,9 +126,13 @@ ALGORITHMS = {algorithm.name: algorithm for algorithm in (
     # GNRPA's identity has its own keys: NRPA's runs keep theirs.
     Algorithm("gnrpa", NRPA, ("level", "N", "alpha", "P", "tau", "repetitions"), _gnrpa_label, parallel=True,
               biased=True, checks=_gnrpa_checks),
+    Algorithm("beam", BEAM, ("level", "N", "alpha", "beam"),
+              lambda s: f"Beam NRPA(B={s.beam}) level {s.level} N={s.N} alpha={s.alpha:g}", checks=_beam_checks),
     Algorithm("nmcs", NMCS, ("level",), lambda s: f"NMCS level {s.level}", checks=lambda s: []),
 )}
-GNRPA_ONLY = {"tau": 1.0, "repetitions": None}  # GNRPA's settings, and the values other algorithms run
+# The settings of one algorithm only, and the value every other algorithm runs
+OWN_SETTINGS = {"tau": ("gnrpa", 1.0), "repetitions": ("gnrpa", None), "beam": ("beam", 1)}
+_OWNER_NAMES = {"gnrpa": "GNRPA", "beam": "Beam NRPA"}
 PARALLEL = ("none", *STRATEGIES, "averaged")  # the values of ``parallel``
 
 
@@ -125,9 +143,10 @@ def validate(settings: SearchSettings) -> None:
         raise InputError(f"algo={s.algorithm!r} is not valid: choose one of {', '.join(ALGORITHMS)}")
     algorithm = ALGORITHMS[s.algorithm]
     checks = [
-        *[(s.algorithm == "gnrpa" or getattr(s, key) == value,
-           f"{key}={getattr(s, key)} is a setting of GNRPA: use algo=gnrpa (algo={s.algorithm} runs {key}={value})")
-          for key, value in GNRPA_ONLY.items()],
+        *[(s.algorithm == owner or getattr(s, key) == value,
+           f"{key}={getattr(s, key)} is a setting of {_OWNER_NAMES[owner]}: use algo={owner} "
+           f"(algo={s.algorithm} runs {key}={value})")
+          for key, (owner, value) in OWN_SETTINGS.items()],
         (s.level >= 0, f"level={s.level} is out of range: it must be >= 0"),
         (0 <= s.seed < 2**32, f"seed={s.seed} is out of range: 0 <= seed < 2**32"),
         *algorithm.checks(s),
@@ -219,6 +238,7 @@ def kernel_params(settings: SearchSettings, bias: Optional[KernelBias] = None) -
         alpha=float(s.alpha),
         temperature=float(s.tau),
         repetitions=int(s.repetitions) if s.repetitions is not None else 0,
+        beam=int(s.beam),
         bias=int(bias.kind),
         bias_keys=bias.keys,
         bias_factors=bias.factors,
@@ -240,7 +260,10 @@ def kernel_params(settings: SearchSettings, bias: Optional[KernelBias] = None) -
 def run_search(kernel_domain, settings: SearchSettings, bias: Optional[KernelBias] = None) -> SearchResult:
     """Run one search on a domain value built by a domain adapter (``kernel_domain()``),
     with GNRPA's ``bias`` (the adapter's ``kernel_bias``; none by default)."""
-    kernel = {"none": search, "averaged": averaged_search}.get(settings.parallel, parallel_search)
+    if settings.algorithm == "beam":
+        kernel = beam_search
+    else:
+        kernel = {"none": search, "averaged": averaged_search}.get(settings.parallel, parallel_search)
     outcome = kernel(kernel_domain, kernel_params(settings, bias))
     best, moves, wall, cpu, playouts_at, scores, playouts, restarts, wall_total, cpu_total = outcome
     return SearchResult(

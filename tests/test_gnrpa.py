@@ -1,5 +1,6 @@
-"""GNRPA (temperature and bias) and GNRPA with limited repetitions: the kernel against NRPA
-run for run, against a plain-Python GNRPA on the same random stream, and by hand."""
+"""The NRPA family: GNRPA (temperature and bias), GNRPA with limited repetitions and Beam NRPA,
+the kernels against NRPA run for run, against plain-Python versions on the same random stream,
+and by hand."""
 
 import math
 
@@ -151,6 +152,80 @@ def test_the_kernel_is_a_plain_python_gnrpa_with_temperature_bias_and_repetition
     assert (result.playouts < 20 * 20 * 2) == (repetitions is not None)  # the limit ended calls early
 
 
+class PlainBeam(PlainGNRPA):
+    """Beam NRPA from its definition (nrpa/beam.py), on the plain GNRPA's playouts and Adapt
+    (no bias, tau = 1): every beam element is (score, steps, v, exp_v)."""
+
+    def __init__(self, instance, *, B, N, alpha, seed):
+        super().__init__(instance, N=N, P=1, tau=1.0, alpha=alpha, repetitions=None, bias_weight=0.0, seed=seed)
+        self.B, self.duplicates = B, 0
+
+    @staticmethod
+    def moves(steps):
+        return [codes[chosen] for codes, _, chosen in steps]
+
+    def offer(self, candidates, score, steps, parent):
+        """Candidates are [score, steps, parent element]; the worst (the first of the lowest
+        scores) gives way to a score >= its own; an equal sequence is kept once."""
+        if len(candidates) == self.B:
+            worst = min(range(len(candidates)), key=lambda j: (candidates[j][0], j))
+            if score < candidates[worst][0]:
+                return
+        if any(self.moves(c[1]) == self.moves(steps) for c in candidates):
+            self.duplicates += 1
+            return
+        if len(candidates) == self.B:
+            candidates[worst] = [score, steps, parent]
+        else:
+            candidates.append([score, steps, parent])
+
+    def call(self, level, v, exp_v):
+        beam = [(-math.inf, None, v, exp_v)]
+        for _ in range(self.N):
+            candidates = [[element[0], element[1], element] for element in beam if element[0] > -math.inf]
+            for element in beam:
+                _, _, parent_v, parent_exp = element
+                if level == 1:
+                    children = [self.playout(parent_exp)]
+                else:
+                    children = [(score, steps) for score, steps, _, _ in self.call(level - 1, dict(parent_v),
+                                                                                   dict(parent_exp))]
+                for score, steps in children:
+                    self.offer(candidates, score, steps, element)
+            candidates.sort(key=lambda c: -c[0])  # stable: best first
+            beam = [(score, steps, dict(parent[2]), dict(parent[3])) for score, steps, parent in candidates]
+            for _, steps, element_v, element_exp in beam:
+                self.adapt(element_v, element_exp, steps)
+        return beam
+
+
+@pytest.mark.parametrize("options", [SameGameOptions(board="1", policy="selective", threshold=10),
+                                     TsptwOptions(instance="rc_201.1")], ids=["samegame", "tsptw"])
+def test_beam_nrpa_with_a_beam_of_one_is_nrpa_run_for_run(options):
+    domain = make_domain(options).kernel_domain()
+    settings = dict(level=3, N=10, seed=3, **BUDGET)
+    nrpa = run_search(domain, SearchSettings(algorithm="nrpa", **settings))
+    beam = run_search(domain, SearchSettings(algorithm="beam", beam=1, **settings))
+    assert same_run(nrpa, beam) and len(nrpa.trace.score) > 3
+
+
+@pytest.mark.parametrize("B", [2, 3])
+def test_the_beam_kernel_is_a_plain_python_beam_nrpa(B):
+    instance = tsptw_rules.load_instance("rc_201.1")
+    domain = make_domain(TsptwOptions(instance="rc_201.1")).kernel_domain()
+    # alpha = 2: the policies sharpen fast, so children find their parents' sequences again
+    settings = SearchSettings(algorithm="beam", beam=B, level=2, N=6, alpha=2.0, seed=5, max_time=None,
+                              restart=False)
+    result = run_search(domain, settings)
+    plain = PlainBeam(instance, B=B, N=6, alpha=2.0, seed=5)
+    beam = plain.call(2, {}, {})
+    assert result.best_score == beam[0][0] == plain.best
+    assert list(zip(result.trace.playouts, result.trace.score)) == plain.trace
+    assert result.playouts == plain.playouts > 6 * 6  # the beam made more than NRPA's N^2 playouts
+    assert len(beam) == B and len({tuple(plain.moves(steps)) for _, steps, _, _ in beam}) == B
+    assert plain.duplicates > 0  # the rule that keeps an equal sequence once was exercised
+
+
 @pytest.mark.parametrize("repetitions, playouts", [(1, 4), (2, 9), (None, 25)])
 def test_limited_repetitions_on_a_game_whose_every_playout_scores_the_same(repetitions, playouts):
     # One group of two stones: every playout scores 1000. Level 1 finds 1000 at its first
@@ -221,6 +296,14 @@ def test_a_bias_is_refused_for_an_algorithm_that_takes_none_and_unknown_names_sa
         SearchSettings(tau=2.0)
     with pytest.raises(InputError, match="runs sequentially only"):
         SearchSettings(algorithm="gnrpa", repetitions=2, parallel="shared", threads=2, clock="wall")
+    with pytest.raises(InputError, match="beam=3 is a setting of Beam NRPA: use algo=beam"):
+        SearchSettings(beam=3)
+    with pytest.raises(InputError, match="Beam NRPA runs sequentially only"):
+        SearchSettings(algorithm="beam", parallel="shared", threads=2, clock="wall")
+    with pytest.raises(InputError, match="Beam NRPA runs with P = 1"):
+        SearchSettings(algorithm="beam", P=2)
+    with pytest.raises(InputError, match="beam=0 is out of range"):
+        SearchSettings(algorithm="beam", beam=0)
     assert samegame.BIASES == {"none": 0, "tabu": 1}
 
 
