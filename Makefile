@@ -10,10 +10,11 @@ experiment = $(subst -,_,$@)
 # Paper tables and figures, named <paper>-<table>; each is conf/experiment/<paper>_<table>.yaml.
 EXPERIMENTS := selective-table2 selective-table3 selective-table4 selective-table5 selective-table6 \
 	stabilized-table1 stabilized-table2 stabilized-table3 stabilized-table4 distributed-table1 \
-	morpion-table2 distributed-fig3 distributed-fig4 distributed-fig5 speedup
+	morpion-table2 distributed-fig3 distributed-fig4 distributed-fig5 speedup \
+	family-samegame family-tsptw family-weakschur family-boards
 
 .DEFAULT_GOAL := help
-.PHONY: help install test test-slow bench verify list leaderboard clean-cache table4 claims export $(EXPERIMENTS)
+.PHONY: help install test test-slow bench verify list leaderboard clean-cache table4 family claims export $(EXPERIMENTS)
 
 help: ## list the targets
 	@grep -E '^[a-zA-Z0-9_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-20s %s\n", $$1, $$2}'
@@ -58,6 +59,11 @@ distributed-fig4: ## Distributed NRPA Figure 4: score after a fixed time by stra
 distributed-fig5: ## Distributed NRPA Figure 5: root vs hybrid-1 vs hybrid-2 over time, boards 1 and 3
 speedup: ## speed-up k(t) of parallel NRPA over sequential (Gelly et al.), with CIs, and playouts per wall-second
 morpion-table2: ## Morpion paper Table 2 (NRPA rows), 5D: uniform policy, NRPA(1..3) final scores, best grid as PNG
+family-samegame: ## NRPA family, SameGame board 1: NRPA, SNRPA(4), GNRPA (tabu bias), GNRPA-LR vs time (no published table)
+family-tsptw: ## NRPA family, TSPTW rc_204.1: NRPA, SNRPA(4), GNRPA (time bias), GNRPA-LR vs time (no published table)
+family-weakschur: ## NRPA family, Weak Schur WS(7): GNRPA vs GNRPA-LR over time (no published table)
+family-boards: ## NRPA family, 20 SameGame boards: Beam NRPA(4) beside Distributed NRPA's Table 1 (Diversity-NRPA as published)
+family: family-samegame family-tsptw family-weakschur family-boards ## the four NRPA-family experiments (SCALE=quick: about 25 min on 2 cores)
 
 $(EXPERIMENTS): ## run an experiment through the store, then write its tables and figures
 	$(PY) -m experiments.estimate experiment=$(experiment) scale=$(SCALE) $(ARGS)

@@ -48,7 +48,7 @@ RunConfig = make_dataclass(
 )
 
 
-CONFIG_GROUPS = ("algo", "domain", "playout", "backend", "scale", "experiment", "strategy")
+CONFIG_GROUPS = ("algo", "domain", "playout", "backend", "scale", "experiment", "strategy", "variant")
 
 
 def register_configs() -> None:

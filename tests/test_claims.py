@@ -123,7 +123,8 @@ def test_the_claim_files_load_and_name_known_tests_and_experiments():
     claims = load_claims()
     assert {claim.paper for claim in claims} >= {
         "NRPA with Selective Policies (Cazenave, CGW 2016)",
-        "Stabilized NRPA (Cazenave, Sevestre, Toulemont, MCS@IJCAI 2020)"}
+        "Stabilized NRPA (Cazenave, Sevestre, Toulemont, MCS@IJCAI 2020)",
+        "GNRPA (Cazenave 2020)", "GNRPA with limited repetitions (Cazenave 2024)"}
     assert all(claim.pairs or claim.variant for claim in claims)
 
 

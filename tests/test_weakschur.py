@@ -100,3 +100,17 @@ def test_a_weak_schur_certificate_prints_one_part_a_line(tmp_outputs):
     header, body = shown.split("(WS(2), score ")[1].split(":\n", 1)
     parts = [list(map(int, line.split())) for line in body.splitlines()[:2]]
     assert rules.check_partition(parts) == int(header.rstrip(")"))
+
+
+def test_the_nrpa_family_experiment_on_weak_schur_runs_gnrpa_and_its_limited_repetitions(tmp_outputs):
+    # conf/variant/ names the algorithms; at smoke scale each column's runs are made and tabled
+    import pandas as pd
+
+    from tests.conftest import run_experiment
+
+    run_experiment("family_weakschur", tmp_outputs)
+    table = pd.read_csv(tmp_outputs / "tables" / "family_weakschur_smoke.csv")
+    assert list(dict.fromkeys(table["variant"])) == ["GNRPA", "GNRPA-LR(3)"]
+    assert table["mean"].notna().all() and (table["mean"] > 0).all()
+    runs = sorted((tmp_outputs / "runs" / "weakschur").glob("*.json"))
+    assert len(runs) == 4 and '"repetitions": 3' in "".join(path.read_text() for path in runs)
