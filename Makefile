@@ -5,6 +5,8 @@ PY := $(VENV)/bin/python
 
 SCALE ?= paper
 ARGS ?=  # more overrides for an experiment, e.g. ARGS="threads=1,2,4,8"
+CLAIMS ?=  # make claims: only the claims of analysis/claims/<name>.yaml, e.g. CLAIMS="gnrpa gnrpa_lr"
+claim_files = $(if $(strip $(CLAIMS)),--files $(CLAIMS))
 # conf/experiment/<name>.yaml of a target: dashes become underscores
 experiment = $(subst -,_,$@)
 # Paper tables and figures, named <paper>-<table>; each is conf/experiment/<paper>_<table>.yaml.
@@ -70,8 +72,8 @@ $(EXPERIMENTS): ## run an experiment through the store, then write its tables an
 	$(PY) run.py -m experiment=$(experiment) scale=$(SCALE) $(ARGS)
 	$(PY) -m analysis.report experiment=$(experiment) scale=$(SCALE) $(ARGS)
 
-claims: ## verdicts on the papers' claims (SCALE=quick|paper): prints what is missing and its cost, runs it, writes the experiments' tables, then outputs/claims/claims_<scale>.{md,csv,png} (quick: about 100 min on 2 cores)
-	@experiments="$$($(PY) -m analysis.claims scale=$(SCALE) $(ARGS) --experiments)" || exit 2; \
+claims: ## verdicts on the papers' claims (SCALE=quick|paper; CLAIMS="gnrpa gnrpa_lr": those files only): prints what is missing and its cost, runs it, writes the experiments' tables, then outputs/claims/claims_<scale>.{md,csv,png} (quick: about 100 min on 2 cores)
+	@experiments="$$($(PY) -m analysis.claims scale=$(SCALE) $(ARGS) --experiments $(claim_files))" || exit 2; \
 	for experiment in $$experiments; do \
 		$(PY) -m experiments.estimate experiment=$$experiment scale=$(SCALE) $(ARGS) || exit 2; \
 	done; \
@@ -79,7 +81,7 @@ claims: ## verdicts on the papers' claims (SCALE=quick|paper): prints what is mi
 		$(PY) run.py -m experiment=$$experiment scale=$(SCALE) $(ARGS) || exit 1; \
 		$(PY) -m analysis.report experiment=$$experiment scale=$(SCALE) $(ARGS) || exit 1; \
 	done
-	$(PY) -m analysis.claims scale=$(SCALE) $(ARGS)
+	$(PY) -m analysis.claims scale=$(SCALE) $(ARGS) $(claim_files)
 
 export: ## every stored run at SCALE (or of EXPERIMENT=name only) as one long table: outputs/export/*.{parquet,csv}
 	$(PY) -m analysis.export scale=$(SCALE) $(if $(EXPERIMENT),experiment=$(EXPERIMENT)) $(ARGS)

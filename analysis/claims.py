@@ -69,10 +69,17 @@ class Claim:
         return {label for pair in self.pairs for label in pair} | ({self.variant} if self.variant else set())
 
 
-def load_claims(directory: Path = CLAIMS_DIR) -> list[Claim]:
-    """Every claim of every file, checked for what a file alone can get wrong."""
+def load_claims(directory: Path = CLAIMS_DIR, files: list[str] | None = None) -> list[Claim]:
+    """Every claim of every file (of the files named ``files``, e.g. ["gnrpa"], when given),
+    checked for what a file alone can get wrong."""
+    paths = sorted(directory.glob("*.yaml"))
+    if files:
+        unknown = sorted(set(files) - {path.stem for path in paths})
+        if unknown:
+            raise InputError(f"no claims file {', '.join(unknown)}: choose among {', '.join(p.stem for p in paths)}")
+        paths = [path for path in paths if path.stem in files]
     claims = []
-    for path in sorted(directory.glob("*.yaml")):
+    for path in paths:
         try:
             content = yaml.safe_load(path.read_text())
         except yaml.YAMLError as error:
@@ -395,10 +402,11 @@ def plot_effects(table: pd.DataFrame, ax):
     return ax
 
 
-def claims_report(overrides: list[str], claims: list[Claim] | None = None) -> list[Path]:
-    """Write outputs/claims/claims_<scale>.{md,csv,png,pdf}; return their paths. ``overrides``:
-    scale=S and any other override of the experiments (outputs_dir=...)."""
-    claims = load_claims() if claims is None else claims
+def claims_report(overrides: list[str], claims: list[Claim] | None = None, files: list[str] | None = None) -> list[Path]:
+    """Write outputs/claims/claims_<scale>.{md,csv,png,pdf} (claims_<scale>_<files>.* for the
+    claims of some files only); return their paths. ``overrides``: scale=S and any other
+    override of the experiments (outputs_dir=...)."""
+    claims = load_claims(files=files) if claims is None else claims
     sources = {name: Source(experiment, collect(experiment))
                for name, experiment in load_experiments(claims, overrides).items()}
     first = next(iter(sources.values())).experiment
@@ -410,7 +418,7 @@ def claims_report(overrides: list[str], claims: list[Claim] | None = None) -> li
     table = claims_table(claims, sources)
     folder = first.store.root / "claims"
     folder.mkdir(parents=True, exist_ok=True)
-    stem = folder / f"claims_{scale}"
+    stem = folder / "_".join(["claims", scale, *(files or [])])
     table.to_csv(stem.with_suffix(".csv"), index=False)
     stem.with_suffix(".md").write_text(markdown(table, scale, sources))
     figure, ax = new_figure()
@@ -425,10 +433,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("overrides", nargs="+", help="scale=S (paper, quick, smoke) and any other overrides")
     parser.add_argument("--experiments", action="store_true",
                         help="check the claim files and print the experiments they use, one a line")
+    parser.add_argument("--files", nargs="+", metavar="NAME",
+                        help="only the claims of analysis/claims/NAME.yaml, e.g. --files gnrpa gnrpa_lr")
     arguments = parser.parse_args(argv)
     if arguments.experiments:  # the experiments' names, printed as the paths of a report are
-        return print_outputs(lambda: list(load_experiments(load_claims(), arguments.overrides)))
-    return print_outputs(lambda: claims_report(arguments.overrides))
+        return print_outputs(lambda: list(load_experiments(load_claims(files=arguments.files), arguments.overrides)))
+    return print_outputs(lambda: claims_report(arguments.overrides, files=arguments.files))
 
 
 if __name__ == "__main__":

@@ -128,6 +128,14 @@ def test_the_claim_files_load_and_name_known_tests_and_experiments():
     assert all(claim.pairs or claim.variant for claim in claims)
 
 
+def test_the_claims_of_some_files_only_and_an_unknown_file_refused():
+    assert {claim.paper for claim in load_claims(files=["gnrpa"])} == {"GNRPA (Cazenave 2020)"}
+    done = cli("-m", "analysis.claims", "scale=quick", "--experiments", "--files", "gnrpa", "gnrpa_lr")
+    assert done.returncode == 0 and done.stdout.split() == ["family_samegame", "family_tsptw", "family_weakschur"]
+    refused = cli("-m", "analysis.claims", "scale=quick", "--files", "gnrpa", "nope")
+    assert refused.returncode == 2 and "no claims file nope: choose among" in refused.stderr
+
+
 @pytest.mark.parametrize("entry, message", [
     ("test: bigger", "test='bigger' is not valid"),
     ("test: compare\n    better: [a]\n    than: [b]\n    at: soon", "at='soon' is not valid"),
