@@ -199,7 +199,9 @@ class PlainBeam(PlainGNRPA):
         return beam
 
 
-@pytest.mark.parametrize("options", [SameGameOptions(board="1", policy="selective", threshold=10),
+# SameGame's in the slow suite: its Beam kernel's compile alone costs the fast suite 20 s
+@pytest.mark.parametrize("options", [pytest.param(SameGameOptions(board="1", policy="selective", threshold=10),
+                                                  marks=pytest.mark.slow),
                                      TsptwOptions(instance="rc_201.1")], ids=["samegame", "tsptw"])
 def test_beam_nrpa_with_a_beam_of_one_is_nrpa_run_for_run(options):
     domain = make_domain(options).kernel_domain()
