@@ -199,7 +199,7 @@ class PlainBeam(PlainGNRPA):
         return beam
 
 
-# SameGame's in the slow suite: its Beam kernel's compile alone costs the fast suite 20 s
+# SameGame's in the slow suite: it compiles a Beam kernel that no fast test needs
 @pytest.mark.parametrize("options", [pytest.param(SameGameOptions(board="1", policy="selective", threshold=10),
                                                   marks=pytest.mark.slow),
                                      TsptwOptions(instance="rc_201.1")], ids=["samegame", "tsptw"])
