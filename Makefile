@@ -65,14 +65,14 @@ family-samegame: ## NRPA family, SameGame board 1: NRPA, SNRPA(4), GNRPA (tabu b
 family-tsptw: ## NRPA family, TSPTW rc_204.1: NRPA, SNRPA(4), GNRPA (time bias), GNRPA-LR vs time (no published table)
 family-weakschur: ## NRPA family, Weak Schur WS(7): GNRPA vs GNRPA-LR over time (no published table)
 family-boards: ## NRPA family, 20 SameGame boards: Beam NRPA(4) beside Distributed NRPA's Table 1 (Diversity-NRPA as published)
-family: family-samegame family-tsptw family-weakschur family-boards ## the four NRPA-family experiments (SCALE=quick: about 25 min on 2 cores)
+family: family-samegame family-tsptw family-weakschur family-boards ## the four NRPA-family experiments (SCALE=quick: 29 min measured on 2 cores)
 
 $(EXPERIMENTS): ## run an experiment through the store, then write its tables and figures
 	$(PY) -m experiments.estimate experiment=$(experiment) scale=$(SCALE) $(ARGS)
 	$(PY) run.py -m experiment=$(experiment) scale=$(SCALE) $(ARGS)
 	$(PY) -m analysis.report experiment=$(experiment) scale=$(SCALE) $(ARGS)
 
-claims: ## verdicts on the papers' claims (SCALE=quick|paper; CLAIMS="gnrpa gnrpa_lr": those files only): prints what is missing and its cost, runs it, writes the experiments' tables, then outputs/claims/claims_<scale>.{md,csv,png} (quick: about 100 min on 2 cores)
+claims: ## verdicts on the papers' claims (SCALE=quick|paper; CLAIMS="gnrpa gnrpa_lr": those files only): prints what is missing and its cost, runs it, writes the experiments' tables, then outputs/claims/claims_<scale>.{md,csv,png} (quick: about 130 min on 2 cores)
 	@experiments="$$($(PY) -m analysis.claims scale=$(SCALE) $(ARGS) --experiments $(claim_files))" || exit 2; \
 	for experiment in $$experiments; do \
 		$(PY) -m experiments.estimate experiment=$$experiment scale=$(SCALE) $(ARGS) || exit 2; \

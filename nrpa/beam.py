@@ -14,7 +14,7 @@ public Morpion code (morpionBeam.c), as we read it, and is documented as our rea
   fresh policy when its N iterations end, as NRPA's does.
 
 With B = 1 the beam is the level's best sequence and its policy: NRPA, move for move (tested
-on whole runs). A level-l call makes (B·N)^l playouts. It runs sequentially, with P = 1.
+on whole runs). A level-l call makes up to (B·N)^l playouts. It runs sequentially, with P = 1.
 
 Storage: level l owns 2B slots (policy rows and workspace sequence rows of the same index):
 at most B hold the beam, whose rows stay intact until the iteration ends (their policies are
@@ -40,31 +40,31 @@ BeamState = namedtuple("BeamState", ["n_beam", "beam_slot", "beam_score", "n_can
 
 
 @njit(cache=True)
-def _new_beam_state(top, width):
+def _new_beam_state(top, size):
     return BeamState(
         n_beam=np.zeros(top + 1, dtype=np.int64),
-        beam_slot=np.zeros((top + 1, width), dtype=np.int64),
-        beam_score=np.zeros((top + 1, width)),
+        beam_slot=np.zeros((top + 1, size), dtype=np.int64),
+        beam_score=np.zeros((top + 1, size)),
         n_cand=np.zeros(top + 1, dtype=np.int64),
-        cand_slot=np.zeros((top + 1, width), dtype=np.int64),
-        cand_score=np.zeros((top + 1, width)),
-        cand_parent=np.zeros((top + 1, width), dtype=np.int64),
-        taken=np.zeros((top + 1, 2 * width), dtype=np.bool_),
+        cand_slot=np.zeros((top + 1, size), dtype=np.int64),
+        cand_score=np.zeros((top + 1, size)),
+        cand_parent=np.zeros((top + 1, size), dtype=np.int64),
+        taken=np.zeros((top + 1, 2 * size), dtype=np.bool_),
         done=np.zeros(top + 1, dtype=np.int64),
         member=np.zeros(top + 1, dtype=np.int64),
     )
 
 
 @njit(cache=True, inline="always")
-def _first_row(level, width):
+def _first_row(level, size):
     """The policy and sequence row of slot 0 of ``level`` (row 0 is the playouts' sequence)."""
-    return 1 + (level - 1) * 2 * width
+    return 1 + (level - 1) * 2 * size
 
 
 @njit(cache=True)
-def _begin_level(b, policy, level, width, parent_row):
+def _begin_level(b, policy, level, size, parent_row):
     """Start a call of ``level`` from the policy of ``parent_row`` (-1: a fresh policy)."""
-    row = _first_row(level, width)
+    row = _first_row(level, size)
     if parent_row < 0:
         pol.clear(policy, row)
     else:
@@ -91,12 +91,12 @@ def _same_sequence(ws, a, b):
 
 
 @njit(cache=True)
-def _offer(b, ws, level, width, value, source, parent_row):
+def _offer(b, ws, level, size, value, source, parent_row):
     """Offer the sequence of workspace row ``source`` (score ``value``), paired with the
     policy of ``parent_row``, to the candidates of ``level``'s iteration."""
     n = b.n_cand[level]
     worst = 0
-    if n == width:
+    if n == size:
         for j in range(1, n):
             if b.cand_score[level, j] < b.cand_score[level, worst]:
                 worst = j
@@ -105,8 +105,8 @@ def _offer(b, ws, level, width, value, source, parent_row):
     for j in range(n):
         if _same_sequence(ws, b.cand_slot[level, j], source):
             return
-    first = _first_row(level, width)
-    if n == width:
+    first = _first_row(level, size)
+    if n == size:
         evicted = b.cand_slot[level, worst]
         if evicted != b.cand_parent[level, worst]:  # a child's slot; a parent's row is needed until the iteration ends
             b.taken[level, evicted - first] = False
@@ -125,7 +125,7 @@ def _offer(b, ws, level, width, value, source, parent_row):
 
 
 @njit(cache=True)
-def _end_iteration(b, ws, policy, level, width, step):
+def _end_iteration(b, ws, policy, level, size, step):
     """The candidates become the beam (best first); each child takes a copy of its parent's
     policy (every parent row still intact), then every element adapts toward its sequence;
     the next iteration's candidates are the new beam."""
@@ -141,7 +141,7 @@ def _end_iteration(b, ws, policy, level, width, step):
     for j in range(n):
         if slots[j] != parents[j]:
             pol.copy_row(policy, parents[j], slots[j])
-    first = _first_row(level, width)
+    first = _first_row(level, size)
     b.taken[level, :] = False
     for j in range(n):
         b.beam_slot[level, j] = slots[j]
@@ -156,22 +156,22 @@ def _end_iteration(b, ws, policy, level, width, step):
 
 
 @njit(cache=True)
-def _next_member(b, ws, policy, level, width, step):
+def _next_member(b, ws, policy, level, size, step):
     """The child call of the current beam element has been offered: go to the next element,
     or end the iteration after the last."""
     b.member[level] += 1
     if b.member[level] == b.n_beam[level]:
-        _end_iteration(b, ws, policy, level, width, step)
+        _end_iteration(b, ws, policy, level, size, step)
 
 
 @njit(cache=True)
 def beam_nrpa(domain, ws, policy, run, params, b, top):
     """One Beam NRPA call at level ``top`` >= 1 from a fresh policy; the run records the best.
     A loop over an explicit stack of levels, as ``nrpa_until``."""
-    width = params.beam
+    size = params.beam
     step = adapt_step(params)
     level = top
-    _begin_level(b, policy, level, width, -1)
+    _begin_level(b, policy, level, size, -1)
     while True:
         if b.done[level] == params.iterations:  # the call ends: its beam goes to the parent
             if level == top:
@@ -179,20 +179,20 @@ def beam_nrpa(domain, ws, policy, run, params, b, top):
             parent = level + 1
             parent_row = b.beam_slot[parent, b.member[parent]]
             for j in range(b.n_beam[level]):
-                _offer(b, ws, parent, width, b.beam_score[level, j], b.beam_slot[level, j], parent_row)
+                _offer(b, ws, parent, size, b.beam_score[level, j], b.beam_slot[level, j], parent_row)
             level = parent
-            _next_member(b, ws, policy, level, width, step)
+            _next_member(b, ws, policy, level, size, step)
             continue
         row = b.beam_slot[level, b.member[level]]
         if level > 1:
             level -= 1
-            _begin_level(b, policy, level, width, row)
+            _begin_level(b, policy, level, size, row)
             continue
         value = _policy_playout(domain, ws, policy, row, run, params)
         if run.counters[STOP]:  # the budget is spent
             return
-        _offer(b, ws, 1, width, value, 0, row)
-        _next_member(b, ws, policy, 1, width, step)
+        _offer(b, ws, 1, size, value, 0, row)
+        _next_member(b, ws, policy, 1, size, step)
 
 
 @njit(cache=True)

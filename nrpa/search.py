@@ -106,10 +106,23 @@ def _gnrpa_checks(s: SearchSettings) -> list[tuple[bool, str]]:
     ]
 
 
+BEAM_MEMORY_LIMIT = 4 * 2**30  # bytes of policy tables a Beam NRPA run may take
+
+
+def _beam_policy_bytes(s: SearchSettings) -> int:
+    """Beam NRPA's policy tables: 2B rows per level (nrpa/beam.py), each of 2**bits slots of
+    32 bytes (key, weight, exp(weight), used-slot index)."""
+    return (2 * s.beam * s.level + 1) * 2**s.policy_capacity_bits * 32
+
+
 def _beam_checks(s: SearchSettings) -> list[tuple[bool, str]]:
     return [
         *_nrpa_checks(s),
         (1 <= s.beam <= 64, f"beam={s.beam} is out of range: 1..64 (B = 1 is NRPA)"),
+        (_beam_policy_bytes(s) <= BEAM_MEMORY_LIMIT,
+         f"beam={s.beam} at level={s.level} takes {_beam_policy_bytes(s) / 2**30:.1f} GiB of policy tables "
+         f"(2B rows per level of 2**{s.policy_capacity_bits} slots), over the {BEAM_MEMORY_LIMIT / 2**30:g} GiB "
+         "limit: lower beam, level or policy_capacity_bits"),
         (s.level >= 1, f"level={s.level} is out of range for Beam NRPA: it must be >= 1"),
         (s.P == 1, f"P={s.P}: Beam NRPA runs with P = 1 (SNRPA's P is not defined for a beam)"),
         (s.parallel == "none", f"parallel={s.parallel}: Beam NRPA runs sequentially only: set parallel=none, "

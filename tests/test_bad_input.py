@@ -51,6 +51,8 @@ CASES = [
     (RUN + ("beam=3",), "beam=3 is a setting of Beam NRPA: use algo=beam"),
     (RUN + ("algo=beam", "level=0"), "level=0 is out of range for Beam NRPA"),
     (RUN + ("algo=beam", "P=2"), "Beam NRPA runs with P = 1"),
+    (RUN + ("algo=beam", "beam=64", "level=4", "policy_capacity_bits=19"),
+     "beam=64 at level=4 takes 8.0 GiB of policy tables"),
     (RUN + ("algo=gnrpa", "domain.bias=size"), "domain.bias='size' is not valid: choose none, tabu, or the path"),
     (RUN + ("algo=gnrpa", "domain=tsptw", "domain.bias=nowhere.npz"), "no such bias file"),
     (RUN + ("algo=gnrpa", "domain.bias=tabu", "domain.bias_weight=-1"), "domain.bias_weight=-1.0 is out of range"),
