@@ -49,6 +49,9 @@ class Job:
 
     def _parallel_config(self) -> dict:
         s = self.settings
+        if s.parallel == "averaged" and s.algorithm == "spmcts":
+            return {"strategy": s.parallel, "searches": s.threads, "average_every": s.average_every,
+                    "share_depth": s.share_depth, "share_min_visits": s.share_min_visits}
         if s.parallel == "averaged":
             return {"strategy": s.parallel, "searches": s.threads, "average_every": s.average_every}
         return {"strategy": s.parallel, "level": s.parallel_level, "threads": s.threads}

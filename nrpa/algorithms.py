@@ -42,8 +42,9 @@ from nrpa.domains.contract import (
     bias, copy_state, legal_moves, max_length, max_moves, new_state, play, reset, score,
 )
 
-# Params.algorithm: which kernel runs (``search``; Beam NRPA: ``nrpa.beam.beam_search``)
-NRPA, NMCS, BEAM = 0, 1, 2
+# Params.algorithm: which kernel runs (``search``; Beam NRPA: ``nrpa.beam.beam_search``;
+# SP-MCTS: ``nrpa.spmcts``)
+NRPA, NMCS, BEAM, SPMCTS = 0, 1, 2, 3
 # Params.bias: where a playout's biases come from
 NO_BIAS, DOMAIN_BIAS, TABLE_BIAS = 0, 1, 2
 Params = namedtuple(
@@ -54,10 +55,13 @@ Params = namedtuple(
     # one row of a policy-like hash table of code -> exp(beta), shift bias_shift);
     # strategy, parallel_level, threads, average_every: the parallel searches' (nrpa.parallel,
     # nrpa.averaging); seed; budget_clock: a clock id; max_time and max_playouts (<= 0: no
-    # limit of that kind); restart; policy_capacity_bits; trace_capacity.
+    # limit of that kind); restart; policy_capacity_bits; trace_capacity; SP-MCTS's (nrpa.spmcts): exploration
+    # (C), variance_bias (D), simulations_per_move (0: one tree for the whole budget), tree_capacity (nodes),
+    # share_depth and share_min_visits (K and N_min of the averaged trees).
     ["algorithm", "level", "iterations", "playouts_per_step", "alpha", "temperature", "repetitions", "beam", "bias",
      "bias_keys", "bias_factors", "bias_shift", "strategy", "parallel_level", "threads", "average_every", "seed",
-     "budget_clock", "max_time", "max_playouts", "restart", "policy_capacity_bits", "trace_capacity"],
+     "budget_clock", "max_time", "max_playouts", "restart", "policy_capacity_bits", "trace_capacity",
+     "exploration", "variance_bias", "simulations_per_move", "tree_capacity", "share_depth", "share_min_visits"],
 )
 
 # Run.counters slots

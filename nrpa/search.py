@@ -3,7 +3,8 @@
 The papers' symbols are kept where users type them: ``level``, ``N`` (iterations per
 level), ``alpha`` (Adapt step), ``P`` (playouts per level-1 step of Stabilized NRPA),
 ``tau`` (GNRPA's temperature), ``repetitions`` (R of GNRPA with limited repetitions),
-``beam`` (B of Beam NRPA).
+``beam`` (B of Beam NRPA), ``C`` and ``D`` (SP-MCTS's exploration constant and the
+constant of its variance term).
 """
 
 import math
@@ -12,13 +13,14 @@ from typing import Callable, Optional
 
 import numpy as np
 
-from nrpa.algorithms import BEAM, NMCS, NO_BIAS, NRPA, Params, search
+from nrpa.algorithms import BEAM, NMCS, NO_BIAS, NRPA, SPMCTS, Params, search
 from nrpa.averaging import averaged_search
 from nrpa.beam import beam_search
 from nrpa.bias import KernelBias, no_bias
 from nrpa.clock import CLOCKS
 from nrpa.errors import InputError
 from nrpa.parallel import STRATEGIES, parallel_search
+from nrpa.spmcts import averaged_trees_search, shared_tree_search, spmcts_search
 
 TRACE_CAPACITY = 1 << 16
 
@@ -44,6 +46,12 @@ class SearchSettings:
     tau: float = 1.0
     repetitions: Optional[int] = None
     beam: int = 1
+    C: float = 0.5
+    D: float = 10000.0
+    simulations_per_move: int = 0
+    tree_nodes: int = 2**23
+    share_depth: int = 0
+    share_min_visits: float = 10.0
     seed: int = 0
     max_time: Optional[float] = 10.0
     max_playouts: Optional[int] = None
@@ -130,6 +138,37 @@ def _beam_checks(s: SearchSettings) -> list[tuple[bool, str]]:
     ]
 
 
+def _spmcts_label(s: SearchSettings) -> str:
+    moves = f" {s.simulations_per_move} simulations per move" if s.simulations_per_move else ""
+    return f"SP-MCTS C={s.C:g} D={s.D:g}{moves}"
+
+
+TREE_NODE_BYTES = 92  # SP-MCTS: 7 int64 and 4 float64 arrays per node, plus the path and marks
+
+
+def _spmcts_checks(s: SearchSettings) -> list[tuple[bool, str]]:
+    return [
+        (math.isfinite(s.C) and s.C >= 0, f"C={s.C} is out of range: it must be >= 0"),
+        (math.isfinite(s.D) and s.D >= 0, f"D={s.D} is out of range: it must be >= 0"),
+        (s.simulations_per_move >= 0,
+         f"simulations_per_move={s.simulations_per_move} is out of range: >= 0 (0: one tree for the whole budget)"),
+        (1 <= s.tree_nodes <= 2**28, f"tree_nodes={s.tree_nodes} is out of range: 1..2**28 "
+                                     f"({TREE_NODE_BYTES} bytes per node in use)"),
+        (s.max_time is not None or s.max_playouts is not None or (s.simulations_per_move > 0 and not s.restart),
+         "SP-MCTS needs a budget: set max_time and/or max_playouts (or simulations_per_move > 0 and restart=false "
+         "to play one game)"),
+        (s.parallel in ("none", "shared", "averaged"),
+         f"parallel={s.parallel}: SP-MCTS runs parallel=shared (threads on one tree, Gelly et al.'s multi-core) or "
+         "averaged (one tree per thread, averaging their top statistics: the cluster version)"),
+        (s.parallel != "averaged" or s.simulations_per_move == 0,
+         f"simulations_per_move={s.simulations_per_move}: the averaged trees grow from the initial state for the "
+         "whole budget: set simulations_per_move=0"),
+        (0 <= s.share_depth <= 16, f"share_depth={s.share_depth} is out of range: 0..16 (0: the root's moves)"),
+        (math.isfinite(s.share_min_visits) and s.share_min_visits >= 0,
+         f"share_min_visits={s.share_min_visits} is out of range: it must be >= 0"),
+    ]
+
+
 ALGORITHMS = {algorithm.name: algorithm for algorithm in (
     Algorithm("nrpa", NRPA, ("level", "N", "alpha", "P"), _nrpa_label, parallel=True, checks=lambda s: [
         *_nrpa_checks(s),
@@ -142,10 +181,14 @@ ALGORITHMS = {algorithm.name: algorithm for algorithm in (
     Algorithm("beam", BEAM, ("level", "N", "alpha", "beam"),
               lambda s: f"Beam NRPA(B={s.beam}) level {s.level} N={s.N} alpha={s.alpha:g}", checks=_beam_checks),
     Algorithm("nmcs", NMCS, ("level",), lambda s: f"NMCS level {s.level}", checks=lambda s: []),
+    Algorithm("spmcts", SPMCTS, ("C", "D", "simulations_per_move", "tree_nodes"), _spmcts_label, parallel=True,
+              checks=_spmcts_checks),
 )}
 # The settings of one algorithm only, and the value every other algorithm runs
-OWN_SETTINGS = {"tau": ("gnrpa", 1.0), "repetitions": ("gnrpa", None), "beam": ("beam", 1)}
-_OWNER_NAMES = {"gnrpa": "GNRPA", "beam": "Beam NRPA"}
+OWN_SETTINGS = {"tau": ("gnrpa", 1.0), "repetitions": ("gnrpa", None), "beam": ("beam", 1),
+                **{key: ("spmcts", getattr(SearchSettings, key)) for key in (
+                    "C", "D", "simulations_per_move", "tree_nodes", "share_depth", "share_min_visits")}}
+_OWNER_NAMES = {"gnrpa": "GNRPA", "beam": "Beam NRPA", "spmcts": "SP-MCTS"}
 PARALLEL = ("none", *STRATEGIES, "averaged")  # the values of ``parallel``
 
 
@@ -199,7 +242,12 @@ def label(settings: SearchSettings) -> str:
     """The search in words, for tables and logs: the algorithm's label and the parallel strategy."""
     s = settings
     text = ALGORITHMS[s.algorithm].label(s)
-    if s.parallel == "averaged":
+    if s.algorithm == "spmcts" and s.parallel == "shared":
+        text += f", one tree shared by {s.threads} thread(s)"
+    elif s.algorithm == "spmcts" and s.parallel == "averaged":
+        text += (f", {s.threads} trees averaging the statistics of their moves down to depth {s.share_depth} "
+                 f"(at least {s.share_min_visits:g} visits) every {s.average_every:g} s")
+    elif s.parallel == "averaged":
         text += f", {s.threads} root searches averaging their policies every {s.average_every:g} s"
     elif s.parallel != "none":
         text += f", {s.parallel} policy at level {s.parallel_level} on {s.threads} thread(s)"
@@ -267,6 +315,12 @@ def kernel_params(settings: SearchSettings, bias: Optional[KernelBias] = None) -
         restart=bool(s.restart),
         policy_capacity_bits=int(s.policy_capacity_bits),
         trace_capacity=TRACE_CAPACITY,
+        exploration=float(s.C),
+        variance_bias=float(s.D),
+        simulations_per_move=int(s.simulations_per_move),
+        tree_capacity=int(s.tree_nodes),
+        share_depth=int(s.share_depth),
+        share_min_visits=float(s.share_min_visits),
     )
 
 
@@ -275,6 +329,9 @@ def run_search(kernel_domain, settings: SearchSettings, bias: Optional[KernelBia
     with GNRPA's ``bias`` (the adapter's ``kernel_bias``; none by default)."""
     if settings.algorithm == "beam":
         kernel = beam_search
+    elif settings.algorithm == "spmcts":
+        kernel = {"none": spmcts_search, "shared": shared_tree_search, "averaged": averaged_trees_search}[
+            settings.parallel]
     else:
         kernel = {"none": search, "averaged": averaged_search}.get(settings.parallel, parallel_search)
     outcome = kernel(kernel_domain, kernel_params(settings, bias))
