@@ -13,7 +13,7 @@ experiment = $(subst -,_,$@)
 EXPERIMENTS := selective-table2 selective-table3 selective-table4 selective-table5 selective-table6 \
 	stabilized-table1 stabilized-table2 stabilized-table3 stabilized-table4 distributed-table1 \
 	morpion-table2 distributed-fig3 distributed-fig4 distributed-fig5 speedup \
-	family-samegame family-tsptw family-weakschur family-boards
+	family-samegame family-tsptw family-weakschur family-boards spmcts-samegame spmcts-boards spmcts-speedup
 
 .DEFAULT_GOAL := help
 .PHONY: help install test test-slow bench verify list leaderboard clean-cache table4 family claims export $(EXPERIMENTS)
@@ -65,6 +65,9 @@ family-samegame: ## NRPA family, SameGame board 1: NRPA, SNRPA(4), GNRPA (tabu b
 family-tsptw: ## NRPA family, TSPTW rc_204.1: NRPA, SNRPA(4), GNRPA (time bias), GNRPA-LR vs time (no published table)
 family-weakschur: ## NRPA family, Weak Schur WS(7): GNRPA vs GNRPA-LR over time (no published table)
 family-boards: ## NRPA family, 20 SameGame boards: Beam NRPA(4) beside Distributed NRPA's Table 1 (Diversity-NRPA as published)
+spmcts-samegame: ## SP-MCTS beside NRPA on SameGame board 1, mean best score vs time (no published table)
+spmcts-boards: ## SP-MCTS on the 20 SameGame boards beside Selective NRPA's Table 4 (the published SP-MCTS column)
+spmcts-speedup: ## Gelly et al.'s speed-up on SP-MCTS: one shared tree, averaged trees (K = 0), root, over sequential
 family: family-samegame family-tsptw family-weakschur family-boards ## the four NRPA-family experiments (SCALE=quick: 29 min measured on 2 cores)
 
 $(EXPERIMENTS): ## run an experiment through the store, then write its tables and figures

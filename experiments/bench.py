@@ -56,10 +56,12 @@ OTHER_DOMAINS = {
 }
 
 
-def playouts_per_cpu_second(options, seconds: float) -> float:
+def playouts_per_cpu_second(options, seconds: float, settings: SearchSettings | None = None) -> float:
+    """Playouts per CPU-second of ``settings`` (NRPA level 4, N = 100 by default) on ``options``."""
     domain = make_domain(options).kernel_domain()
-    run_search(domain, SearchSettings(level=4, N=100, max_time=0.05))  # compile or load from cache
-    result = run_search(domain, SearchSettings(level=4, N=100, max_time=seconds, seed=1))
+    settings = settings or SearchSettings(level=4, N=100)
+    run_search(domain, replace(settings, max_time=0.05))  # compile or load from cache
+    result = run_search(domain, replace(settings, max_time=seconds, seed=1))
     return result.playouts / result.cpu_seconds
 
 
@@ -112,7 +114,14 @@ def parallel_start_seconds() -> tuple[float, float]:
 
 
 def leaf_speedup(parallel: str, threads: int, pairs: int, seconds: float) -> tuple[float, float, list[float]]:
-    """SameGame board 1, NRPA level 4, leaf parallelisation (L = 1): playouts per
+    """SameGame board 1, NRPA level 4, leaf parallelisation (L = 1): ``thread_speedup``."""
+    settings = SearchSettings(level=4, N=100, parallel=parallel, parallel_level=1, clock="wall", max_time=0.05)
+    return thread_speedup(settings, threads, pairs, seconds)
+
+
+def thread_speedup(settings: SearchSettings, threads: int, pairs: int,
+                   seconds: float) -> tuple[float, float, list[float]]:
+    """SameGame board 1 (tabu playouts), the threaded search ``settings``: playouts per
     wall-second on 1 thread and on ``threads`` threads, in ``pairs`` interleaved pairs of
     runs (seeds 1..pairs, ``seconds`` each). Returns the median rates and each pair's ratio.
 
@@ -120,9 +129,9 @@ def leaf_speedup(parallel: str, threads: int, pairs: int, seconds: float) -> tup
     two runs of a pair see the same machine, and the median of the pairs' ratios is not
     moved by one disturbed pair, as one long run of each would be."""
     domain = make_domain(SameGameOptions(board="1", policy="tabu")).kernel_domain()
-    settings = SearchSettings(level=4, N=100, parallel=parallel, parallel_level=1, clock="wall", max_time=0.05)
     for count in (1, threads):
         run_search(domain, replace(settings, threads=count))  # compile or load from cache
+
     def rate(count, seed):
         result = run_search(domain, replace(settings, threads=count, max_time=seconds, seed=seed))
         return result.playouts / result.wall_seconds
@@ -245,6 +254,16 @@ def main() -> None:
               f"runs: 1 thread {one:,.0f}, {threads} threads {many:,.0f} playouts per wall-second (medians); "
               f"x{statistics.median(ratios):.2f} (median of the pairs' ratios; they range "
               f"{min(ratios):.2f} to {max(ratios):.2f}; target x1.8 on 2 cores)")
+    spmcts = SearchSettings(algorithm="spmcts", max_time=seconds / 4)
+    rate = playouts_per_cpu_second(SameGameOptions(board="1", policy="tabu"), seconds / 4, spmcts)
+    print(f"SP-MCTS, SameGame board 1, tabu (TabuColorRandom), one tree: {rate:,.0f} simulations per CPU-second "
+          f"({seconds / 4:g} CPU-s)")
+    one, many, ratios = thread_speedup(replace(spmcts, parallel="shared", clock="wall", max_time=0.05), threads,
+                                       pairs, seconds / 5)
+    print(f"SP-MCTS, one tree shared by threads, SameGame board 1 tabu, {pairs} pairs of {seconds / 5:g} s runs: "
+          f"1 thread {one:,.0f}, {threads} threads {many:,.0f} simulations per wall-second (medians); "
+          f"x{statistics.median(ratios):.2f} (median of the pairs' ratios; they range {min(ratios):.2f} to "
+          f"{max(ratios):.2f})")
     print(f"playouts_per_cpu_second: {tabu:.0f}")
 
 
