@@ -47,7 +47,9 @@ def run_job(job: Job, repeats: int, store: RunStore, *, n_jobs: int | None = Non
     paths = tuple(job.run_path(store, repeat) for repeat in range(repeats))
     pending = [repeat for repeat, path in enumerate(paths) if force or store.load_or_set_aside(path) is None]
     store.remove_stale_temporaries()
-    if pending:
+    if pending and job.settings.parallel == "cluster":
+        _run_on_cluster(job, pending, paths, store, address if backend == "dask" else None, label)
+    elif pending:
         _compile_kernels(job)
         with _parallel_backend(backend, address) as cluster_threads, tqdm(
             total=repeats, initial=repeats - len(pending), desc=label, unit="run",
@@ -67,6 +69,21 @@ def run_job(job: Job, repeats: int, store: RunStore, *, n_jobs: int | None = Non
                 bar.update(1)
                 bar.set_postfix(running=min(workers, left))
     return JobOutcome(paths=paths, ran=len(pending), found=repeats - len(pending))
+
+
+def _run_on_cluster(job: Job, pending: list[int], paths: tuple[Path, ...], store: RunStore,
+                    address: str | None, label: str) -> None:
+    """``parallel=cluster``: the runs one after the other from this process, each spread over
+    the cluster's workers (experiments/cluster.py); each record is written as it arrives."""
+    from experiments.cluster import cluster_client, compile_member_kernels
+
+    compile_member_kernels(job.domain_options, job.settings)
+    leaderboard = Leaderboard(store.root)
+    with cluster_client(address, job.settings.threads) as client:
+        for repeat in tqdm(pending, desc=label, unit="run", dynamic_ncols=True, disable=len(pending) == 1):
+            record = execute_run(job, repeat, client)
+            store.write(paths[repeat], record)
+            leaderboard.offer(record)
 
 
 def _compile_kernels(job: Job) -> None:

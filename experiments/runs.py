@@ -49,7 +49,7 @@ class Job:
 
     def _parallel_config(self) -> dict:
         s = self.settings
-        if s.parallel == "averaged" and s.algorithm == "spmcts":
+        if s.parallel in ("averaged", "cluster") and s.algorithm == "spmcts":
             return {"strategy": s.parallel, "searches": s.threads, "average_every": s.average_every,
                     "share_depth": s.share_depth, "share_min_visits": s.share_min_visits}
         if s.parallel == "averaged":
@@ -81,11 +81,17 @@ def domain_identity(options) -> dict:
     return values
 
 
-def execute_run(job: Job, repeat: int) -> dict:
-    """Run repeat ``repeat`` of ``job`` and return its record (the caller stores it)."""
+def execute_run(job: Job, repeat: int, client=None) -> dict:
+    """Run repeat ``repeat`` of ``job`` and return its record (the caller stores it); a
+    ``parallel=cluster`` job runs on the dask ``client``'s workers."""
     domain = make_domain(job.domain_options)
     settings = job.run_settings(repeat)
-    result = run_search(domain.kernel_domain(), settings, domain.kernel_bias)
+    if settings.parallel == "cluster":
+        from experiments.cluster import cluster_search
+
+        result = cluster_search(client, job.domain_options, settings)
+    else:
+        result = run_search(domain.kernel_domain(), settings, domain.kernel_bias)
     config = job.run_config(repeat)
     return {
         "run_id": run_id(config),

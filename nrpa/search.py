@@ -157,12 +157,14 @@ def _spmcts_checks(s: SearchSettings) -> list[tuple[bool, str]]:
         (s.max_time is not None or s.max_playouts is not None or (s.simulations_per_move > 0 and not s.restart),
          "SP-MCTS needs a budget: set max_time and/or max_playouts (or simulations_per_move > 0 and restart=false "
          "to play one game)"),
-        (s.parallel in ("none", "shared", "averaged"),
-         f"parallel={s.parallel}: SP-MCTS runs parallel=shared (threads on one tree, Gelly et al.'s multi-core) or "
-         "averaged (one tree per thread, averaging their top statistics: the cluster version)"),
-        (s.parallel != "averaged" or s.simulations_per_move == 0,
-         f"simulations_per_move={s.simulations_per_move}: the averaged trees grow from the initial state for the "
-         "whole budget: set simulations_per_move=0"),
+        (s.parallel in ("none", "shared", "averaged", "cluster"),
+         f"parallel={s.parallel}: SP-MCTS runs parallel=shared (threads on one tree, Gelly et al.'s multi-core), "
+         "averaged (one tree per thread, averaging their top statistics: the cluster version on threads) or "
+         "cluster (the same on the workers of a dask cluster)"),
+        (s.parallel != "cluster" or (s.simulations_per_move == 0 and s.max_time is not None
+                                     and s.max_playouts is None),
+         "parallel=cluster grows one tree per machine for the whole budget: set simulations_per_move=0 and a "
+         "max_time budget (no max_playouts)"),
         (0 <= s.share_depth <= 16, f"share_depth={s.share_depth} is out of range: 0..16 (0: the root's moves)"),
         (math.isfinite(s.share_min_visits) and s.share_min_visits >= 0,
          f"share_min_visits={s.share_min_visits} is out of range: it must be >= 0"),
@@ -189,7 +191,7 @@ OWN_SETTINGS = {"tau": ("gnrpa", 1.0), "repetitions": ("gnrpa", None), "beam": (
                 **{key: ("spmcts", getattr(SearchSettings, key)) for key in (
                     "C", "D", "simulations_per_move", "tree_nodes", "share_depth", "share_min_visits")}}
 _OWNER_NAMES = {"gnrpa": "GNRPA", "beam": "Beam NRPA", "spmcts": "SP-MCTS"}
-PARALLEL = ("none", *STRATEGIES, "averaged")  # the values of ``parallel``
+PARALLEL = ("none", *STRATEGIES, "averaged", "cluster")  # the values of ``parallel``
 
 
 def validate(settings: SearchSettings) -> None:
@@ -221,6 +223,8 @@ def validate(settings: SearchSettings) -> None:
             (s.parallel in PARALLEL, f"parallel={s.parallel!r} is not valid: choose one of {', '.join(PARALLEL)}"),
             (math.isfinite(s.average_every) and s.average_every > 0,
              f"average_every={s.average_every} is out of range: it must be > 0 seconds"),
+            (s.parallel != "cluster" or s.algorithm == "spmcts",
+             "parallel=cluster (trees on the workers of a dask cluster) runs SP-MCTS: set algo=spmcts"),
             (algorithm.parallel, f"parallel={s.parallel} runs NRPA: set algo="
                                  f"{' or '.join(a.name for a in ALGORITHMS.values() if a.parallel)} "
                                  f"(not {s.algorithm})"),
@@ -244,8 +248,9 @@ def label(settings: SearchSettings) -> str:
     text = ALGORITHMS[s.algorithm].label(s)
     if s.algorithm == "spmcts" and s.parallel == "shared":
         text += f", one tree shared by {s.threads} thread(s)"
-    elif s.algorithm == "spmcts" and s.parallel == "averaged":
-        text += (f", {s.threads} trees averaging the statistics of their moves down to depth {s.share_depth} "
+    elif s.algorithm == "spmcts" and s.parallel in ("averaged", "cluster"):
+        where = " on a dask cluster" if s.parallel == "cluster" else ""
+        text += (f", {s.threads} trees{where} averaging the statistics of their moves down to depth {s.share_depth} "
                  f"(at least {s.share_min_visits:g} visits) every {s.average_every:g} s")
     elif s.parallel == "averaged":
         text += f", {s.threads} root searches averaging their policies every {s.average_every:g} s"
@@ -329,6 +334,9 @@ def run_search(kernel_domain, settings: SearchSettings, bias: Optional[KernelBia
     with GNRPA's ``bias`` (the adapter's ``kernel_bias``; none by default)."""
     if settings.algorithm == "beam":
         kernel = beam_search
+    elif settings.parallel == "cluster":
+        raise InputError("parallel=cluster runs its trees on a dask cluster: run it with run.py "
+                         "(experiments.cluster.cluster_search)")
     elif settings.algorithm == "spmcts":
         kernel = {"none": spmcts_search, "shared": shared_tree_search, "averaged": averaged_trees_search}[
             settings.parallel]

@@ -101,6 +101,12 @@ def new_lock():
 def new_tree(domain, capacity):
     """An empty tree (the root alone) of ``capacity`` nodes. ``np.zeros`` leaves the pages of
     a large pool unmapped until nodes are written there."""
+    return _empty_tree(capacity, max_moves(domain))
+
+
+@njit(cache=True)
+def _empty_tree(capacity, width):
+    """The root alone, in a pool of ``capacity`` nodes whose nodes have at most ``width`` moves."""
     tree = Tree(
         parent=np.zeros(capacity, dtype=np.int64),
         first_child=np.zeros(capacity, dtype=np.int64),
@@ -114,7 +120,7 @@ def new_tree(domain, capacity):
         squares=np.zeros(capacity),
         top=np.zeros(capacity),
         size=np.zeros(2, dtype=np.int64),
-        marks=np.zeros(max_moves(domain), dtype=np.int64),
+        marks=np.zeros(width, dtype=np.int64),
     )
     clear_tree(tree)
     return tree
@@ -496,13 +502,17 @@ def shared_tree_search(domain, params):
 
 
 @njit(cache=True, parallel=True)
-def _independent_period(domain, trees, root_states, scratches, runs, seeds, params, deadline):
+def _independent_period(domain, trees, roots, root_states, depth, scratches, runs, seeds, params, deadline,
+                        done, share):
+    """Each thread grows its tree from its root until the wall-clock ``deadline``, the end
+    of the budget or (``share`` > 0) its ``share`` of the move's simulations."""
     for k in prange(params.threads):
         i = np.int64(k)
         np.random.seed(seeds[i])
         thread_run = runs[i]
-        while _elapsed(thread_run, CLOCK_MONOTONIC) < deadline:
-            simulate(domain, trees[i], 0, root_states[i], 0, scratches[i], thread_run, params)
+        while _elapsed(thread_run, CLOCK_MONOTONIC) < deadline and (share <= 0 or done[i] < share):
+            simulate(domain, trees[i], roots[i], root_states[i], depth, scratches[i], thread_run, params)
+            done[i] += 1
             if thread_run.counters[STOP]:
                 break
 
@@ -518,10 +528,10 @@ def _find_child(tree, node, move):
 
 
 @njit(cache=True)
-def share_statistics(trees, share_depth, min_visits):
+def share_statistics(trees, roots, share_depth, min_visits):
     """Gelly's averaging over K trees (module docstring): the moves played from the nodes at
-    depth <= ``share_depth`` that all trees reach, node by node from the root. Returns the
-    number of nodes averaged."""
+    depth <= ``share_depth`` below the roots (``roots[t]``: tree t's) that all trees reach,
+    node by node from the roots. Returns the number of nodes averaged."""
     count = len(trees)
     first = trees[0]
     width = first.marks.size
@@ -529,7 +539,8 @@ def share_statistics(trees, share_depth, min_visits):
     capacity = 1024
     stack = np.zeros((capacity, count), dtype=np.int64)
     depths = np.zeros(capacity, dtype=np.int64)
-    top = 1  # stack[0]: the roots (node 0 everywhere)
+    stack[0] = roots
+    top = 1
     candidates = np.zeros((width, count), dtype=np.int64)
     candidate_moves = np.zeros(width, dtype=np.int64)
     candidate_index = np.zeros(width, dtype=np.int64)
@@ -593,8 +604,38 @@ def share_statistics(trees, share_depth, min_visits):
 
 
 @njit(cache=True)
+def _advance_roots(domain, trees, roots, root_states, depth, scratches):
+    """Every tree plays the move whose child has the best top score in any tree (a tree
+    without that child gets it, empty). Returns the new depth, or -1 when no tree has a
+    visited child at its root."""
+    best_tree = -1
+    best_child = -1
+    for t in range(len(trees)):
+        child = best_move_child(trees[t], roots[t])
+        if child >= 0 and (best_child < 0 or trees[t].top[child] > trees[best_tree].top[best_child]):
+            best_tree = t
+            best_child = child
+    if best_child < 0:
+        return -1
+    move = trees[best_tree].move[best_child]
+    index = trees[best_tree].legal_index[best_child]
+    for t in range(len(trees)):
+        tree = trees[t]
+        child = _find_child(tree, roots[t], move)
+        if child < 0:
+            child = add_child(tree, roots[t], move, index)
+        if child < 0:  # a full pool: this tree searches on from the root's state without a node
+            clear_tree(tree)
+            child = 0
+        roots[t] = child
+        play(domain, root_states[t], move)
+        scratches[t].path[depth] = move
+    return depth + 1
+
+
+@njit(cache=True)
 def averaged_trees_search(domain, params):
-    """Gelly's cluster SP-MCTS on threads (module docstring), S = 0. With one tree it is
+    """Gelly's cluster SP-MCTS on threads (module docstring). With one tree it is
     ``spmcts_search`` for the same seed (averaging one tree changes nothing)."""
     if params.threads == 1:
         return spmcts_search(domain, params)
@@ -609,15 +650,130 @@ def averaged_trees_search(domain, params):
     scratches = _new_scratches(domain, threads)
     runs = _new_runs(domain, params, threads)
     seeds = np.zeros(threads, dtype=np.int64)
+    roots = np.zeros(threads, dtype=np.int64)
+    done = np.zeros(threads, dtype=np.int64)
+    per_move = params.simulations_per_move
+    share = max(1, per_move // threads) if per_move > 0 else 0
     _start_clocks(run)
-    period = 0
-    while True:
-        period += 1
-        _start_section(run, runs, seeds, threads)
-        _independent_period(domain, trees, root_states, scratches, runs, seeds, params,
-                            period * params.average_every)
-        _end_section(run, runs, threads)
-        if run.counters[STOP]:
+    period = 1
+    while True:  # a game: fresh trees from the initial state
+        depth = 0
+        for t in range(threads):
+            clear_tree(trees[t])
+            reset(domain, root_states[t])
+            roots[t] = 0
+        while not _root_is_terminal(domain, trees[0], roots[0], root_states[0], scratches[0]):
+            done[:] = 0
+            while True:  # periods of T0 seconds, cut short by the end of the move's simulations
+                _start_section(run, runs, seeds, threads)
+                _independent_period(domain, trees, roots, root_states, depth, scratches, runs, seeds, params,
+                                    period * params.average_every, done, share)
+                _end_section(run, runs, threads)
+                if run.counters[STOP]:
+                    return result(run)
+                if _elapsed(run, CLOCK_MONOTONIC) >= period * params.average_every:
+                    period = np.int64(_elapsed(run, CLOCK_MONOTONIC) / params.average_every) + 1
+                share_statistics(trees, roots, params.share_depth, params.share_min_visits)
+                if share > 0 and done.min() >= share:
+                    break
+            depth = _advance_roots(domain, trees, roots, root_states, depth, scratches)
+            if depth < 0:
+                break
+        if not go_on(run, params):
             break
-        share_statistics(trees, params.share_depth, params.share_min_visits)
     return result(run)
+
+
+# ---------------------------------------------------------------------------------------
+# Cluster on several machines (experiments/cluster.py): each machine holds one tree, grows it
+# between two exchanges, and sends the top of it (the nodes at depth <= share_depth + 1) to
+# the client, which averages the tops with ``share_statistics`` and sends each machine its
+# own top back to be grafted on its tree.
+
+Member = namedtuple("Member", ["tree", "root_state", "scratch", "run"])
+
+
+@njit(cache=True)
+def new_member(domain, params):
+    """One machine's search: a tree from the initial state (its clocks start with
+    ``start_member``)."""
+    member = Member(tree=new_tree(domain, params.tree_capacity), root_state=new_state(domain),
+                    scratch=new_scratch(domain), run=_new_run(domain, params))
+    reset(domain, member.root_state)
+    return member
+
+
+@njit(cache=True)
+def start_member(member, seed):
+    np.random.seed(seed)
+    _start_clocks(member.run)
+
+
+@njit(cache=True, nogil=True)
+def grow(domain, member, params, deadline):
+    """Simulations until ``deadline`` seconds of the member's wall clock or the end of its
+    budget; returns whether the budget is spent. (Without the GIL: the worker's event loop
+    keeps answering while the tree grows.)"""
+    run = member.run
+    while _elapsed(run, CLOCK_MONOTONIC) < deadline and not run.counters[STOP]:
+        simulate(domain, member.tree, 0, member.root_state, 0, member.scratch, run, params)
+    return run.counters[STOP] != 0
+
+
+@njit(cache=True)
+def top_subtree(tree, root, depth, room):
+    """A new tree holding the nodes of ``tree`` at depth <= depth + 1 below ``root`` (the
+    moves from the nodes at depth <= ``depth``) with their statistics, node 0 for ``root``,
+    and room for ``room`` nodes more (those that averaging adds)."""
+    originals = np.zeros(tree.size[0], dtype=np.int64)  # breadth first: the nodes to copy,
+    parents = np.zeros(tree.size[0], dtype=np.int64)  # the index of their parent among them
+    levels = np.zeros(tree.size[0], dtype=np.int64)  # and their depth
+    originals[0] = root
+    count = 1
+    for i in range(tree.size[0]):
+        if i >= count:
+            break
+        if levels[i] > depth:
+            continue
+        child = tree.first_child[originals[i]]
+        while child != 0:
+            originals[count] = child
+            parents[count] = i
+            levels[count] = levels[i] + 1
+            count += 1
+            child = tree.next_sibling[child]
+    top = _empty_tree(count + room, tree.marks.size)
+    _copy_statistics(tree, root, top, 0)
+    for i in range(1, count):  # node i of the copy is originals[i]: add_child numbers them in order
+        node = originals[i]
+        add_child(top, parents[i], tree.move[node], tree.legal_index[node])
+        _copy_statistics(tree, node, top, i)
+    return top
+
+
+@njit(cache=True)
+def _copy_statistics(source, node, target, into):
+    target.visits[into] = source.visits[node]
+    target.total[into] = source.total[node]
+    target.squares[into] = source.squares[node]
+    target.top[into] = source.top[node]
+
+
+@njit(cache=True)
+def graft(tree, root, top):
+    """Write the statistics of ``top`` (a ``top_subtree`` of ``tree`` from ``root``, since
+    averaged) into ``tree``, adding the nodes it lacks."""
+    into = np.zeros(top.size[0], dtype=np.int64)  # the node of ``tree`` for each node of ``top``
+    into[0] = root
+    for node in range(top.size[0]):
+        if into[node] < 0:  # its parent found no room in the pool
+            continue
+        child = top.first_child[node]
+        while child != 0:
+            target = _find_child(tree, into[node], top.move[child])
+            if target < 0:
+                target = add_child(tree, into[node], top.move[child], top.legal_index[child])
+            into[child] = target
+            if target >= 0:
+                _copy_statistics(top, child, tree, target)
+            child = top.next_sibling[child]

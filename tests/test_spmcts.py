@@ -169,6 +169,9 @@ def test_an_spmcts_certificate_replays_to_its_score_with_the_plain_python_rules(
     assert adapter.replay_score(adapter.certificate(result.best_moves)) == result.best_score
 
 
+ROOTS = np.zeros(2, dtype=np.int64)  # both trees averaged from their node 0
+
+
 def test_averaging_two_trees_by_hand(tsptw_domain):
     first, second = new_tree(tsptw_domain, 16), new_tree(tsptw_domain, 16)
     a1 = add_child(first, 0, 7, 2)
@@ -182,7 +185,7 @@ def test_averaging_two_trees_by_hand(tsptw_domain):
     backpropagate(first, np.array([0, only_first]), 2, 100.0)
     trees = spmcts.List([first, second])
     # depth 0: the root's moves; move 7 has 2 and 4 visits (mean 3 >= N_min = 1.5), move 9 has 1 and none (0.5)
-    assert share_statistics(trees, 0, 1.5) == 1
+    assert share_statistics(trees, ROOTS, 0, 1.5) == 1
     for tree, child in ((first, a1), (second, a2)):
         assert tree.visits[child] == 3.0
         assert tree.total[child] == (30.0 + 160.0) / 2
@@ -191,13 +194,39 @@ def test_averaging_two_trees_by_hand(tsptw_domain):
     assert first.visits[only_first] == 1.0 and second.n_children[0] == 1  # below N_min: not shared, not added
     assert first.visits[deep] == 2.0  # depth 1 is not shared at share_depth 0
     # with N_min = 0 move 9 is shared too, and the second tree gets its node
-    assert share_statistics(trees, 0, 0.0) == 2
+    assert share_statistics(trees, ROOTS, 0, 0.0) == 2
     added = spmcts._find_child(second, 0, 9)
     assert added > 0 and second.visits[added] == 0.5 and second.legal_index[added] == 4
     # share_depth 1 reaches the nodes below move 7 (the second tree gets move 3 with half the first's)
-    share_statistics(trees, 1, 0.0)
+    share_statistics(trees, ROOTS, 1, 0.0)
     below = spmcts._find_child(second, a2, 3)
     assert below > 0 and second.visits[below] == 1.0 and first.visits[deep] == 1.0
+
+
+def test_averaged_trees_play_the_best_move_of_any_tree_and_average_from_their_roots(tsptw_domain):
+    first, second = new_tree(tsptw_domain, 16), new_tree(tsptw_domain, 16)
+    a = add_child(first, 0, 7, 2)
+    b = add_child(first, 0, 9, 4)
+    c = add_child(second, 0, 7, 2)
+    backpropagate(first, np.array([0, a]), 2, 10.0)
+    backpropagate(first, np.array([0, b]), 2, 30.0)
+    backpropagate(second, np.array([0, c]), 2, 20.0)
+    trees = spmcts.List([first, second])
+    roots = np.zeros(2, dtype=np.int64)
+    states = spmcts.List([spmcts.new_scratch(tsptw_domain).state for _ in range(2)])  # initial states
+    scratches = spmcts._new_scratches(tsptw_domain, 2)
+    # move 9 has the best top score (30, in the first tree): both trees play it; the second gets its node
+    assert spmcts._advance_roots(tsptw_domain, trees, roots, states, 0, scratches) == 1
+    added = spmcts._find_child(second, 0, 9)
+    assert roots[0] == b and roots[1] == added and second.legal_index[added] == 4 and second.visits[added] == 0
+    assert scratches[0].path[0] == 9 and scratches[1].path[0] == 9
+    # the next averaging starts from the new roots: the children of b and of the added node
+    below_first = add_child(first, b, 3, 0)
+    backpropagate(first, np.array([b, below_first]), 2, 50.0)
+    assert share_statistics(trees, roots, 0, 0.0) == 1
+    below_second = spmcts._find_child(second, added, 3)
+    assert second.visits[below_second] == 0.5 and first.visits[below_first] == 0.5
+    assert first.visits[a] == 1.0 and second.visits[c] == 1.0  # the old root's moves are left alone
 
 
 @pytest.mark.parametrize("overrides, message", [
@@ -206,7 +235,6 @@ def test_averaging_two_trees_by_hand(tsptw_domain):
     (dict(simulations_per_move=-2), "simulations_per_move=-2 is out of range"),
     (dict(tree_nodes=0), "tree_nodes=0 is out of range"),
     (dict(parallel="thread_local", threads=2, clock="wall"), "SP-MCTS runs parallel=shared"),
-    (dict(parallel="averaged", threads=2, clock="wall", simulations_per_move=100), "set simulations_per_move=0"),
     (dict(max_time=None), "SP-MCTS needs a budget"),
 ])
 def test_bad_spmcts_options_are_refused_with_what_is_wrong(overrides, message):
@@ -231,7 +259,8 @@ def test_threaded_spmcts_with_one_thread_is_the_sequential_search(tsptw_domain, 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("parallel, extra", [("shared", {}), ("shared", {"simulations_per_move": 50}),
-                                             ("averaged", {"average_every": 0.05, "share_depth": 1})])
+                                             ("averaged", {"average_every": 0.05, "share_depth": 1}),
+                                             ("averaged", {"average_every": 0.01, "simulations_per_move": 500})])
 def test_two_threads_run_to_the_budget_and_their_best_replays(parallel, extra):
     adapter = make_domain(SameGameOptions(board="1", policy="tabu"))
     settings = SearchSettings(algorithm="spmcts", parallel=parallel, threads=2, clock="wall", seed=4, max_time=0.5,
