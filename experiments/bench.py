@@ -254,13 +254,15 @@ def main() -> None:
               f"runs: 1 thread {one:,.0f}, {threads} threads {many:,.0f} playouts per wall-second (medians); "
               f"x{statistics.median(ratios):.2f} (median of the pairs' ratios; they range "
               f"{min(ratios):.2f} to {max(ratios):.2f}; target x1.8 on 2 cores)")
-    spmcts = SearchSettings(algorithm="spmcts", max_time=seconds / 4)
+    # S = 100 as the SP-MCTS experiments (conf/variant/spmcts.yaml): with one tree for the whole
+    # run (S = 0) the tree soon keeps selecting a finished game, whose simulations cost nothing.
+    spmcts = SearchSettings(algorithm="spmcts", simulations_per_move=100, max_time=seconds / 4)
     rate = playouts_per_cpu_second(SameGameOptions(board="1", policy="tabu"), seconds / 4, spmcts)
-    print(f"SP-MCTS, SameGame board 1, tabu (TabuColorRandom), one tree: {rate:,.0f} simulations per CPU-second "
+    print(f"SP-MCTS (S = 100), SameGame board 1, tabu (TabuColorRandom): {rate:,.0f} simulations per CPU-second "
           f"({seconds / 4:g} CPU-s)")
     one, many, ratios = thread_speedup(replace(spmcts, parallel="shared", clock="wall", max_time=0.05), threads,
                                        pairs, seconds / 5)
-    print(f"SP-MCTS, one tree shared by threads, SameGame board 1 tabu, {pairs} pairs of {seconds / 5:g} s runs: "
+    print(f"SP-MCTS (S = 100), one tree shared by threads, SameGame board 1 tabu, {pairs} pairs of {seconds / 5:g} s runs: "
           f"1 thread {one:,.0f}, {threads} threads {many:,.0f} simulations per wall-second (medians); "
           f"x{statistics.median(ratios):.2f} (median of the pairs' ratios; they range {min(ratios):.2f} to "
           f"{max(ratios):.2f})")

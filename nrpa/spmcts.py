@@ -54,10 +54,15 @@ conclusion, as our reading):
 * **Cluster** (``parallel=averaged``, K trees on K threads, standing for K machines): each
   thread grows its own tree; every T0 = ``average_every`` wall-seconds they pause and the
   statistics (visits, sum, sum of squares; the top score as the maximum) of the moves played
-  from the nodes at depth <= ``share_depth`` (0: the root's moves only) are replaced, in every
+  from the nodes at depth <= ``share_depth`` (0: the root's moves) are replaced, in every
   tree, by their mean over the K trees (a tree that lacks the node counts zero, and gets the
   node), for the nodes whose mean number of visits is at least ``share_min_visits``
-  (N_min). With S = 0 only (one tree per thread for the whole budget).
+  (N_min). With S > 0 each tree makes S / K simulations per move; the trees also average when
+  the move's simulations are done, and every tree then plays the move whose child has the best
+  top score in any tree (the best sequence any tree found goes on); S = 0: one tree per thread
+  for the whole budget. On several machines (``parallel=cluster``, experiments/cluster.py) the
+  trees are dask actors and the client averages the tops they send with the same
+  ``share_statistics`` (S = 0 there).
 """
 
 from collections import namedtuple
