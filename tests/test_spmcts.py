@@ -2,6 +2,7 @@
 plain-Python SP-MCTS on the same random stream, Gelly et al.'s averaging of two trees by hand,
 and its options."""
 
+import json
 import math
 from dataclasses import replace
 
@@ -10,10 +11,12 @@ import pytest
 
 from nrpa import spmcts
 from nrpa.domains import tsptw_rules
-from nrpa.domains.registry import SameGameOptions, TsptwOptions, make_domain
+from experiments.runs import verify_record
+from nrpa.domains.registry import DOMAINS, SameGameOptions, TsptwOptions, make_domain
 from nrpa.errors import InputError
 from nrpa.search import SearchSettings, run_search
 from nrpa.spmcts import add_child, backpropagate, new_tree, select_child, selection_value, share_statistics
+from tests.conftest import cli
 
 
 @pytest.fixture(scope="module")
@@ -269,3 +272,16 @@ def test_two_threads_run_to_the_budget_and_their_best_replays(parallel, extra):
     assert 0.5 <= result.wall_seconds < 2.0 and result.playouts > 1000
     assert adapter.replay_score(adapter.certificate(result.best_moves)) == result.best_score
     assert list(result.trace.score) == sorted(result.trace.score)  # the merged trace only improves
+
+
+@pytest.mark.slow  # compiles SP-MCTS for each of the seven domains
+@pytest.mark.parametrize("name", list(DOMAINS))
+def test_spmcts_runs_through_run_py_on_every_domain_and_its_best_replays(name, tmp_path):
+    done = cli("run.py", "algo=spmcts", f"domain={name}", "max_time=null", "max_playouts=300",
+               "simulations_per_move=20", f"outputs_dir={tmp_path}")
+    assert done.returncode == 0, done.stderr
+    (path,) = (tmp_path / "runs" / name).glob("*.json")
+    record = json.loads(path.read_text())
+    assert record["result"]["playouts"] == 300 and record["settings"]["algorithm"] == "spmcts"
+    ok, message = verify_record(record)
+    assert ok, message
