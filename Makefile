@@ -16,15 +16,19 @@ EXPERIMENTS := selective-table2 selective-table3 selective-table4 selective-tabl
 	family-samegame family-tsptw family-weakschur family-boards spmcts-samegame spmcts-boards spmcts-speedup
 
 .DEFAULT_GOAL := help
-.PHONY: help install test test-slow bench verify list leaderboard clean-cache table4 family claims export $(EXPERIMENTS)
+.PHONY: help install test test-slow bench verify list leaderboard clean-cache table4 family claims export morpion-table1 $(EXPERIMENTS)
 
 help: ## list the targets
 	@grep -E '^[a-zA-Z0-9_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-20s %s\n", $$1, $$2}'
 
-install: ## create .venv and install the project with its dev extras
+NEURAL ?= yes  # make install NEURAL=no: without PyTorch (the neural Morpion targets then say what is missing)
+extras = dev$(if $(filter no,$(strip $(NEURAL))),,$(comma)neural)
+comma := ,
+
+install: ## create .venv and install the project with its dev extras and PyTorch (NEURAL=no: without PyTorch)
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e ".[dev]"
+	$(PY) -m pip install --quiet -e ".[$(extras)]"
 
 test: ## fast test suite, one worker process per core, each test file in one (numba compile included; under 4 minutes on 2 cores)
 	$(PY) -m pytest -q -n auto --dist loadfile
@@ -60,7 +64,9 @@ distributed-fig3: ## Distributed NRPA Figure 3: score vs playouts, shared/thread
 distributed-fig4: ## Distributed NRPA Figure 4: score after a fixed time by strategy, level and threads (ARGS=threads=1,2,4)
 distributed-fig5: ## Distributed NRPA Figure 5: root vs hybrid-1 vs hybrid-2 over time, boards 1 and 3
 speedup: ## speed-up k(t) of parallel NRPA over sequential (Gelly et al.), with CIs, and playouts per wall-second
-morpion-table2: ## Morpion paper Table 2 (NRPA rows), 5D: uniform policy, NRPA(1..3) final scores, best grid as PNG
+morpion-table2: ## Morpion paper Table 2, 5D: uniform policy, NRPA(1..3) final scores, best grid as PNG; then the neural rows (games sampled from Table 1's networks) and Figure 5
+morpion-table1: ## Morpion paper Table 1, Figures 3 and 4: NRPA games (5D), the three imitation networks trained, their held-out accuracy and curves (needs PyTorch)
+	$(PY) -m experiments.neural table1 scale=$(SCALE) $(ARGS)
 family-samegame: ## NRPA family, SameGame board 1: NRPA, SNRPA(4), GNRPA (tabu bias), GNRPA-LR vs time (no published table)
 family-tsptw: ## NRPA family, TSPTW rc_204.1: NRPA, SNRPA(4), GNRPA (time bias), GNRPA-LR vs time (no published table)
 family-weakschur: ## NRPA family, Weak Schur WS(7): GNRPA vs GNRPA-LR over time (no published table)
@@ -74,6 +80,7 @@ $(EXPERIMENTS): ## run an experiment through the store, then write its tables an
 	$(PY) -m experiments.estimate experiment=$(experiment) scale=$(SCALE) $(ARGS)
 	$(PY) run.py -m experiment=$(experiment) scale=$(SCALE) $(ARGS)
 	$(PY) -m analysis.report experiment=$(experiment) scale=$(SCALE) $(ARGS)
+	$(if $(filter morpion-table2,$@),$(PY) -m experiments.neural table2 scale=$(SCALE))
 
 claims: ## verdicts on the papers' claims (SCALE=quick|paper; CLAIMS="gnrpa gnrpa_lr": those files only): prints what is missing and its cost, runs it, writes the experiments' tables, then outputs/claims/claims_<scale>.{md,csv,png} (quick: about 130 min on 2 cores)
 	@experiments="$$($(PY) -m analysis.claims scale=$(SCALE) $(ARGS) --experiments $(claim_files))" || exit 2; \
