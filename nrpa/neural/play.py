@@ -1,0 +1,105 @@
+"""Playing Morpion with a trained network: games whose every move is sampled from the
+network's softmax over the legal moves (Table 2's neural rows, Figure 5's distributions).
+
+The games of a batch advance together, one forward pass per step for all of them: the planes
+come from the numba kernel (``write_planes``), the move from ``torch.multinomial`` on a seeded
+CPU generator, so a seed gives the same games on any device up to the network's float
+rounding. A game ends when it has no legal move the network can play (none at all, or only
+moves whose line starts outside the 30 x 30 window: counted in the result).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numba import njit
+
+from nrpa.domains.contract import legal_moves, max_moves, new_state, play, reset, score
+from nrpa.neural.planes import CHANNELS, HISTORY, LEGAL_PLANES, OUTPUTS, SIZE, move_index, write_planes
+from nrpa.neural.torch_setup import require_torch
+
+
+@njit(cache=True)
+def new_game(domain):
+    state = new_state(domain)
+    reset(domain, state)
+    return state
+
+
+@njit(cache=True)
+def state_after(domain, moves):
+    """The state after the kernel moves ``moves`` from the start."""
+    state = new_game(domain)
+    for move in moves:
+        play(domain, state, move)
+    return state
+
+
+@njit(cache=True)
+def play_index(domain, state, index):
+    """Play the legal move whose output index is ``index``; its kernel move id (-1: none)."""
+    width = max_moves(domain)
+    moves = np.zeros(width, dtype=np.int64)
+    codes = np.zeros(width, dtype=np.int64)
+    n = legal_moves(domain, state, moves, codes)
+    for i in range(n):
+        if move_index(moves[i]) == index:
+            play(domain, state, moves[i])
+            return moves[i]
+    return -1
+
+
+@njit(cache=True)
+def legal_count(domain, state):
+    width = max_moves(domain)
+    return legal_moves(domain, state, np.zeros(width, dtype=np.int64), np.zeros(width, dtype=np.int64))
+
+
+@njit(cache=True)
+def game_score(domain, state):
+    return score(domain, state)
+
+
+@dataclass(frozen=True)
+class Games:
+    sequences: list  # kernel move ids of each game
+    scores: np.ndarray
+    cut_short: int  # games that ended with legal moves left, all outside the network's window
+
+
+def sample_games(network, representation: str, domain, count: int, *, temperature: float = 1.0, seed: int = 0,
+                 device=None, batch: int = 256) -> Games:
+    """``count`` games, each move drawn from softmax(logits / temperature) over the legal moves."""
+    torch = require_torch()
+    device = device or torch.device("cpu")
+    generator = torch.Generator().manual_seed(seed)
+    history = HISTORY[representation]
+    sequences, scores, cut_short = [], [], 0
+    network.eval()
+    for first in range(0, count, batch):
+        states = [new_game(domain) for _ in range(min(batch, count - first))]
+        moves = [[] for _ in states]
+        alive = list(range(len(states)))
+        while alive:
+            planes = np.zeros((len(alive), CHANNELS[representation], SIZE, SIZE), dtype=np.float32)
+            for row, game in enumerate(alive):
+                write_planes(domain, states[game], history, planes[row])
+            legal = planes[:, LEGAL_PLANES].reshape(len(alive), OUTPUTS) > 0
+            playable = legal.any(axis=1)
+            cut_short += sum(1 for row, game in enumerate(alive)
+                             if not playable[row] and legal_count(domain, states[game]) > 0)
+            rows = np.flatnonzero(playable)
+            if rows.size == 0:
+                break
+            with torch.no_grad():
+                logits = network(torch.from_numpy(planes[rows]).to(device)).float().cpu()
+            logits = logits.masked_fill(~torch.from_numpy(legal[rows]), float("-inf")) / temperature
+            chosen = torch.multinomial(torch.softmax(logits, dim=1), 1, generator=generator)[:, 0].numpy()
+            for row, index in zip(rows, chosen):
+                game = alive[row]
+                moves[game].append(int(play_index(domain, states[game], int(index))))
+            alive = [alive[row] for row in rows]
+        sequences += moves
+        scores += [float(game_score(domain, state)) for state in states]
+    return Games(sequences, np.array(scores), cut_short)
