@@ -1,0 +1,209 @@
+"""Training a Morpion network to imitate the moves of a game set, with checkpoints that a
+killed run resumes from.
+
+Cross-entropy on the moves played, over the legal moves only (the illegal ones masked out of
+the softmax), as the paper trains (section 3): learning rate 0.01 divided by 10 every 40
+epochs. The optimizer is not named in what we could read of the paper: SGD with momentum 0.9
+is our choice, stated in every output. A tenth of the games (not of the positions: the
+positions of one game are alike) is held out to measure the loss and accuracy the paper's
+Figures 3 and 4 and Table 1 report.
+
+Determinism and resumption: the games' split and the order of every epoch come from
+generators seeded with (seed, epoch), and after every epoch a checkpoint holds the weights,
+the optimizer's and the scheduler's states, the epoch and the curves so far, written to a
+temporary file and renamed (a kill leaves the previous checkpoint whole). A run that finds a
+checkpoint made with the same settings goes on from it, and ends with the same weights as one
+that was never stopped (tested).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import numpy as np
+from tqdm import tqdm
+
+from nrpa.domains.registry import MorpionOptions, make_domain
+from nrpa.errors import InputError
+from nrpa.neural.data import GameSet
+from nrpa.neural.networks import make_network, masked_logits
+from nrpa.neural.planes import CHANNELS, HISTORY, LEGAL_PLANES, OUTPUTS, SIZE, positions_planes
+from nrpa.neural.torch_setup import describe, require_torch
+
+torch = require_torch()
+
+
+@dataclass(frozen=True)
+class TrainSettings:
+    network: str = "resnet"  # basic (BasicCNN) or resnet
+    representation: str = "R2"  # R1 (9 planes) or R2 (17: R1 and the 8 previous moves)
+    epochs: int = 80
+    batch_size: int = 64
+    learning_rate: float = 0.01
+    decay_every: int = 40  # epochs between two divisions of the learning rate by 10
+    momentum: float = 0.9
+    validation: float = 0.1  # the share of the games held out
+    seed: int = 0
+    variant: str = "5D"
+
+    def __post_init__(self):
+        checks = [
+            (self.representation in CHANNELS, f"representation={self.representation!r} is not valid: R1 or R2"),
+            (self.epochs >= 1, f"epochs={self.epochs} is out of range: >= 1"),
+            (self.batch_size >= 1, f"batch_size={self.batch_size} is out of range: >= 1"),
+            (self.learning_rate > 0, f"learning_rate={self.learning_rate} is out of range: > 0"),
+            (self.decay_every >= 1, f"decay_every={self.decay_every} is out of range: >= 1"),
+            (0 <= self.validation < 1, f"validation={self.validation} is out of range: 0 <= v < 1"),
+        ]
+        for ok, message in checks:
+            if not ok:
+                raise InputError(message)
+
+
+@dataclass
+class Batches:
+    """Planes, legal masks and target indices of positions of a game set, drawn batch by batch
+    (numba computes the planes: no torch there)."""
+
+    game_set: GameSet
+    settings: TrainSettings
+
+    def __post_init__(self):
+        self.domain = make_domain(MorpionOptions(variant=self.settings.variant)).kernel_domain()
+        self.history = HISTORY[self.settings.representation]
+        self.channels = CHANNELS[self.settings.representation]
+
+    def arrays(self, game_of: np.ndarray, ply_of: np.ndarray):
+        planes = np.zeros((len(game_of), self.channels, SIZE, SIZE), dtype=np.float32)
+        targets = np.zeros(len(game_of), dtype=np.int64)
+        positions_planes(self.domain, self.game_set.games, self.game_set.lengths, game_of, ply_of, self.history,
+                         planes, targets)
+        return planes, targets
+
+    def tensors(self, game_of, ply_of, device):
+        planes, targets = self.arrays(game_of, ply_of)
+        legal = planes[:, LEGAL_PLANES].reshape(len(game_of), OUTPUTS) > 0
+        return (torch.from_numpy(planes).to(device), torch.from_numpy(legal).to(device),
+                torch.from_numpy(targets).to(device))
+
+
+def split(game_set: GameSet, settings: TrainSettings) -> tuple[np.ndarray, np.ndarray]:
+    """(training games, held-out games): a seeded permutation of the games."""
+    order = np.random.default_rng([settings.seed, 0]).permutation(len(game_set))
+    held = int(round(settings.validation * len(game_set)))
+    return np.sort(order[held:]), np.sort(order[:held])
+
+
+def usable(batches: Batches, games: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The positions of ``games`` whose move the network can play (its line starts inside the
+    30 x 30 window: target index >= 0)."""
+    game_of, ply_of = batches.game_set.positions(games)
+    if len(game_of) == 0:
+        return game_of, ply_of
+    _, targets = batches.arrays(game_of, ply_of)
+    keep = targets >= 0
+    return game_of[keep], ply_of[keep]
+
+
+def evaluate(network, batches: Batches, positions, device, batch_size: int) -> tuple[float, float]:
+    """Mean cross-entropy and accuracy (the most probable legal move is the one played)."""
+    game_of, ply_of = positions
+    if len(game_of) == 0:
+        return float("nan"), float("nan")
+    network.eval()
+    loss_sum, correct = 0.0, 0
+    with torch.no_grad():
+        for first in range(0, len(game_of), batch_size):
+            chunk = slice(first, first + batch_size)
+            planes, legal, targets = batches.tensors(game_of[chunk], ply_of[chunk], device)
+            logits = masked_logits(network(planes), legal)
+            loss_sum += float(torch.nn.functional.cross_entropy(logits, targets, reduction="sum"))
+            correct += int((logits.argmax(1) == targets).sum())
+    return loss_sum / len(game_of), correct / len(game_of)
+
+
+def train(game_set: GameSet, settings: TrainSettings, checkpoint: Path, *, device=None,
+          stop_after: int | None = None, progress: bool = True) -> dict:
+    """Train (or resume from ``checkpoint``) to ``settings.epochs``; ``stop_after``: stop after
+    that many epochs of this call (the tests' kill). Returns the checkpoint's content: the
+    network's weights, the curves, the settings and the device."""
+    device = device or torch.device("cpu")
+    batches = Batches(game_set, settings)
+    train_games, held_games = split(game_set, settings)
+    train_positions = usable(batches, train_games)
+    held_positions = usable(batches, held_games)
+    if len(train_positions[0]) == 0:
+        raise InputError("the game set has no position to train on")
+    torch.manual_seed(settings.seed)
+    network = make_network(settings.network, batches.channels).to(device)
+    optimizer = torch.optim.SGD(network.parameters(), lr=settings.learning_rate, momentum=settings.momentum)
+    scheduler = torch.optim.lr_scheduler.StepLR(optimizer, step_size=settings.decay_every, gamma=0.1)
+    state = {"settings": asdict(settings), "epoch": 0, "curves": [],
+             "data": {"games": len(game_set), "train_positions": len(train_positions[0]),
+                      "held_out_positions": len(held_positions[0]), "provenance": game_set.provenance}}
+    if checkpoint.is_file():
+        saved = torch.load(checkpoint, map_location=device, weights_only=False)
+        if saved["settings"] != state["settings"] or saved["data"]["games"] != len(game_set):
+            raise InputError(f"{checkpoint} was made with other settings or data: delete it to train anew "
+                             f"(it has {saved['settings']})")
+        network.load_state_dict(saved["network"])
+        optimizer.load_state_dict(saved["optimizer"])
+        scheduler.load_state_dict(saved["scheduler"])
+        state.update(epoch=saved["epoch"], curves=saved["curves"])
+    state["device"] = describe(device)
+    done_here = 0
+    for epoch in range(state["epoch"], settings.epochs):
+        if stop_after is not None and done_here >= stop_after:
+            break
+        network.train()
+        started = time.perf_counter()
+        order = torch.randperm(len(train_positions[0]), generator=torch.Generator().manual_seed(
+            settings.seed * 1_000_003 + epoch)).numpy()
+        loss_sum, correct = 0.0, 0
+        bar = tqdm(range(0, len(order), settings.batch_size), desc=f"epoch {epoch + 1}/{settings.epochs}",
+                   unit="batch", disable=not progress, dynamic_ncols=True, mininterval=1.0)
+        for first in bar:
+            chosen = order[first:first + settings.batch_size]
+            planes, legal, targets = batches.tensors(train_positions[0][chosen], train_positions[1][chosen], device)
+            logits = masked_logits(network(planes), legal)
+            loss = torch.nn.functional.cross_entropy(logits, targets)
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+            loss_sum += loss.item() * len(chosen)
+            correct += int((logits.argmax(1) == targets).sum())
+            bar.set_postfix(loss=f"{loss.item():.3f}", refresh=False)
+        scheduler.step()
+        held_loss, held_accuracy = evaluate(network, batches, held_positions, device, settings.batch_size)
+        state["curves"].append({"epoch": epoch + 1, "learning_rate": optimizer.param_groups[0]["lr"],
+                                "train_loss": loss_sum / len(order), "train_accuracy": correct / len(order),
+                                "held_out_loss": held_loss, "held_out_accuracy": held_accuracy,
+                                "seconds": time.perf_counter() - started})
+        state["epoch"] = epoch + 1
+        done_here += 1
+        _save(checkpoint, {**state, "network": network.state_dict(), "optimizer": optimizer.state_dict(),
+                           "scheduler": scheduler.state_dict()})
+    return {**state, "network": network.state_dict()}
+
+
+def _save(path: Path, content: dict) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_name(path.name + ".tmp")
+    torch.save(content, temporary)
+    os.replace(temporary, path)
+
+
+def load_network(checkpoint: Path, device=None):
+    """The trained network of a checkpoint, in eval mode, and its settings."""
+    device = device or torch.device("cpu")
+    if not checkpoint.is_file():
+        raise InputError(f"no trained network at {checkpoint}: train it first")
+    saved = torch.load(checkpoint, map_location=device, weights_only=False)
+    settings = TrainSettings(**saved["settings"])
+    network = make_network(settings.network, CHANNELS[settings.representation]).to(device)
+    network.load_state_dict(saved["network"])
+    network.eval()
+    return network, settings

@@ -1,0 +1,136 @@
+"""The neural policies' training side (nrpa/neural): masking, a tiny network overfitting a tiny
+data set, a killed training resumed to the same weights, the game-set files, and the message
+when PyTorch is not installed."""
+
+import sys
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from nrpa.domains.morpion import encode_move, make_morpion  # noqa: E402
+from nrpa.domains.morpion_rules import load_record  # noqa: E402
+from nrpa.errors import InputError  # noqa: E402
+from nrpa.neural import data  # noqa: E402
+from nrpa.neural.networks import make_network, masked_logits  # noqa: E402
+from nrpa.neural.training import TrainSettings, train  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def record_games():
+    """The 5D record (82 moves) and its first 30 moves as a second game."""
+    domain = make_morpion("5D")
+    moves = [encode_move(domain, list(m)) for m in load_record("5d_82_rosin")]
+    return data.from_sequences([moves, moves[:30]], [82.0, 30.0], {"made_by": "tests"})
+
+
+def test_masked_moves_get_probability_zero_and_are_never_sampled():
+    generator = torch.Generator().manual_seed(0)
+    logits = torch.randn(4, 3600, generator=generator) * 5
+    legal = torch.zeros(4, 3600, dtype=torch.bool)
+    legal[:, [3, 900, 2000, 3599]] = True
+    logits[~legal] += 50.0  # the illegal moves would win by far without the mask
+    probabilities = torch.softmax(masked_logits(logits, legal), dim=1)
+    assert torch.all(probabilities[~legal] == 0)
+    samples = torch.multinomial(probabilities, 2000, replacement=True, generator=generator)
+    assert set(samples.flatten().tolist()) <= {3, 900, 2000, 3599}
+
+
+def test_both_networks_give_a_logit_per_point_and_direction():
+    for name, residual in (("basic", False), ("resnet", True)):
+        network = make_network(name, 17)
+        assert network.residual is residual
+        assert network(torch.zeros(2, 17, 30, 30)).shape == (2, 3600)
+    with pytest.raises(InputError, match="network='mlp' is not valid"):
+        make_network("mlp", 9)
+
+
+def test_a_tiny_network_overfits_a_tiny_data_set(record_games, tmp_path):
+    settings = TrainSettings(network="basic", representation="R1", epochs=60, batch_size=16, learning_rate=0.05,
+                             decay_every=1000, validation=0.0, seed=1)
+    state = train(record_games, settings, tmp_path / "overfit.pt", progress=False)
+    curves = state["curves"]
+    assert curves[0]["train_loss"] > 2.0  # about log(number of legal moves) at the start
+    assert curves[-1]["train_loss"] < 0.1 and curves[-1]["train_accuracy"] == 1.0
+
+
+def test_a_killed_training_resumes_to_the_weights_of_an_unbroken_one(record_games, tmp_path):
+    settings = TrainSettings(network="resnet", representation="R2", epochs=4, batch_size=8, decay_every=2,
+                             validation=0.5, seed=3)
+    unbroken = train(record_games, settings, tmp_path / "unbroken.pt", progress=False)
+    first = train(record_games, settings, tmp_path / "killed.pt", stop_after=2, progress=False)
+    assert first["epoch"] == 2
+    resumed = train(record_games, settings, tmp_path / "killed.pt", progress=False)
+    def measured(curves):  # every number but the time each epoch took
+        return [{key: value for key, value in epoch.items() if key != "seconds"} for epoch in curves]
+
+    assert resumed["epoch"] == 4 and measured(resumed["curves"]) == measured(unbroken["curves"])
+    assert all(torch.equal(resumed["network"][k], unbroken["network"][k]) for k in unbroken["network"])
+    assert unbroken["curves"][2]["learning_rate"] == pytest.approx(unbroken["curves"][0]["learning_rate"] / 10)
+
+
+def test_a_checkpoint_of_other_settings_is_refused(record_games, tmp_path):
+    path = tmp_path / "net.pt"
+    train(record_games, TrainSettings(network="basic", representation="R1", epochs=1, seed=0), path, progress=False)
+    with pytest.raises(InputError, match="made with other settings"):
+        train(record_games, TrainSettings(network="basic", representation="R1", epochs=1, seed=5), path,
+              progress=False)
+
+
+def test_a_game_set_survives_its_file_and_a_damaged_file_is_named(record_games, tmp_path):
+    path = tmp_path / "games.npz"
+    data.save(record_games, path)
+    again = data.load(path)
+    assert np.array_equal(again.games, record_games.games) and again.provenance == {"made_by": "tests"}
+    assert list(again.lengths) == [82, 30]
+    game_of, ply_of = again.positions()
+    assert len(game_of) == 112 and list(ply_of[80:84]) == [80, 81, 0, 1]
+    path.write_bytes(path.read_bytes()[:100])
+    with pytest.raises(InputError, match="damaged or not a game set"):
+        data.load(path)
+    with pytest.raises(InputError, match="no game set at"):
+        data.load(tmp_path / "missing.npz")
+
+
+def test_without_pytorch_the_neural_part_says_how_to_install_it(monkeypatch):
+    from nrpa.neural.torch_setup import require_torch
+
+    monkeypatch.setitem(sys.modules, "torch", None)  # import torch now raises ImportError
+    with pytest.raises(InputError, match="need PyTorch.*make install"):
+        require_torch()
+
+
+def test_bad_neural_options_are_refused_before_any_work(tmp_path):
+    from tests.conftest import cli
+
+    done = cli("-m", "experiments.neural", "table1", "scale=huge", f"outputs_dir={tmp_path}")
+    assert done.returncode == 2 and "scale='huge' is not valid" in done.stderr
+    done = cli("-m", "experiments.neural", "table1", "epochs=3")
+    assert done.returncode == 2 and "unknown option(s) epochs" in done.stderr
+    assert not (tmp_path / "neural").exists()
+
+
+@pytest.mark.slow  # NRPA games, three networks trained, games sampled: about a minute
+def test_the_neural_tables_build_at_smoke_scale(tmp_path):
+    import pandas as pd
+
+    from tests.conftest import cli
+
+    done = cli("-m", "experiments.neural", "table2", "scale=smoke", "device=cpu", f"outputs_dir={tmp_path}")
+    assert done.returncode == 0, done.stderr
+    assert "table2 at smoke scale: 20 NRPA(1) games" in done.stderr and "device: cpu" in done.stderr
+    table = pd.read_csv(tmp_path / "tables" / "morpion_table2_neural_smoke.csv")
+    assert list(table["network"]) == ["BasicCNN R1", "Resnet R1", "Resnet R2"]
+    assert (table["games"] == 20).all() and list(table["published mean"]) == [41.7, 44.0, 50.5]
+    assert (table["min"] >= 1).all()
+    games = data.load(tmp_path / "neural" / "games_smoke.npz")
+    assert len(games) == 20 and len(games.provenance["run_ids"]) == 20
+    for name in ("morpion_fig5_smoke.png",):
+        assert (tmp_path / "figures" / name).is_file()
+    # Table 1 finds the three trained networks and writes its table and curves
+    done = cli("-m", "experiments.neural", "table1", "scale=smoke", "device=cpu", f"outputs_dir={tmp_path}")
+    assert done.returncode == 0, done.stderr
+    accuracy = pd.read_csv(tmp_path / "tables" / "morpion_table1_smoke.csv")
+    assert (accuracy["epochs"] == 2).all() and accuracy["held_out_accuracy"].between(0, 1).all()
+    assert (tmp_path / "figures" / "morpion_fig3_smoke.png").is_file()
