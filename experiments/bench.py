@@ -266,7 +266,30 @@ def main() -> None:
           f"1 thread {one:,.0f}, {threads} threads {many:,.0f} simulations per wall-second (medians); "
           f"x{statistics.median(ratios):.2f} (median of the pairs' ratios; they range {min(ratios):.2f} to "
           f"{max(ratios):.2f})")
+    neural_speed()
     print(f"playouts_per_cpu_second: {tabu:.0f}")
+
+
+def neural_speed() -> None:
+    """The Morpion networks on the device the neural targets would use (skipped without PyTorch)."""
+    from nrpa.errors import InputError
+
+    try:
+        from nrpa.neural import speed
+        from nrpa.neural.torch_setup import describe, pick_device
+    except InputError as missing:
+        print(f"neural policies: skipped ({missing})")
+        return
+    device = pick_device("auto")
+    where = describe(device)
+    for batch in (1, 64):
+        rate = speed.forward_states_per_second("resnet", "R2", batch, device, 3.0)
+        print(f"neural: ResNet R2 forward, batch {batch}: {rate:,.0f} states per second on {where}")
+    rate = speed.training_examples_per_second("resnet", "R2", 64, device, 5.0)
+    print(f"neural: ResNet R2 training, batch 64: {rate:,.0f} examples per second on {where}")
+    games, moves = speed.sampled_games_per_second("resnet", "R2", 256, device)
+    print(f"neural: games sampled from an untrained ResNet R2, 256 at once: {games:,.1f} games, {moves:,.0f} moves "
+          f"(network playout steps) per second on {where}")
 
 
 if __name__ == "__main__":

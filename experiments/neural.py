@@ -1,0 +1,253 @@
+"""The Morpion paper's neural experiments (issue 18): their steps from the command line.
+
+    python -m experiments.neural games scale=quick     # the imitation data set (NRPA games)
+    python -m experiments.neural table1 scale=quick    # train the 3 networks: Table 1, Figures 3 and 4
+    python -m experiments.neural table2 scale=quick    # games sampled from them: Table 2's rows, Figure 5
+
+Settings per scale: conf/neural/morpion.yaml. Every step keeps what it made under
+``outputs/neural/`` and finds it there next time: the NRPA runs are ordinary runs of the
+result store (run files with their config, seed, code version and certificate), and the game
+set lists the run files it was made from.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+from omegaconf import OmegaConf
+
+from experiments.config import print_outputs
+from experiments.parallel import run_job
+from experiments.runs import Job
+from experiments.store import PROJECT_ROOT, RunStore
+from nrpa.domains.morpion import encode_move, make_morpion
+from nrpa.domains.registry import MorpionOptions
+from nrpa.errors import InputError
+from nrpa.neural import data
+from nrpa.search import SearchSettings
+
+CONFIG = PROJECT_ROOT / "conf" / "neural" / "morpion.yaml"
+DATA_SEED = 18  # the base seed of the data runs (each run's own seed derives from it)
+
+
+def scale_settings(scale: str) -> dict:
+    scales = OmegaConf.to_container(OmegaConf.load(CONFIG))["scales"]
+    if scale not in scales:
+        raise InputError(f"scale={scale!r} is not valid: choose one of {', '.join(scales)}")
+    return scales[scale]
+
+
+def data_job(settings: dict) -> Job:
+    return Job(MorpionOptions(variant="5D"),
+               SearchSettings(level=settings["level"], N=100, alpha=1.0, restart=False, max_time=None,
+                              seed=DATA_SEED))
+
+
+def make_games(scale: str, outputs: Path, n_jobs: int | None = None) -> Path:
+    """The game set of ``scale`` (outputs/neural/games_<scale>.npz), from the store's NRPA runs,
+    making the runs it lacks first."""
+    settings = scale_settings(scale)["data"]
+    low, high = settings["keep"]
+    job = data_job(settings)
+    store = RunStore(outputs)
+    outcome = run_job(job, settings["runs"], store, n_jobs=n_jobs, label=f"NRPA({settings['level']}) games")
+    domain = make_morpion("5D")
+    sequences, scores, sources = [], [], []
+    for path in outcome.paths:
+        record = store.load(path)
+        score = record["result"]["best_score"]
+        if low <= score <= high:
+            sequences.append([encode_move(domain, move) for move in record["certificate"]["moves"]])
+            scores.append(score)
+            sources.append(record["run_id"])
+    provenance = {"variant": "5D", "job": job.semantic_config(), "runs": settings["runs"], "keep": [low, high],
+                  "kept": len(sequences), "run_ids": sources, "scale": scale}
+    target = outputs / "neural" / f"games_{scale}.npz"
+    data.save(data.from_sequences(sequences, scores, provenance), target)
+    return target
+
+
+NETWORKS = {"BasicCNN R1": ("basic", "R1"), "Resnet R1": ("resnet", "R1"), "Resnet R2": ("resnet", "R2")}
+
+
+def games_of(scale: str, outputs: Path) -> "data.GameSet":
+    path = outputs / "neural" / f"games_{scale}.npz"
+    return data.load(path if path.is_file() else make_games(scale, outputs))
+
+
+def train_networks(scale: str, outputs: Path, device) -> dict[str, dict]:
+    """The three networks of ``scale``, trained (or resumed, or found done) under
+    outputs/neural/<scale>/; their checkpoints' contents by label."""
+    from nrpa.neural.training import TrainSettings, train
+
+    settings = scale_settings(scale)["train"]
+    games = games_of(scale, outputs)
+    trained = {}
+    for label, (network, representation) in NETWORKS.items():
+        print(f"training {label} on {len(games)} games ({scale} scale)", file=sys.stderr)
+        trained[label] = train(games, TrainSettings(network=network, representation=representation, **settings),
+                               outputs / "neural" / scale / f"{network}_{representation}.pt", device=device)
+    return trained
+
+
+def table1(scale: str, outputs: Path, device) -> list[Path]:
+    """Table 1 (the networks' accuracy on held-out games), Figures 3 and 4 (loss and accuracy
+    per epoch)."""
+    import pandas as pd
+
+    from analysis.plots import new_figure, save_figure
+
+    trained = train_networks(scale, outputs, device)
+    rows = []
+    for label, state in trained.items():
+        last = state["curves"][-1]
+        rows.append({"network": label, "epochs": state["epoch"], "train_positions": state["data"]["train_positions"],
+                     "held_out_positions": state["data"]["held_out_positions"],
+                     "held_out_accuracy": last["held_out_accuracy"], "held_out_loss": last["held_out_loss"],
+                     "train_accuracy": last["train_accuracy"], "train_loss": last["train_loss"],
+                     "training_minutes": sum(epoch["seconds"] for epoch in state["curves"]) / 60,
+                     "device": state["device"]})
+    table = pd.DataFrame(rows)
+    tables = outputs / "tables"
+    tables.mkdir(parents=True, exist_ok=True)
+    stem = tables / f"morpion_table1_{scale}"
+    table.to_csv(stem.with_suffix(".csv"), index=False)
+    games = next(iter(trained.values()))["data"]
+    caption = (f"**Morpion 5D, Table 1: the networks imitating NRPA** ({scale} scale)\n\n"
+               f"Accuracy: the share of held-out positions (a tenth of the {games['games']} games, never trained on) "
+               "where the network's most probable legal move is the one NRPA played; loss: the cross-entropy there. "
+               f"Trained {table['epochs'].iloc[0]} epochs on {table['train_positions'].iloc[0]} positions "
+               f"(conf/neural/morpion.yaml), device {table['device'].iloc[0]}. The paper's Table 1 values are not "
+               "among this project's stored references (analysis/reference/): no published column.\n")
+    stem.with_suffix(".md").write_text(caption + "\n" + table.to_markdown(index=False, floatfmt=".4g") + "\n")
+    paths = [stem.with_suffix(".csv"), stem.with_suffix(".md")]
+    for figure_name, key, ylabel in (("fig3", "loss", "cross-entropy"), ("fig4", "accuracy", "accuracy")):
+        figure, ax = new_figure()
+        for label, state in trained.items():
+            epochs = [epoch["epoch"] for epoch in state["curves"]]
+            line, = ax.plot(epochs, [epoch[f"train_{key}"] for epoch in state["curves"]], label=f"{label}, training")
+            ax.plot(epochs, [epoch[f"held_out_{key}"] for epoch in state["curves"]], linestyle="--",
+                    color=line.get_color(), label=f"{label}, held out")
+        ax.set_xlabel("epoch")
+        ax.set_ylabel(ylabel)
+        ax.set_title(f"Morpion 5D, Figure {figure_name[-1]}: {key} per epoch ({scale} scale)", fontsize="medium")
+        ax.legend(fontsize="small")
+        paths += save_figure(figure, outputs / "figures" / f"morpion_{figure_name}_{scale}")
+    return paths
+
+
+def table2(scale: str, outputs: Path, device) -> list[Path]:
+    """Table 2's neural rows (games whose every move is sampled from a network, temperature 1)
+    beside the published ones, and Figure 5 (the distribution of their scores)."""
+    import numpy as np
+
+    from analysis.plots import new_figure, save_figure
+    from analysis.stats import final_statistics
+    from analysis.tables import load_reference
+    from nrpa.neural.play import sample_games
+    from nrpa.neural.torch_setup import describe
+    from nrpa.neural.training import load_network
+
+    trained = train_networks(scale, outputs, device)
+    count = scale_settings(scale)["play"]["games"]
+    domain = make_morpion("5D")
+    scores, cut_short, seconds = {}, {}, {}
+    for label, (network, representation) in NETWORKS.items():
+        model, _ = load_network(outputs / "neural" / scale / f"{network}_{representation}.pt", device)
+        started = time.perf_counter()
+        games = sample_games(model, representation, domain, count, seed=DATA_SEED, device=device)
+        seconds[label] = time.perf_counter() - started
+        scores[label], cut_short[label] = list(games.scores), games.cut_short
+    table = final_statistics(scores).rename(columns={"variant": "network", "runs": "games"})
+    published = load_reference("morpion_table2_5d.csv").set_index("policy")
+    for column in ("mean", "max", "sem"):
+        table[f"published {column}"] = [published[column].get(label, np.nan) for label in table["network"]]
+    table["published_mean_in_ci"] = (table["published mean"] >= table["ci_low"]) & (
+        table["published mean"] <= table["ci_high"])
+    table["games_cut_short"] = [cut_short[label] for label in table["network"]]
+    table["ms_per_game"] = [1000 * seconds[label] / count for label in table["network"]]
+    stem = outputs / "tables" / f"morpion_table2_neural_{scale}"
+    stem.parent.mkdir(parents=True, exist_ok=True)
+    table.to_csv(stem.with_suffix(".csv"), index=False)
+    epochs = next(iter(trained.values()))["epoch"]
+    caption = (f"**Morpion 5D, Table 2 (neural rows): games played by the imitation networks** ({scale} scale)\n\n"
+               f"{count} games per network, every move sampled from the network's softmax over the legal moves "
+               f"(temperature 1; seed {DATA_SEED}); mean with its 95% Student-t CI, standard error (sem), max; the "
+               f"published mean, max and sem beside. The networks: Table 1's ({epochs} epochs on the {scale} game set, "
+               f"conf/neural/morpion.yaml), device {describe(device)}. games_cut_short: games that ended with legal "
+               "moves left, all starting outside the 30 x 30 window. The NRPA rows: `make morpion-table2`'s "
+               f"morpion_table2_{scale}.md.\n")
+    stem.with_suffix(".md").write_text(caption + "\n" + table.to_markdown(index=False, floatfmt=".4g") + "\n")
+    figure, ax = new_figure()
+    bins = np.arange(min(min(v) for v in scores.values()) - 0.5, max(max(v) for v in scores.values()) + 1.5)
+    for label, values in scores.items():
+        ax.hist(values, bins=bins, histtype="step", linewidth=1.5, label=f"{label} (mean {np.mean(values):.1f})")
+    ax.set_xlabel("score (moves)")
+    ax.set_ylabel("games")
+    ax.set_title(f"Morpion 5D, Figure 5: scores of {count} games per network ({scale} scale)", fontsize="medium")
+    ax.legend(fontsize="small")
+    return [stem.with_suffix(".csv"), stem.with_suffix(".md"),
+            *save_figure(figure, outputs / "figures" / f"morpion_fig5_{scale}")]
+
+
+MORPION_PLAYOUTS_PER_SECOND = 46_500  # NRPA on 5D, `make bench` on this VM (README, Speed)
+TRAINING_EXAMPLES_PER_SECOND = 1_100  # the three networks on 2 CPU threads (README, neural section)
+
+
+def plan(scale: str, step: str) -> str:
+    """What a step will do at ``scale`` and about how long it takes on this 2-core VM's CPU,
+    printed before any work (the store's runs and the finished checkpoints are not redone)."""
+    settings = scale_settings(scale)
+    data_, train_ = settings["data"], settings["train"]
+    data_seconds = data_["runs"] * 100 ** data_["level"] / MORPION_PLAYOUTS_PER_SECOND
+    positions = data_["runs"] * 30  # about 30 kept positions per run at quick scale (measured: 29,258 / 1000)
+    train_seconds = 3 * train_["epochs"] * positions / TRAINING_EXAMPLES_PER_SECOND
+    text = (f"{step} at {scale} scale: {data_['runs']} NRPA({data_['level']}) games on 5D, kept if scoring "
+            f"{data_['keep'][0]} to {data_['keep'][1]} (about {data_seconds / 60:.0f} CPU-min); 3 networks x "
+            f"{train_['epochs']} epochs (about {train_seconds / 60:.0f} min on 2 CPU threads if about "
+            f"{positions:,} positions are kept)")
+    if step == "table2":
+        text += f"; {settings['play']['games']} sampled games per network"
+    return text + ". What the store and outputs/neural/ hold already is not made again."
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m experiments.neural", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("step", choices=["games", "table1", "table2"])
+    parser.add_argument("overrides", nargs="*", help="scale=S (smoke, quick, paper), outputs_dir=PATH, "
+                                                    "device=auto|cpu|cuda")
+    arguments = parser.parse_args(argv)
+    options = dict(item.split("=", 1) for item in arguments.overrides if "=" in item)
+    unknown = sorted(set(options) - {"scale", "outputs_dir", "device"}) + [
+        item for item in arguments.overrides if "=" not in item]
+    if unknown:
+        print(f"Error: unknown option(s) {', '.join(unknown)}: give scale=S, outputs_dir=PATH, device=D",
+              file=sys.stderr)
+        return 2
+    outputs = Path(options.get("outputs_dir", PROJECT_ROOT / "outputs"))
+    scale = options.get("scale", "quick")
+    if arguments.step == "games":
+        return print_outputs(lambda: [make_games(scale, outputs)])
+    step = {"table1": table1, "table2": table2}[arguments.step]
+
+    def produce():
+        print(plan(scale, arguments.step), file=sys.stderr)
+        return step(scale, outputs, _device(options.get("device", "auto")))
+
+    return print_outputs(produce)
+
+
+def _device(name: str):
+    from nrpa.neural.torch_setup import describe, pick_device
+
+    device = pick_device(name)
+    print(f"device: {describe(device)}", file=sys.stderr)
+    return device
+
+
+if __name__ == "__main__":
+    sys.exit(main())
