@@ -4,7 +4,7 @@
     python -m experiments.neural table1 scale=quick    # train the 3 networks: Table 1, Figures 3 and 4
     python -m experiments.neural table2 scale=quick    # games sampled from them: Table 2's rows, Figure 5
 
-Settings per scale: conf/neural/morpion.yaml. Every step keeps what it made under
+Settings per scale: conf/neural_morpion.yaml. Every step keeps what it made under
 ``outputs/neural/`` and finds it there next time: the NRPA runs are ordinary runs of the
 result store (run files with their config, seed, code version and certificate), and the game
 set lists the run files it was made from.
@@ -29,7 +29,7 @@ from nrpa.errors import InputError
 from nrpa.neural import data
 from nrpa.search import SearchSettings
 
-CONFIG = PROJECT_ROOT / "conf" / "neural" / "morpion.yaml"
+CONFIG = PROJECT_ROOT / "conf" / "neural_morpion.yaml"
 DATA_SEED = 18  # the base seed of the data runs (each run's own seed derives from it)
 
 
@@ -120,7 +120,7 @@ def table1(scale: str, outputs: Path, device) -> list[Path]:
                f"Accuracy: the share of held-out positions (a tenth of the {games['games']} games, never trained on) "
                "where the network's most probable legal move is the one NRPA played; loss: the cross-entropy there. "
                f"Trained {table['epochs'].iloc[0]} epochs on {table['train_positions'].iloc[0]} positions "
-               f"(conf/neural/morpion.yaml), device {table['device'].iloc[0]}. The paper's Table 1 values are not "
+               f"(conf/neural_morpion.yaml), device {table['device'].iloc[0]}. The paper's Table 1 values are not "
                "among this project's stored references (analysis/reference/): no published column.\n")
     stem.with_suffix(".md").write_text(caption + "\n" + table.to_markdown(index=False, floatfmt=".4g") + "\n")
     paths = [stem.with_suffix(".csv"), stem.with_suffix(".md")]
@@ -177,7 +177,7 @@ def table2(scale: str, outputs: Path, device) -> list[Path]:
                f"{count} games per network, every move sampled from the network's softmax over the legal moves "
                f"(temperature 1; seed {DATA_SEED}); mean with its 95% Student-t CI, standard error (sem), max; the "
                f"published mean, max and sem beside. The networks: Table 1's ({epochs} epochs on the {scale} game set, "
-               f"conf/neural/morpion.yaml), device {describe(device)}. games_cut_short: games that ended with legal "
+               f"conf/neural_morpion.yaml), device {describe(device)}. games_cut_short: games that ended with legal "
                "moves left, all starting outside the 30 x 30 window. The NRPA rows: `make morpion-table2`'s "
                f"morpion_table2_{scale}.md.\n")
     stem.with_suffix(".md").write_text(caption + "\n" + table.to_markdown(index=False, floatfmt=".4g") + "\n")
