@@ -16,11 +16,15 @@ section 3 (its exact text is out of reach here; the issue summarises it):
   line holds at most one legal move), at index d * 900 + r * 30 + c of its start point. A move
   whose line starts outside the window has no index (-1): the network cannot play it.
 Planes 5..8, flattened, are therefore the mask of the legal moves among the outputs.
+
+``reference_planes`` computes the same planes in plain Python from the plain-Python rules
+(``nrpa.domains.morpion_rules``), sharing no code with the kernels: the tests compare the two.
 """
 
 import numpy as np
 from numba import njit
 
+from nrpa.domains import morpion_rules
 from nrpa.domains.contract import new_state, play, reset
 from nrpa.domains.morpion import DOT, FIRST_MOVE, N_LEGAL, N_PLAYED, ORIGIN, WIDTH, _step
 
@@ -117,3 +121,28 @@ def positions_planes(domain, games, lengths, game_of, ply_of, history_planes, ou
             current_ply += 1
         write_planes(domain, state, history_planes, out[i])
         targets[i] = move_index(games[game, ply]) if ply < lengths[game] else -1
+
+
+def reference_planes(variant, moves, history_planes):
+    """The planes (float32 [9 + history_planes, 30, 30]) of the position after ``moves``
+    (morpion_rules Moves, or six integers each, SOURCE.md coordinates) under ``variant``, from
+    the plain-Python rules: the reference the kernels are tested against."""
+    position = morpion_rules.replay_position(variant, moves)
+    planes = np.zeros((9 + history_planes, SIZE, SIZE), dtype=np.float32)
+    shift = ORIGIN - OFFSET  # window row/column = SOURCE.md coordinate + 13
+
+    def mark(plane, point):
+        row, column = point[1] + shift, point[0] + shift
+        if 0 <= row < SIZE and 0 <= column < SIZE:  # outside the window: not seen
+            planes[plane, row, column] = 1.0
+
+    for point in position.dots:
+        mark(0, point)
+    for move in position.moves:  # a line draws the unit segments from its first 4 points
+        for point in move.points()[:4]:
+            mark(1 + morpion_rules.DIRECTIONS.index(move.direction), point)
+    for move in morpion_rules.legal_moves(position):
+        mark(5 + morpion_rules.DIRECTIONS.index(move.direction), (move.start_x, move.start_y))
+    for i in range(min(history_planes, len(position.moves))):  # i = 0: the last move
+        mark(9 + i, position.moves[-1 - i].dot)
+    return planes
