@@ -57,6 +57,15 @@ def move_index(move):
 
 
 @njit(cache=True)
+def move_indices(moves):
+    """``move_index`` of each kernel move id of an array."""
+    out = np.empty(moves.size, dtype=np.int64)
+    for i in range(moves.size):
+        out[i] = move_index(moves[i])
+    return out
+
+
+@njit(cache=True)
 def _mark(out, plane, cell):
     row, column = _window(cell)
     if row >= 0:

@@ -30,7 +30,7 @@ from nrpa.domains.registry import MorpionOptions, make_domain
 from nrpa.errors import InputError
 from nrpa.neural.data import GameSet
 from nrpa.neural.networks import make_network, masked_logits
-from nrpa.neural.planes import CHANNELS, HISTORY, LEGAL_PLANES, OUTPUTS, SIZE, positions_planes
+from nrpa.neural.planes import CHANNELS, HISTORY, LEGAL_PLANES, OUTPUTS, SIZE, move_indices, positions_planes
 from nrpa.neural.torch_setup import describe, require_torch
 
 torch = require_torch()
@@ -101,10 +101,7 @@ def usable(batches: Batches, games: np.ndarray) -> tuple[np.ndarray, np.ndarray]
     """The positions of ``games`` whose move the network can play (its line starts inside the
     30 x 30 window: target index >= 0)."""
     game_of, ply_of = batches.game_set.positions(games)
-    if len(game_of) == 0:
-        return game_of, ply_of
-    _, targets = batches.arrays(game_of, ply_of)
-    keep = targets >= 0
+    keep = move_indices(batches.game_set.games[game_of, ply_of]) >= 0
     return game_of[keep], ply_of[keep]
 
 
