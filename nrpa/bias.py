@@ -49,6 +49,12 @@ def _table(codes: np.ndarray, betas: np.ndarray, kind: int, description: str) ->
     return KernelBias(kind, table.keys, table.exp_weights, table.shift, description)
 
 
+def table_bias(codes: np.ndarray, betas: np.ndarray, description: str) -> KernelBias:
+    """A bias table built in the program (a network's logits: nrpa/neural/bias.py), as a
+    bias file would give it."""
+    return _table(np.asarray(codes, dtype=np.int64), np.asarray(betas, dtype=np.float64), TABLE_BIAS, description)
+
+
 def no_bias() -> KernelBias:
     return _table(np.zeros(0, dtype=np.int64), np.zeros(0), NO_BIAS, "none")
 

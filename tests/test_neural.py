@@ -134,3 +134,45 @@ def test_the_neural_tables_build_at_smoke_scale(tmp_path):
     accuracy = pd.read_csv(tmp_path / "tables" / "morpion_table1_smoke.csv")
     assert (accuracy["epochs"] == 2).all() and accuracy["held_out_accuracy"].between(0, 1).all()
     assert (tmp_path / "figures" / "morpion_fig3_smoke.png").is_file()
+
+
+def _constant_network(name, channels, per_direction):
+    """A network whose every weight is 0 and whose head's bias is ``per_direction``: the logit
+    of a move is that of its direction, whatever the position."""
+    network = make_network(name, channels)
+    with torch.no_grad():
+        for parameter in network.parameters():
+            parameter.zero_()
+        network.head.bias.copy_(torch.tensor(per_direction, dtype=torch.float32))
+    return network
+
+
+def test_a_network_bias_gives_each_move_its_lines_logit_over_the_temperature():
+    from nrpa.neural.bias import network_betas
+
+    domain = make_morpion("5D")
+    codes, betas = network_betas(_constant_network("basic", 9, [1.0, 2.0, 3.0, 4.0]), "R1", domain,
+                                 temperature=0.5)
+    assert codes.size == 3600 * 5 and np.unique(codes).size == codes.size
+    beta_of = dict(zip(codes.tolist(), betas.tolist()))
+    first_moves = [encode_move(domain, list(m)) for m in load_record("5d_82_rosin")[:10]]
+    for move in first_moves:
+        direction = (move // 5) & 3
+        assert beta_of[move] == (direction + 1) / 0.5
+
+
+def test_neural_nrpa_with_a_zero_network_is_nrpa():
+    from nrpa.neural.bias import network_bias
+    from nrpa.search import SearchSettings, run_search
+
+    domain = make_morpion("5D")
+    bias = network_bias(_constant_network("resnet", 17, [0.0] * 4), "R2", domain)
+    settings = dict(level=2, N=10, max_time=None, max_playouts=None, restart=False, seed=7)
+    nrpa = run_search(domain, SearchSettings(algorithm="nrpa", **settings))
+    neural = run_search(domain, SearchSettings(algorithm="gnrpa", **settings), bias)
+    assert (neural.best_score, neural.best_moves, neural.trace.score, neural.playouts) == (
+        nrpa.best_score, nrpa.best_moves, nrpa.trace.score, nrpa.playouts)
+    assert nrpa.playouts == 100  # N^level: one call of the top level
+    # and the bias is used: a network preferring one direction makes another search
+    leaning = network_bias(_constant_network("resnet", 17, [0.0, 0.0, 0.0, 5.0]), "R2", domain)
+    assert run_search(domain, SearchSettings(algorithm="gnrpa", **settings), leaning).best_moves != nrpa.best_moves
