@@ -3,6 +3,7 @@
     python -m experiments.neural games scale=quick     # the imitation data set (NRPA games)
     python -m experiments.neural table1 scale=quick    # train the 3 networks: Table 1, Figures 3 and 4
     python -m experiments.neural table2 scale=quick    # games sampled from them: Table 2's rows, Figure 5
+    python -m experiments.neural table3 scale=quick    # Nested(1) + ResNet R2 beside ResNet R2 alone: Table 3
 
 Settings per scale: conf/neural_morpion.yaml. Every step keeps what it made under
 ``outputs/neural/`` and finds it there next time: the NRPA runs are ordinary runs of the
@@ -211,13 +212,57 @@ def plan(scale: str, step: str) -> str:
             f"{positions:,} positions are kept)")
     if step == "table2":
         text += f"; {settings['play']['games']} sampled games per network"
+    if step == "table3":
+        text += (f"; {settings['play']['nested_games']} Nested(1) + ResNet R2 games (about a minute each on 2 CPU "
+                 f"threads) and {settings['play']['games']} sampled ones")
     return text + ". What the store and outputs/neural/ hold already is not made again."
+
+
+def table3(scale: str, outputs: Path, device) -> list[Path]:
+    """Table 3: Nested(1) with the ResNet R2 network (NMCS level 1 whose playouts sample from
+    it) beside the network alone, score and time per game, the published rows beside."""
+    import numpy as np
+
+    from analysis.stats import final_statistics
+    from analysis.tables import load_reference
+    from nrpa.neural.play import nested_games, sample_games
+    from nrpa.neural.torch_setup import describe
+    from nrpa.neural.training import load_network
+
+    train_networks(scale, outputs, device)
+    play = scale_settings(scale)["play"]
+    model, _ = load_network(outputs / "neural" / scale / "resnet_R2.pt", device)
+    domain = make_morpion("5D")
+    rows = {}
+    for label, player, count in (("Nested(1) + Resnet R2", nested_games, play["nested_games"]),
+                                 ("Resnet R2", sample_games, play["games"])):
+        print(f"{label}: {count} games", file=sys.stderr)
+        started = time.perf_counter()
+        games = player(model, "R2", domain, count, seed=DATA_SEED, device=device)
+        rows[label] = (list(games.scores), (time.perf_counter() - started) / count)
+    table = final_statistics({label: scores for label, (scores, _) in rows.items()}).rename(
+        columns={"variant": "approach", "runs": "games"})
+    table["seconds_per_game"] = [rows[label][1] for label in table["approach"]]
+    published = load_reference("morpion_table3_5d.csv").set_index("approach")
+    for column in ("mean", "max", "avg_game_time"):
+        table[f"published {column}"] = [published[column].get(label, np.nan) for label in table["approach"]]
+    stem = outputs / "tables" / f"morpion_table3_{scale}"
+    stem.parent.mkdir(parents=True, exist_ok=True)
+    table.to_csv(stem.with_suffix(".csv"), index=False)
+    caption = (f"**Morpion 5D, Table 3: a nested search with the network** ({scale} scale)\n\n"
+               "Nested(1) + Resnet R2: at each move every legal move is tried and followed by a game sampled from "
+               "the network; the best sequence found so far is followed (NMCS level 1). Resnet R2: games sampled "
+               f"from the network alone. Mean with its 95% Student-t CI, max, seconds per game on {describe(device)}; "
+               "the published mean, max and time per game (min:s, the paper's hardware) beside. The network: Table "
+               f"1's ({scale} game set). The published NRPA(3) row: `make morpion-table2`'s NRPA(3) row.\n")
+    stem.with_suffix(".md").write_text(caption + "\n" + table.to_markdown(index=False, floatfmt=".4g") + "\n")
+    return [stem.with_suffix(".csv"), stem.with_suffix(".md")]
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m experiments.neural", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("step", choices=["games", "table1", "table2"])
+    parser.add_argument("step", choices=["games", "table1", "table2", "table3"])
     parser.add_argument("overrides", nargs="*", help="scale=S (smoke, quick, paper), outputs_dir=PATH, "
                                                     "device=auto|cpu|cuda")
     arguments = parser.parse_args(argv)
@@ -232,7 +277,7 @@ def main(argv: list[str] | None = None) -> int:
     scale = options.get("scale", "quick")
     if arguments.step == "games":
         return print_outputs(lambda: [make_games(scale, outputs)])
-    step = {"table1": table1, "table2": table2}[arguments.step]
+    step = {"table1": table1, "table2": table2, "table3": table3}[arguments.step]
 
     def produce():
         print(plan(scale, arguments.step), file=sys.stderr)

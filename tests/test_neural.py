@@ -134,6 +134,30 @@ def test_the_neural_tables_build_at_smoke_scale(tmp_path):
     accuracy = pd.read_csv(tmp_path / "tables" / "morpion_table1_smoke.csv")
     assert (accuracy["epochs"] == 2).all() and accuracy["held_out_accuracy"].between(0, 1).all()
     assert (tmp_path / "figures" / "morpion_fig3_smoke.png").is_file()
+    # Table 3: one Nested(1) game with the smoke network, beside 20 sampled games
+    done = cli("-m", "experiments.neural", "table3", "scale=smoke", "device=cpu", f"outputs_dir={tmp_path}")
+    assert done.returncode == 0, done.stderr
+    nested = pd.read_csv(tmp_path / "tables" / "morpion_table3_smoke.csv").set_index("approach")
+    assert list(nested["games"]) == [1, 20] and nested.loc["Nested(1) + Resnet R2", "published mean"] == 68.8
+    assert nested.loc["Nested(1) + Resnet R2", "mean"] >= 20
+
+
+@pytest.mark.slow  # a whole Nested(1) game: about a minute on 2 cores
+def test_a_nested_game_with_the_network_is_legal_and_beats_sampled_games():
+    """A Nested(1) game with a network that is uniform over the legal moves of the window:
+    every move legal (the plain-Python rules replay it), and, keeping the best of a playout per
+    move at every step, a score above the mean of such playouts alone (the uniform policy: 43)."""
+    from nrpa.domains.morpion import decode_move
+    from nrpa.domains.morpion_rules import replay
+    from nrpa.neural.play import nested_games, sample_games
+
+    domain = make_morpion("5D")
+    network = _constant_network("basic", 9, [0.0, 0.0, 0.0, 0.0])  # uniform over the window's legal moves
+    games = nested_games(network, "R1", domain, 1, seed=2)
+    moves = games.sequences[0]
+    assert replay("5D", [decode_move(domain, m) for m in moves]) == len(moves) == games.scores[0]
+    sampled = sample_games(network, "R1", domain, 100, seed=2)
+    assert games.scores[0] > sampled.scores.mean()
 
 
 def _constant_network(name, channels, per_direction):

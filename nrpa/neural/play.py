@@ -1,5 +1,6 @@
 """Playing Morpion with a trained network: games whose every move is sampled from the
-network's softmax over the legal moves (Table 2's neural rows, Figure 5's distributions).
+network's softmax over the legal moves (Table 2's neural rows, Figure 5's distributions), and
+Nested(1) with the network (Table 3).
 
 The games of a batch advance together, one forward pass per step for all of them: the planes
 come from the numba kernel (``write_planes``), the move from ``torch.multinomial`` on a seeded
@@ -15,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from nrpa.domains.contract import legal_moves, max_moves, new_state, play, reset, score
+from nrpa.domains.contract import copy_state, legal_moves, max_moves, new_state, play, reset, score
 from nrpa.neural.planes import CHANNELS, HISTORY, LEGAL_PLANES, OUTPUTS, SIZE, move_index, write_planes
 from nrpa.neural.torch_setup import require_torch
 
@@ -51,6 +52,28 @@ def play_index(domain, state, index):
 
 
 @njit(cache=True)
+def legal_move_ids(domain, state):
+    width = max_moves(domain)
+    moves = np.zeros(width, dtype=np.int64)
+    n = legal_moves(domain, state, moves, np.zeros(width, dtype=np.int64))
+    return moves[:n].copy()
+
+
+@njit(cache=True)
+def child_state(domain, state, move):
+    """A copy of ``state`` with ``move`` played."""
+    child = new_state(domain)
+    copy_state(domain, state, child)
+    play(domain, child, move)
+    return child
+
+
+@njit(cache=True)
+def play_move(domain, state, move):
+    play(domain, state, move)
+
+
+@njit(cache=True)
 def legal_count(domain, state):
     width = max_moves(domain)
     return legal_moves(domain, state, np.zeros(width, dtype=np.int64), np.zeros(width, dtype=np.int64))
@@ -68,38 +91,83 @@ class Games:
     cut_short: int  # games that ended with legal moves left, all outside the network's window
 
 
+def _sample_to_end(network, representation: str, domain, states: list, sequences: list, generator,
+                   temperature: float, device) -> int:
+    """Play every state of ``states`` to its end, each move sampled from the network and
+    appended to its sequence; one forward pass per move for all the games still going.
+    Returns the games cut short (legal moves left, none inside the window)."""
+    torch = require_torch()
+    history = HISTORY[representation]
+    alive = list(range(len(states)))
+    cut_short = 0
+    while alive:
+        planes = np.zeros((len(alive), CHANNELS[representation], SIZE, SIZE), dtype=np.float32)
+        for row, game in enumerate(alive):
+            write_planes(domain, states[game], history, planes[row])
+        legal = planes[:, LEGAL_PLANES].reshape(len(alive), OUTPUTS) > 0
+        playable = legal.any(axis=1)
+        cut_short += sum(1 for row, game in enumerate(alive)
+                         if not playable[row] and legal_count(domain, states[game]) > 0)
+        rows = np.flatnonzero(playable)
+        if rows.size == 0:
+            break
+        with torch.no_grad():
+            logits = network(torch.from_numpy(planes[rows]).to(device)).float().cpu()
+        logits = logits.masked_fill(~torch.from_numpy(legal[rows]), float("-inf")) / temperature
+        chosen = torch.multinomial(torch.softmax(logits, dim=1), 1, generator=generator)[:, 0].numpy()
+        for row, index in zip(rows, chosen):
+            game = alive[row]
+            sequences[game].append(int(play_index(domain, states[game], int(index))))
+        alive = [alive[row] for row in rows]
+    return cut_short
+
+
 def sample_games(network, representation: str, domain, count: int, *, temperature: float = 1.0, seed: int = 0,
                  device=None, batch: int = 256) -> Games:
     """``count`` games, each move drawn from softmax(logits / temperature) over the legal moves."""
     torch = require_torch()
     device = device or torch.device("cpu")
     generator = torch.Generator().manual_seed(seed)
-    history = HISTORY[representation]
-    sequences, scores, cut_short = [], [], 0
     network.eval()
+    sequences, scores, cut_short = [], [], 0
     for first in range(0, count, batch):
         states = [new_game(domain) for _ in range(min(batch, count - first))]
         moves = [[] for _ in states]
-        alive = list(range(len(states)))
-        while alive:
-            planes = np.zeros((len(alive), CHANNELS[representation], SIZE, SIZE), dtype=np.float32)
-            for row, game in enumerate(alive):
-                write_planes(domain, states[game], history, planes[row])
-            legal = planes[:, LEGAL_PLANES].reshape(len(alive), OUTPUTS) > 0
-            playable = legal.any(axis=1)
-            cut_short += sum(1 for row, game in enumerate(alive)
-                             if not playable[row] and legal_count(domain, states[game]) > 0)
-            rows = np.flatnonzero(playable)
-            if rows.size == 0:
-                break
-            with torch.no_grad():
-                logits = network(torch.from_numpy(planes[rows]).to(device)).float().cpu()
-            logits = logits.masked_fill(~torch.from_numpy(legal[rows]), float("-inf")) / temperature
-            chosen = torch.multinomial(torch.softmax(logits, dim=1), 1, generator=generator)[:, 0].numpy()
-            for row, index in zip(rows, chosen):
-                game = alive[row]
-                moves[game].append(int(play_index(domain, states[game], int(index))))
-            alive = [alive[row] for row in rows]
+        cut_short += _sample_to_end(network, representation, domain, states, moves, generator, temperature, device)
         sequences += moves
         scores += [float(game_score(domain, state)) for state in states]
+    return Games(sequences, np.array(scores), cut_short)
+
+
+def nested_games(network, representation: str, domain, count: int, *, temperature: float = 1.0, seed: int = 0,
+                 device=None) -> Games:
+    """``count`` games of Nested(1) with the network (Table 3): NMCS level 1 whose playouts
+    sample from the network. At each step every legal move is tried, followed by a network
+    playout to the end (all of them in one batch); the best sequence found so far (replaced
+    on a strictly better score) is followed one move."""
+    torch = require_torch()
+    device = device or torch.device("cpu")
+    generator = torch.Generator().manual_seed(seed)
+    network.eval()
+    sequences, scores, cut_short = [], [], 0
+    for _ in range(count):
+        state = new_game(domain)
+        played, best_score, best_sequence = [], -1.0, []
+        while True:
+            legal = legal_move_ids(domain, state)
+            if legal.size == 0:
+                break
+            children = [child_state(domain, state, move) for move in legal]
+            tails = [[int(move)] for move in legal]
+            cut_short += _sample_to_end(network, representation, domain, children, tails, generator, temperature,
+                                        device)
+            results = [float(game_score(domain, child)) for child in children]
+            best = int(np.argmax(results))
+            if results[best] > best_score:
+                best_score, best_sequence = results[best], played + tails[best]
+            move = best_sequence[len(played)]
+            play_move(domain, state, move)
+            played.append(move)
+        sequences.append(played)
+        scores.append(float(game_score(domain, state)))
     return Games(sequences, np.array(scores), cut_short)
