@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 from numba import njit
+from tqdm import tqdm
 
 from nrpa.domains.contract import copy_state, legal_moves, max_moves, new_state, play, reset, score
 from nrpa.neural.planes import CHANNELS, HISTORY, LEGAL_PLANES, OUTPUTS, SIZE, move_index, write_planes
@@ -140,7 +141,7 @@ def sample_games(network, representation: str, domain, count: int, *, temperatur
 
 
 def nested_games(network, representation: str, domain, count: int, *, temperature: float = 1.0, seed: int = 0,
-                 device=None) -> Games:
+                 device=None, progress: bool = True) -> Games:
     """``count`` games of Nested(1) with the network (Table 3): NMCS level 1 whose playouts
     sample from the network. At each step every legal move is tried, followed by a network
     playout to the end (all of them in one batch); the best sequence found so far (replaced
@@ -150,7 +151,8 @@ def nested_games(network, representation: str, domain, count: int, *, temperatur
     generator = torch.Generator().manual_seed(seed)
     network.eval()
     sequences, scores, cut_short = [], [], 0
-    for _ in range(count):
+    for _ in tqdm(range(count), desc="Nested(1) games", unit="game", disable=not progress or count < 2,
+                  dynamic_ncols=True):
         state = new_game(domain)
         played, best_score, best_sequence = [], -1.0, []
         while True:
