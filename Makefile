@@ -36,7 +36,7 @@ test: ## fast test suite, one worker process per core, each test file in one (nu
 test-slow: ## the slow checks only (kernel cache under interrupted and concurrent compiles, submitit; about 4 minutes)
 	$(PY) -m pytest -q -m slow
 
-bench: ## engine speed: playouts per CPU-second of every domain, leaf parallel speed-up, threaded run start cold and warm (about 4 minutes, 6 on a cold cache)
+bench: ## engine speed: playouts per CPU-second of every domain, leaf parallel speed-up, threaded run start cold and warm, SP-MCTS, the neural networks (about 7 minutes)
 	$(PY) -m experiments.bench
 
 verify: ## replay every certificate under outputs/ with the plain-Python rules
