@@ -21,6 +21,7 @@ from pathlib import Path
 from omegaconf import OmegaConf
 
 from experiments.config import print_outputs
+from experiments.estimate import duration
 from experiments.parallel import run_job
 from experiments.runs import Job
 from experiments.store import PROJECT_ROOT, RunStore
@@ -207,14 +208,14 @@ def plan(scale: str, step: str) -> str:
     positions = data_["runs"] * 30  # about 30 kept positions per run at quick scale (measured: 29,258 / 1000)
     train_seconds = 3 * train_["epochs"] * positions / TRAINING_EXAMPLES_PER_SECOND
     text = (f"{step} at {scale} scale: {data_['runs']} NRPA({data_['level']}) games on 5D, kept if scoring "
-            f"{data_['keep'][0]} to {data_['keep'][1]} (about {data_seconds / 60:.0f} CPU-min); 3 networks x "
-            f"{train_['epochs']} epochs (about {train_seconds / 60:.0f} min on 2 CPU threads if about "
+            f"{data_['keep'][0]} to {data_['keep'][1]} (about {duration(data_seconds)} of CPU); 3 networks x "
+            f"{train_['epochs']} epochs (about {duration(train_seconds)} on 2 CPU threads if about "
             f"{positions:,} positions are kept)")
     if step == "table2":
         text += f"; {settings['play']['games']} sampled games per network"
     if step == "table3":
-        text += (f"; {settings['play']['nested_games']} Nested(1) + ResNet R2 games (about a minute each on 2 CPU "
-                 f"threads) and {settings['play']['games']} sampled ones")
+        text += (f"; {settings['play']['nested_games']} Nested(1) + ResNet R2 games (14 s each on 2 CPU "
+                 f"threads at quick scale) and {settings['play']['games']} sampled ones")
     return text + ". What the store and outputs/neural/ hold already is not made again."
 
 

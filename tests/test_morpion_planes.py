@@ -11,19 +11,10 @@ from nrpa.domains.morpion import decode_move, encode_move, make_morpion
 from nrpa.neural.planes import (
     CHANNELS, HISTORY, OFFSET, OUTPUTS, SIZE, legal_mask, move_index, positions_planes, reference_planes, write_planes,
 )
-from nrpa.neural.play import state_after
+from nrpa.neural.play import legal_move_ids, state_after
 
 SHIFT = 13  # window row/column of a point = its SOURCE.md coordinate + 13 (OFFSET = ORIGIN - 13)
 RECORDS = {"5D": "5d_82_rosin", "5T": "5t_178_rosin"}
-
-
-@njit(cache=True)
-def kernel_legal(domain, state):
-    """The kernel's legal moves of ``state``."""
-    width = contract.max_moves(domain)
-    moves = np.zeros(width, dtype=np.int64)
-    n = contract.legal_moves(domain, state, moves, np.zeros(width, dtype=np.int64))
-    return moves[:n].copy()
 
 
 @njit(cache=True)
@@ -133,7 +124,7 @@ def test_the_mask_holds_every_legal_move_and_indices_name_the_line(domains, reco
     moves, kernel_moves = records[variant]
     for ply in plies:
         state = state_after(domain, kernel_moves[:ply])
-        legal = kernel_legal(domain, state)
+        legal = legal_move_ids(domain, state)
         # the kernel's moves are the plain-Python rules' moves
         rules = morpion_rules.legal_moves(morpion_rules.replay_position(variant, moves[:ply]))
         assert sorted(legal.tolist()) == sorted(encode_move(domain, list(m)) for m in rules)

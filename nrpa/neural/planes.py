@@ -36,6 +36,12 @@ HISTORY = {"R1": 0, "R2": 8}  # the history planes of each representation
 LEGAL_PLANES = slice(5, 9)
 
 
+def legal_from_planes(planes):
+    """The legal moves' mask among the outputs (bool [batch, 3600]) of a batch of planes
+    (numpy or torch): planes 5..8 flattened."""
+    return planes[:, LEGAL_PLANES].reshape(len(planes), OUTPUTS) > 0
+
+
 @njit(cache=True)
 def _window(cell):
     """(row, column) of a kernel cell in the window, (-1, -1) outside it."""

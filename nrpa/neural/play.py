@@ -18,7 +18,7 @@ from numba import njit
 from tqdm import tqdm
 
 from nrpa.domains.contract import copy_state, legal_moves, max_moves, new_state, play, reset, score
-from nrpa.neural.planes import CHANNELS, HISTORY, LEGAL_PLANES, OUTPUTS, SIZE, move_index, write_planes
+from nrpa.neural.planes import CHANNELS, HISTORY, SIZE, legal_from_planes, move_index, write_planes
 from nrpa.neural.torch_setup import require_torch
 
 
@@ -75,12 +75,6 @@ def play_move(domain, state, move):
 
 
 @njit(cache=True)
-def legal_count(domain, state):
-    width = max_moves(domain)
-    return legal_moves(domain, state, np.zeros(width, dtype=np.int64), np.zeros(width, dtype=np.int64))
-
-
-@njit(cache=True)
 def game_score(domain, state):
     return score(domain, state)
 
@@ -98,6 +92,8 @@ def _sample_to_end(network, representation: str, domain, states: list, sequences
     appended to its sequence; one forward pass per move for all the games still going.
     Returns the games cut short (legal moves left, none inside the window)."""
     torch = require_torch()
+    from nrpa.neural.networks import masked_logits  # (imports torch: not at this module's import)
+
     history = HISTORY[representation]
     alive = list(range(len(states)))
     cut_short = 0
@@ -105,16 +101,16 @@ def _sample_to_end(network, representation: str, domain, states: list, sequences
         planes = np.zeros((len(alive), CHANNELS[representation], SIZE, SIZE), dtype=np.float32)
         for row, game in enumerate(alive):
             write_planes(domain, states[game], history, planes[row])
-        legal = planes[:, LEGAL_PLANES].reshape(len(alive), OUTPUTS) > 0
+        legal = legal_from_planes(planes)
         playable = legal.any(axis=1)
         cut_short += sum(1 for row, game in enumerate(alive)
-                         if not playable[row] and legal_count(domain, states[game]) > 0)
+                         if not playable[row] and legal_move_ids(domain, states[game]).size > 0)
         rows = np.flatnonzero(playable)
         if rows.size == 0:
             break
         with torch.no_grad():
             logits = network(torch.from_numpy(planes[rows]).to(device)).float().cpu()
-        logits = logits.masked_fill(~torch.from_numpy(legal[rows]), float("-inf")) / temperature
+        logits = masked_logits(logits, torch.from_numpy(legal[rows])) / temperature
         chosen = torch.multinomial(torch.softmax(logits, dim=1), 1, generator=generator)[:, 0].numpy()
         for row, index in zip(rows, chosen):
             game = alive[row]

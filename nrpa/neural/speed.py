@@ -9,7 +9,7 @@ import numpy as np
 
 from nrpa.domains.morpion import make_morpion
 from nrpa.neural.networks import make_network, masked_logits
-from nrpa.neural.planes import CHANNELS, LEGAL_PLANES, OUTPUTS, SIZE
+from nrpa.neural.planes import CHANNELS, SIZE, legal_from_planes
 from nrpa.neural.play import sample_games
 from nrpa.neural.torch_setup import require_torch
 
@@ -39,7 +39,7 @@ def training_examples_per_second(network: str, representation: str, batch: int, 
     model = make_network(network, CHANNELS[representation]).to(device).train()
     optimizer = torch.optim.SGD(model.parameters(), lr=0.01, momentum=0.9)
     planes = _planes(batch, representation).to(device)
-    legal = planes[:, LEGAL_PLANES].reshape(batch, OUTPUTS) > 0
+    legal = legal_from_planes(planes)
     legal[:, 0] = True  # at least one legal move per example
     targets = legal.float().argmax(1)
     done, started = 0, time.perf_counter()

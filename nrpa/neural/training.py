@@ -30,7 +30,7 @@ from nrpa.domains.registry import MorpionOptions, make_domain
 from nrpa.errors import InputError
 from nrpa.neural.data import GameSet
 from nrpa.neural.networks import make_network, masked_logits
-from nrpa.neural.planes import CHANNELS, HISTORY, LEGAL_PLANES, OUTPUTS, SIZE, move_indices, positions_planes
+from nrpa.neural.planes import CHANNELS, HISTORY, SIZE, legal_from_planes, move_indices, positions_planes
 from nrpa.neural.torch_setup import describe, require_torch
 
 torch = require_torch()
@@ -85,7 +85,7 @@ class Batches:
 
     def tensors(self, game_of, ply_of, device):
         planes, targets = self.arrays(game_of, ply_of)
-        legal = planes[:, LEGAL_PLANES].reshape(len(game_of), OUTPUTS) > 0
+        legal = legal_from_planes(planes)
         return (torch.from_numpy(planes).to(device), torch.from_numpy(legal).to(device),
                 torch.from_numpy(targets).to(device))
 
