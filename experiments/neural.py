@@ -214,7 +214,7 @@ def plan(scale: str, step: str) -> str:
     if step == "table2":
         text += f"; {settings['play']['games']} sampled games per network"
     if step == "table3":
-        text += (f"; {settings['play']['nested_games']} Nested(1) + ResNet R2 games (14 s each on 2 CPU "
+        text += (f"; {settings['play']['nested_games']} Nested(1) + ResNet R2 games (7 to 14 s each on 2 CPU "
                  f"threads at quick scale) and {settings['play']['games']} sampled ones")
     return text + ". What the store and outputs/neural/ hold already is not made again."
 
