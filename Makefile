@@ -16,7 +16,7 @@ EXPERIMENTS := selective-table2 selective-table3 selective-table4 selective-tabl
 	family-samegame family-tsptw family-weakschur family-boards spmcts-samegame spmcts-boards spmcts-speedup
 
 .DEFAULT_GOAL := help
-.PHONY: help install test test-slow bench verify list leaderboard clean-cache table4 family claims export morpion-table1 morpion-table3 $(EXPERIMENTS)
+.PHONY: help install test test-slow bench verify list leaderboard clean-cache table4 family claims export morpion-table1 morpion-table3 morpion-table4 $(EXPERIMENTS)
 
 help: ## list the targets
 	@grep -E '^[a-zA-Z0-9_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-20s %s\n", $$1, $$2}'
@@ -69,6 +69,8 @@ morpion-table1: ## Morpion paper Table 1, Figures 3 and 4: NRPA games (5D), the 
 	$(PY) -m experiments.neural table1 scale=$(SCALE) $(ARGS)
 morpion-table3: ## Morpion paper Table 3: Nested(1) with the ResNet R2 network beside the network alone, score and time per game (needs PyTorch)
 	$(PY) -m experiments.neural table3 scale=$(SCALE) $(ARGS)
+morpion-table4: ## Morpion paper Table 4, Figure 6: Expert Iteration, a run per published row (NeuralNMCS, NeuralNRPA experts), network and expert scores, best over time (needs PyTorch)
+	$(PY) -m experiments.neural table4 scale=$(SCALE) $(ARGS)
 family-samegame: ## NRPA family, SameGame board 1: NRPA, SNRPA(4), GNRPA (tabu bias), GNRPA-LR vs time (no published table)
 family-tsptw: ## NRPA family, TSPTW rc_204.1: NRPA, SNRPA(4), GNRPA (time bias), GNRPA-LR vs time (no published table)
 family-weakschur: ## NRPA family, Weak Schur WS(7): GNRPA vs GNRPA-LR over time (no published table)

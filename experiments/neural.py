@@ -1,9 +1,10 @@
 """The Morpion paper's neural experiments (issue 18): their steps from the command line.
 
     python -m experiments.neural games scale=quick     # the imitation data set (NRPA games)
-    python -m experiments.neural table1 scale=quick    # train the 3 networks: Table 1, Figures 3 and 4
+    python -m experiments.neural table1 scale=quick    # Figure 2; train the 3 networks: Table 1, Figures 3, 4
     python -m experiments.neural table2 scale=quick    # games sampled from them: Table 2's rows, Figure 5
     python -m experiments.neural table3 scale=quick    # Nested(1) + ResNet R2 beside ResNet R2 alone: Table 3
+    python -m experiments.neural table4 scale=quick    # Expert Iteration, a run per published row: Table 4, Figure 6
 
 Settings per scale: conf/neural_morpion.yaml. Every step keeps what it made under
 ``outputs/neural/`` and finds it there next time: the NRPA runs are ordinary runs of the
@@ -48,28 +49,74 @@ def data_job(settings: dict) -> Job:
                               seed=DATA_SEED))
 
 
-def make_games(scale: str, outputs: Path, n_jobs: int | None = None) -> Path:
-    """The game set of ``scale`` (outputs/neural/games_<scale>.npz), from the store's NRPA runs,
-    making the runs it lacks first."""
+def data_runs(scale: str, outputs: Path, n_jobs: int | None = None) -> tuple[list, list, list]:
+    """Every NRPA game of ``scale``'s data runs, made first where the store lacks them: the
+    games (kernel move ids), their scores and their run ids."""
     settings = scale_settings(scale)["data"]
-    low, high = settings["keep"]
-    job = data_job(settings)
     store = RunStore(outputs)
-    outcome = run_job(job, settings["runs"], store, n_jobs=n_jobs, label=f"NRPA({settings['level']}) games")
+    outcome = run_job(data_job(settings), settings["runs"], store, n_jobs=n_jobs,
+                      label=f"NRPA({settings['level']}) games")
     domain = make_morpion("5D")
-    sequences, scores, sources = [], [], []
+    sequences, scores, run_ids = [], [], []
     for path in outcome.paths:
         record = store.load(path)
-        score = record["result"]["best_score"]
-        if low <= score <= high:
-            sequences.append([encode_move(domain, move) for move in record["certificate"]["moves"]])
-            scores.append(score)
-            sources.append(record["run_id"])
-    provenance = {"variant": "5D", "job": job.semantic_config(), "runs": settings["runs"], "keep": [low, high],
-                  "kept": len(sequences), "run_ids": sources, "scale": scale}
+        sequences.append([encode_move(domain, move) for move in record["certificate"]["moves"]])
+        scores.append(record["result"]["best_score"])
+        run_ids.append(record["run_id"])
+    return sequences, scores, run_ids
+
+
+def make_games(scale: str, outputs: Path, n_jobs: int | None = None) -> Path:
+    """The game set of ``scale`` (outputs/neural/games_<scale>.npz): the data runs' games whose
+    score passes the filter."""
+    settings = scale_settings(scale)["data"]
+    low, high = settings["keep"]
+    sequences, scores, run_ids = data_runs(scale, outputs, n_jobs)
+    kept = [i for i, score in enumerate(scores) if low <= score <= high]
+    provenance = {"variant": "5D", "job": data_job(settings).semantic_config(), "runs": settings["runs"],
+                  "keep": [low, high], "kept": len(kept), "run_ids": [run_ids[i] for i in kept], "scale": scale}
     target = outputs / "neural" / f"games_{scale}.npz"
-    data.save(data.from_sequences(sequences, scores, provenance), target)
+    data.save(data.from_sequences([sequences[i] for i in kept], [scores[i] for i in kept], provenance), target)
     return target
+
+
+def figure2(scale: str, outputs: Path) -> list[Path]:
+    """Figure 2, the score filter's trade-off between quality and diversity (our reading: what
+    we could read of the paper describes the figure only so): for each lower bound of the filter
+    (the upper one the scale's), the games kept, their mean score (quality) and the distinct
+    positions among them (diversity: a position is the set of lines drawn, moves commuting,
+    counted by a Zobrist hash of that set), from every game of the scale's data runs."""
+    import numpy as np
+    import pandas as pd
+
+    from analysis.plots import new_figure, save_figure
+
+    sequences, scores, _ = data_runs(scale, outputs)
+    high = scale_settings(scale)["data"]["keep"][1]
+    keys = np.random.default_rng(0).integers(1, 2**63, size=max(max(s, default=0) for s in sequences) + 1,
+                                              dtype=np.uint64)
+    positions = [set(np.bitwise_xor.accumulate(keys[np.asarray(s, dtype=np.int64)]).tolist()) for s in sequences]
+    scores = np.asarray(scores, dtype=float)
+    rows = []
+    for low in np.unique(scores[scores <= high]):
+        kept = np.flatnonzero((scores >= low) & (scores <= high))
+        rows.append({"keep_from": low, "keep_to": high, "games": kept.size, "mean_score": scores[kept].mean(),
+                     "positions": int(sum(len(positions[i]) for i in kept)),
+                     "distinct_positions": len(set().union(*(positions[i] for i in kept)))})
+    table = pd.DataFrame(rows)
+    stem = outputs / "tables" / f"morpion_fig2_{scale}"
+    stem.parent.mkdir(parents=True, exist_ok=True)
+    table.to_csv(stem.with_suffix(".csv"), index=False)
+    figure, ax = new_figure()
+    ax.plot(table["keep_from"], table["distinct_positions"], marker=".", color="C0")
+    ax.set_xlabel(f"lowest score kept (games scoring up to {high:g})")
+    ax.set_ylabel("distinct positions kept (diversity)", color="C0")
+    quality = ax.twinx()
+    quality.plot(table["keep_from"], table["mean_score"], marker=".", color="C1")
+    quality.set_ylabel("mean score of the games kept (quality)", color="C1")
+    ax.set_title(f"Morpion 5D, Figure 2: the score filter, {len(scores)} NRPA games ({scale} scale)",
+                 fontsize="medium")
+    return [stem.with_suffix(".csv"), *save_figure(figure, outputs / "figures" / f"morpion_fig2_{scale}")]
 
 
 NETWORKS = {"BasicCNN R1": ("basic", "R1"), "Resnet R1": ("resnet", "R1"), "Resnet R2": ("resnet", "R2")}
@@ -96,12 +143,13 @@ def train_networks(scale: str, outputs: Path, device) -> dict[str, dict]:
 
 
 def table1(scale: str, outputs: Path, device) -> list[Path]:
-    """Table 1 (the networks' accuracy on held-out games), Figures 3 and 4 (loss and accuracy
-    per epoch)."""
+    """Figure 2 (the data's score filter), Table 1 (the networks' accuracy on held-out games),
+    Figures 3 and 4 (loss and accuracy per epoch)."""
     import pandas as pd
 
     from analysis.plots import new_figure, save_figure
 
+    paths = figure2(scale, outputs)
     trained = train_networks(scale, outputs, device)
     rows = []
     for label, state in trained.items():
@@ -125,7 +173,7 @@ def table1(scale: str, outputs: Path, device) -> list[Path]:
                f"(conf/neural_morpion.yaml), device {table['device'].iloc[0]}. The paper's Table 1 values are not "
                "among this project's stored references (analysis/reference/): no published column.\n")
     stem.with_suffix(".md").write_text(caption + "\n" + table.to_markdown(index=False, floatfmt=".4g") + "\n")
-    paths = [stem.with_suffix(".csv"), stem.with_suffix(".md")]
+    paths += [stem.with_suffix(".csv"), stem.with_suffix(".md")]
     for figure_name, key, ylabel in (("fig3", "loss", "cross-entropy"), ("fig4", "accuracy", "accuracy")):
         figure, ax = new_figure()
         for label, state in trained.items():
@@ -203,6 +251,12 @@ def plan(scale: str, step: str) -> str:
     """What a step will do at ``scale`` and about how long it takes on this 2-core VM's CPU,
     printed before any work (the store's runs and the finished checkpoints are not redone)."""
     settings = scale_settings(scale)
+    if step == "table4":
+        exit_, runs = settings["exit"], len(exit_rows())
+        return (f"table4 at {scale} scale: {runs} Expert Iteration runs (one per published row), each stopped at "
+                f"the first iteration past {exit_['minutes']:g} minutes of wall-clock (the first iteration "
+                f"always runs): about {duration(runs * 60 * exit_['minutes'])} in all. The runs finished under "
+                "outputs/neural/ are not made again; an interrupted one goes on from its last iteration.")
     data_, train_ = settings["data"], settings["train"]
     data_seconds = data_["runs"] * 100 ** data_["level"] / MORPION_PLAYOUTS_PER_SECOND
     positions = data_["runs"] * 30  # about 30 kept positions per run at quick scale (measured: 29,258 / 1000)
@@ -260,10 +314,109 @@ def table3(scale: str, outputs: Path, device) -> list[Path]:
     return [stem.with_suffix(".csv"), stem.with_suffix(".md")]
 
 
+def exit_rows() -> list:
+    """The experts of the published Table 4's rows, in its order."""
+    from analysis.tables import load_reference
+    from nrpa.neural.exit import Expert
+
+    published = load_reference("morpion_table4_5d_exit.csv")
+    return [Expert.parse(row.approach, row.temperature, row.rollouts) for row in published.itertuples()]
+
+
+def _slug(expert) -> str:
+    return f"{expert.label.replace('(', '').replace(')', '').replace(' ', '_')}_t{expert.temperature:g}_r{expert.rollouts}"
+
+
+def exit_run(expert, row: int, scale: str, outputs: Path, device) -> dict:
+    """The Expert Iteration run of one Table 4 row: found done (its record under
+    outputs/neural/<scale>/exit/), resumed from its checkpoint, or run. Its best game is
+    replayed with the plain-Python rules before the record is written (the certificate)."""
+    from experiments.store import code_version, read_json, write_json
+    from nrpa.domains.morpion import decode_move
+    from nrpa.domains.morpion_rules import replay
+    from nrpa.neural.exit import ExitSettings, expert_iteration
+
+    folder = outputs / "neural" / scale / "exit"
+    done = folder / f"{_slug(expert)}.json"
+    if done.is_file():
+        return read_json(done, "Expert Iteration record")
+    settings = ExitSettings(**scale_settings(scale)["exit"], seed=DATA_SEED * 100 + row)
+    print(f"Expert Iteration, {expert.label} (temperature {expert.temperature:g}, rollouts {expert.rollouts}): "
+          f"{settings.minutes:g} min", file=sys.stderr)
+    record = expert_iteration(expert, settings, folder / f"{_slug(expert)}.pt", device=device)
+    best = record["best"]
+    replayed = replay("5D", [decode_move(make_morpion("5D"), move) for move in best["moves"]])
+    if replayed != best["score"]:
+        raise RuntimeError(f"{expert.label}: the best game replays to {replayed}, not {best['score']}")
+    record.update(scale=scale, code_version=code_version(), certificate={"variant": "5D", "moves": best["moves"],
+                                                                         "replayed_score": replayed})
+    write_json(done, record)
+    return record
+
+
+def table4(scale: str, outputs: Path, device) -> list[Path]:
+    """Table 4: an Expert Iteration run per published row, the network's mean (95% CI) and
+    best and the expert's best beside the published values; Figure 6, the best score found
+    over time."""
+    import numpy as np
+    import pandas as pd
+
+    from analysis.plots import new_figure, save_figure
+    from analysis.stats import t_interval
+    from analysis.tables import load_reference
+
+    published = load_reference("morpion_table4_5d_exit.csv")
+    records = [exit_run(expert, row, scale, outputs, device) for row, expert in enumerate(exit_rows())]
+    rows = []
+    for record, reference in zip(records, published.itertuples()):
+        mean, low, high = t_interval(record["final_nn_scores"])
+        iterations = record["iterations"]
+        rows.append({"approach": reference.approach, "temperature": reference.temperature,
+                     "rollouts": reference.rollouts, "iterations": len(iterations),
+                     "minutes": record["seconds"] / 60, "nn_mean_score": mean, "ci_low": low, "ci_high": high,
+                     "nn_best_score": max(entry["nn_best"] for entry in iterations),
+                     "expert_best_score": max(entry["expert_best"] for entry in iterations),
+                     "best_found_minutes": record["best"]["seconds"] / 60,
+                     "published nn_mean_score": reference.nn_mean_score,
+                     "published nn_best_score": reference.nn_best_score,
+                     "published best_score_in_hours": reference.best_score_in_hours,
+                     "device": record["device"]})
+    table = pd.DataFrame(rows)
+    stem = outputs / "tables" / f"morpion_table4_{scale}"
+    stem.parent.mkdir(parents=True, exist_ok=True)
+    table.to_csv(stem.with_suffix(".csv"), index=False)
+    exit_ = scale_settings(scale)["exit"]
+    caption = (f"**Morpion 5D, Table 4: Expert Iteration** ({scale} scale)\n\n"
+               f"One run per published row, from an untrained ResNet R2, each stopped at the first iteration past "
+               f"{exit_['minutes']:g} minutes (the paper: 180 hours); an iteration: {exit_['expert_games']} games of "
+               f"the expert, {exit_['epochs']} epochs of training on its moves (Adam, learning rate 5e-4), "
+               f"{exit_['network_games']} games of the network alone at the row's temperature. nn_mean_score: the "
+               "mean of the last iteration's network games, with its 95% Student-t CI; nn_best_score and "
+               "expert_best_score: the best over the run; best_found_minutes: when the run's best game was found. "
+               "Our readings (nrpa/neural/exit.py): rollouts are network playouts per evaluation for NeuralNMCS "
+               "and N for NeuralNRPA; \"c\": each playout draws from one forward pass at its start; \"A\": "
+               "training on the expert's games under the board's 8 symmetries. The published columns beside; the "
+               "paper's last column read as the hours of its run.\n")
+    stem.with_suffix(".md").write_text(caption + "\n" + table.to_markdown(index=False, floatfmt=".4g") + "\n")
+    figure, ax = new_figure()
+    for record, reference in zip(records, published.itertuples()):
+        minutes = [entry["seconds"] / 60 for entry in record["iterations"]]
+        best = np.maximum.accumulate([max(entry["expert_best"], entry["nn_best"]) for entry in record["iterations"]])
+        ax.step(minutes, best, where="post", label=f"{reference.approach} T={reference.temperature:g} "
+                                                    f"r={reference.rollouts}")
+    ax.set_xlabel("minutes")
+    ax.set_ylabel("best score found")
+    ax.set_title(f"Morpion 5D, Figure 6: Expert Iteration, the best score over time ({scale} scale)",
+                 fontsize="medium")
+    ax.legend(fontsize="x-small", ncol=2)
+    return [stem.with_suffix(".csv"), stem.with_suffix(".md"),
+            *save_figure(figure, outputs / "figures" / f"morpion_fig6_{scale}")]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m experiments.neural", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("step", choices=["games", "table1", "table2", "table3"])
+    parser.add_argument("step", choices=["games", "table1", "table2", "table3", "table4"])
     parser.add_argument("overrides", nargs="*", help="scale=S (smoke, quick, paper), outputs_dir=PATH, "
                                                     "device=auto|cpu|cuda")
     arguments = parser.parse_args(argv)
@@ -278,7 +431,7 @@ def main(argv: list[str] | None = None) -> int:
     scale = options.get("scale", "quick")
     if arguments.step == "games":
         return print_outputs(lambda: [make_games(scale, outputs)])
-    step = {"table1": table1, "table2": table2, "table3": table3}[arguments.step]
+    step = {"table1": table1, "table2": table2, "table3": table3, "table4": table4}[arguments.step]
 
     def produce():
         print(plan(scale, arguments.step), file=sys.stderr)

@@ -200,3 +200,89 @@ def test_neural_nrpa_with_a_zero_network_is_nrpa():
     # and the bias is used: a network preferring one direction makes another search
     leaning = network_bias(_constant_network("resnet", 17, [0.0, 0.0, 0.0, 5.0]), "R2", domain)
     assert run_search(domain, SearchSettings(algorithm="gnrpa", **settings), leaning).best_moves != nrpa.best_moves
+
+
+def test_the_board_symmetries_map_a_game_to_a_game_of_the_same_score():
+    """The records of 5D and 5T under the 8 symmetries: 8 different games, each replayed by
+    the plain-Python rules to the record's score."""
+    from nrpa.domains.morpion import decode_move
+    from nrpa.domains.morpion_rules import replay
+    from nrpa.neural.symmetry import SYMMETRIES, augmented, map_move
+
+    for variant, record in (("5D", "5d_82_rosin"), ("5T", "5t_178_rosin")):
+        domain = make_morpion(variant)
+        moves = [encode_move(domain, list(m)) for m in load_record(record)]
+        images = {tuple(map_move(domain, move, symmetry) for move in moves) for symmetry in SYMMETRIES}
+        assert len(images) == 8
+        for image in images:
+            assert replay(variant, [decode_move(domain, move) for move in image]) == len(moves)
+    games = augmented(data.from_sequences([moves[:3]], [3.0], {"made_by": "tests"}), domain)
+    assert len(games) == 8 and list(games.games[0]) == moves[:3] and games.provenance["made_by"] == "tests"
+
+
+def test_a_cached_playout_draws_from_the_logits_of_its_start():
+    from nrpa.domains.morpion import decode_move
+    from nrpa.domains.morpion_rules import replay
+    from nrpa.neural.planes import move_index
+    from nrpa.neural.play import legal_move_ids, new_game, playout_with_logits
+
+    domain = make_morpion("5D")
+    logits = np.random.default_rng(0).normal(size=3600)
+    moves, cut = playout_with_logits(domain, new_game(domain), logits, 1.0, 5)
+    assert not cut and replay("5D", [decode_move(domain, m) for m in moves]) == len(moves) > 10
+    assert list(playout_with_logits(domain, new_game(domain), logits, 1.0, 5)[0]) == list(moves)  # seeded
+    favourite = legal_move_ids(domain, new_game(domain))[7]
+    logits[move_index(favourite)] = 10.0  # exp(10 / 0.01) against exp(at most 4 / 0.01): always first
+    assert all(playout_with_logits(domain, new_game(domain), logits, 0.01, seed)[0][0] == favourite
+               for seed in range(20))
+
+
+def test_neural_nmcs_level_0_keeps_the_best_of_its_playouts():
+    from nrpa.neural.play import nmcs_game, sample_games
+
+    domain = make_morpion("5D")
+    torch.manual_seed(3)
+    network = make_network("basic", 9)
+    moves, score, _ = nmcs_game(network, "R1", domain, level=0, rollouts=6, temperature=0.5,
+                                generator=torch.Generator().manual_seed(11))
+    sampled = sample_games(network, "R1", domain, 6, temperature=0.5, seed=11)  # the same draws
+    best = int(np.argmax(sampled.scores))
+    assert (moves, score) == (sampled.sequences[best], sampled.scores[best]) and len(set(sampled.scores)) > 1
+
+
+def test_table_4s_experts_are_read_from_the_published_rows():
+    from experiments.neural import exit_rows
+    from nrpa.neural.exit import Expert
+
+    labels = [(expert.label, expert.temperature, expert.rollouts) for expert in exit_rows()]
+    assert len(labels) == 11 and labels[5] == ("NeuralNMCS(1)c A", 0.2, 10)
+    assert Expert.parse("NeuralNRPA(2) A", 0.2, 20) == Expert("nrpa", 2, 0.2, 20, cached=False, augment=True)
+    for label, message in (("NeuralMCTS(1)", "not a Table 4 expert"), ("NeuralNMCS(2)", "level=2 is not valid"),
+                           ("NeuralNRPA(1)c", "only NeuralNMCS has a cached")):
+        with pytest.raises(InputError, match=message):
+            Expert.parse(label, 0.2, 1)
+
+
+@pytest.mark.slow  # six iterations of Expert Iteration: 15 to 50 s on 2 cores
+def test_an_expert_iteration_run_resumed_from_its_checkpoint_equals_an_unbroken_one(tmp_path):
+    """Two iterations of NeuralNRPA(1) A in one go, and one, a kill, then one more: the same
+    games, losses and network scores; the best game replays to its score."""
+    from nrpa.domains.morpion import decode_move
+    from nrpa.domains.morpion_rules import replay
+    from nrpa.neural.exit import ExitSettings, Expert, expert_iteration
+
+    expert = Expert("nrpa", 1, 0.5, 10, augment=True)
+    settings = ExitSettings(minutes=1000, expert_games=1, network_games=3, epochs=2, network="basic",
+                            representation="R1", seed=4)
+    unbroken = expert_iteration(expert, settings, tmp_path / "unbroken.pt", stop_after=2, progress=False)
+    expert_iteration(expert, settings, tmp_path / "killed.pt", stop_after=1, progress=False)
+    resumed = expert_iteration(expert, settings, tmp_path / "killed.pt", stop_after=1, progress=False)
+    keys = ("expert_mean", "expert_best", "positions", "train_loss", "nn_mean", "nn_best")
+    assert [[entry[key] for key in keys] for entry in resumed["iterations"]] == [
+        [entry[key] for key in keys] for entry in unbroken["iterations"]]
+    assert len(unbroken["iterations"]) == 2 and unbroken["final_nn_scores"] == resumed["final_nn_scores"]
+    assert unbroken["expert"]["augment"] and unbroken["iterations"][0]["positions"] > 8 * 20  # a game x 8
+    best = unbroken["best"]
+    assert replay("5D", [decode_move(make_morpion("5D"), move) for move in best["moves"]]) == best["score"]
+    with pytest.raises(InputError, match="another expert or other settings"):
+        expert_iteration(Expert("nrpa", 1, 0.2, 10), settings, tmp_path / "killed.pt", progress=False)

@@ -1,6 +1,7 @@
 """Playing Morpion with a trained network: games whose every move is sampled from the
 network's softmax over the legal moves (Table 2's neural rows, Figure 5's distributions), and
-Nested(1) with the network (Table 3).
+NeuralNMCS, the nested Monte Carlo search whose playouts sample from the network (Nested(1)
+of Table 3, the experts of Table 4).
 
 The games of a batch advance together, one forward pass per step for all of them: the planes
 come from the numba kernel (``write_planes``), the move from ``torch.multinomial`` on a seeded
@@ -17,7 +18,8 @@ import numpy as np
 from numba import njit
 from tqdm import tqdm
 
-from nrpa.domains.contract import copy_state, legal_moves, max_moves, new_state, play, reset, score
+from nrpa.domains.contract import copy_state, legal_moves, max_length, max_moves, new_state, play, reset, score
+from nrpa.errors import InputError
 from nrpa.neural.planes import CHANNELS, HISTORY, SIZE, legal_from_planes, move_index, write_planes
 from nrpa.neural.torch_setup import require_torch
 
@@ -61,10 +63,16 @@ def legal_move_ids(domain, state):
 
 
 @njit(cache=True)
+def copied(domain, state):
+    copy = new_state(domain)
+    copy_state(domain, state, copy)
+    return copy
+
+
+@njit(cache=True)
 def child_state(domain, state, move):
     """A copy of ``state`` with ``move`` played."""
-    child = new_state(domain)
-    copy_state(domain, state, child)
+    child = copied(domain, state)
     play(domain, child, move)
     return child
 
@@ -136,36 +144,134 @@ def sample_games(network, representation: str, domain, count: int, *, temperatur
     return Games(sequences, np.array(scores), cut_short)
 
 
-def nested_games(network, representation: str, domain, count: int, *, temperature: float = 1.0, seed: int = 0,
-                 device=None, progress: bool = True) -> Games:
-    """``count`` games of Nested(1) with the network (Table 3): NMCS level 1 whose playouts
-    sample from the network. At each step every legal move is tried, followed by a network
-    playout to the end (all of them in one batch); the best sequence found so far (replaced
-    on a strictly better score) is followed one move."""
+@njit(cache=True)
+def playout_with_logits(domain, state, logits, temperature, seed):
+    """Play ``state`` to its end, each move drawn among the legal moves inside the window with
+    probability proportional to exp(logit of its line / temperature), ``logits`` being the
+    network's outputs at the playout's first position (NeuralNMCS(1)c: one forward pass per
+    playout, as moves commute). Returns (the kernel moves played, whether the playout was cut
+    short: legal moves left, all outside the window)."""
+    np.random.seed(seed)
+    width = max_moves(domain)
+    moves = np.zeros(width, dtype=np.int64)
+    codes = np.zeros(width, dtype=np.int64)
+    weights = np.zeros(width)
+    played = np.zeros(max_length(domain), dtype=np.int64)
+    count = 0
+    while True:
+        n = legal_moves(domain, state, moves, codes)
+        if n == 0:
+            return played[:count].copy(), False
+        top = -np.inf
+        for i in range(n):
+            index = move_index(moves[i])
+            weights[i] = logits[index] / temperature if index >= 0 else -np.inf
+            top = max(top, weights[i])
+        if top == -np.inf:
+            return played[:count].copy(), True
+        total = 0.0
+        for i in range(n):
+            weights[i] = np.exp(weights[i] - top)
+            total += weights[i]
+        draw = np.random.random() * total
+        chosen = n - 1
+        for i in range(n):
+            draw -= weights[i]
+            if draw < 0.0:
+                chosen = i
+                break
+        while weights[chosen] == 0.0:  # rounding left the draw on a move outside the window
+            chosen -= 1
+        play(domain, state, moves[chosen])
+        played[count] = moves[chosen]
+        count += 1
+
+
+def _logits(network, representation: str, domain, states: list, device) -> np.ndarray:
+    """The network's outputs at each state, one forward pass for all (float64 [n, 3600])."""
+    torch = require_torch()
+    planes = np.zeros((len(states), CHANNELS[representation], SIZE, SIZE), dtype=np.float32)
+    for row, state in enumerate(states):
+        write_planes(domain, state, HISTORY[representation], planes[row])
+    with torch.no_grad():
+        return network(torch.from_numpy(planes).to(device)).double().cpu().numpy()
+
+
+def _best_playouts(network, representation: str, domain, starts: list, rollouts: int, temperature: float,
+                   cached: bool, generator, device) -> tuple[list, int]:
+    """``rollouts`` network playouts from each state of ``starts`` (left as they are): the best
+    (score, moves) of each start's playouts and the playouts cut short. Sampled playouts
+    (``cached`` false) take a forward pass per move, all the playouts in one batch; cached
+    ones one forward pass at their start."""
+    torch = require_torch()
+    states = [copied(domain, start) for start in starts for _ in range(rollouts)]
+    tails, cut_short = [[] for _ in states], 0
+    if cached:
+        logits = _logits(network, representation, domain, starts, device)
+        for row, state in enumerate(states):
+            seed = int(torch.randint(2**62, (1,), generator=generator))
+            moves, cut = playout_with_logits(domain, state, logits[row // rollouts], temperature, seed)
+            tails[row], cut_short = [int(m) for m in moves], cut_short + int(cut)
+    else:
+        cut_short = _sample_to_end(network, representation, domain, states, tails, generator, temperature, device)
+    scores = [float(game_score(domain, state)) for state in states]
+    best = []
+    for first in range(0, len(states), rollouts):
+        row = first + int(np.argmax(scores[first:first + rollouts]))
+        best.append((scores[row], tails[row]))
+    return best, cut_short
+
+
+def nmcs_game(network, representation: str, domain, *, level: int, rollouts: int = 1, temperature: float = 1.0,
+              cached: bool = False, generator=None, device=None) -> tuple[list, float, int]:
+    """One game of NeuralNMCS(level) (the Morpion paper, sections 3 and 4; our reading): level
+    0 plays ``rollouts`` network playouts from the start and keeps the best; level 1, at each
+    move, tries every legal move followed by ``rollouts`` network playouts (the child's score:
+    their best), and follows the best sequence found so far (replaced on a strictly better
+    score), one move at a time, as NMCS does. ``cached``: each playout draws from the logits of
+    one forward pass at its first position (NeuralNMCS(1)c, our reading of the "c"). Returns
+    (the kernel moves, the score, the playouts cut short)."""
     torch = require_torch()
     device = device or torch.device("cpu")
-    generator = torch.Generator().manual_seed(seed)
+    generator = generator or torch.Generator().manual_seed(0)
     network.eval()
+    state = new_game(domain)
+    if level == 0:
+        [(best_score, best_sequence)], cut_short = _best_playouts(
+            network, representation, domain, [state], rollouts, temperature, cached, generator, device)
+        return best_sequence, best_score, cut_short
+    if level != 1:
+        raise InputError(f"NeuralNMCS level={level} is not valid: 0 or 1")
+    played, best_score, best_sequence, cut_short = [], -1.0, [], 0
+    while True:
+        legal = legal_move_ids(domain, state)
+        if legal.size == 0:
+            break
+        children = [child_state(domain, state, move) for move in legal]
+        results, cut = _best_playouts(network, representation, domain, children, rollouts, temperature, cached,
+                                      generator, device)
+        cut_short += cut
+        best = int(np.argmax([result for result, _ in results]))
+        if results[best][0] > best_score:
+            best_score, best_sequence = results[best][0], played + [int(legal[best])] + results[best][1]
+        move = best_sequence[len(played)]
+        play_move(domain, state, move)
+        played.append(move)
+    return played, float(game_score(domain, state)), cut_short
+
+
+def nested_games(network, representation: str, domain, count: int, *, temperature: float = 1.0, seed: int = 0,
+                 device=None, progress: bool = True) -> Games:
+    """``count`` games of Nested(1) with the network (Table 3): NeuralNMCS(1), one sampled
+    playout per move tried."""
+    torch = require_torch()
+    generator = torch.Generator().manual_seed(seed)
     sequences, scores, cut_short = [], [], 0
     for _ in tqdm(range(count), desc="Nested(1) games", unit="game", disable=not progress or count < 2,
                   dynamic_ncols=True):
-        state = new_game(domain)
-        played, best_score, best_sequence = [], -1.0, []
-        while True:
-            legal = legal_move_ids(domain, state)
-            if legal.size == 0:
-                break
-            children = [child_state(domain, state, move) for move in legal]
-            tails = [[int(move)] for move in legal]
-            cut_short += _sample_to_end(network, representation, domain, children, tails, generator, temperature,
-                                        device)
-            results = [float(game_score(domain, child)) for child in children]
-            best = int(np.argmax(results))
-            if results[best] > best_score:
-                best_score, best_sequence = results[best], played + tails[best]
-            move = best_sequence[len(played)]
-            play_move(domain, state, move)
-            played.append(move)
-        sequences.append(played)
-        scores.append(float(game_score(domain, state)))
+        moves, result, cut = nmcs_game(network, representation, domain, level=1, temperature=temperature,
+                                       generator=generator, device=device)
+        sequences.append(moves)
+        scores.append(result)
+        cut_short += cut
     return Games(sequences, np.array(scores), cut_short)

@@ -122,6 +122,31 @@ def evaluate(network, batches: Batches, positions, device, batch_size: int) -> t
     return loss_sum / len(game_of), correct / len(game_of)
 
 
+def train_epoch(network, optimizer, batches: Batches, positions, settings: TrainSettings, epoch: int, device,
+                progress: bool = True) -> tuple[float, float]:
+    """One epoch over ``positions`` in an order seeded by (seed, epoch): the mean loss and
+    accuracy of its batches."""
+    network.train()
+    game_of, ply_of = positions
+    order = torch.randperm(len(game_of), generator=torch.Generator().manual_seed(
+        settings.seed * 1_000_003 + epoch)).numpy()
+    loss_sum, correct = 0.0, 0
+    bar = tqdm(range(0, len(order), settings.batch_size), desc=f"epoch {epoch + 1}/{settings.epochs}",
+               unit="batch", disable=not progress, dynamic_ncols=True, mininterval=1.0)
+    for first in bar:
+        chosen = order[first:first + settings.batch_size]
+        planes, legal, targets = batches.tensors(game_of[chosen], ply_of[chosen], device)
+        logits = masked_logits(network(planes), legal)
+        loss = torch.nn.functional.cross_entropy(logits, targets)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        loss_sum += loss.item() * len(chosen)
+        correct += int((logits.argmax(1) == targets).sum())
+        bar.set_postfix(loss=f"{loss.item():.3f}", refresh=False)
+    return loss_sum / len(order), correct / len(order)
+
+
 def train(game_set: GameSet, settings: TrainSettings, checkpoint: Path, *, device=None,
           stop_after: int | None = None, progress: bool = True) -> dict:
     """Train (or resume from ``checkpoint``) to ``settings.epochs``; ``stop_after``: stop after
@@ -155,38 +180,23 @@ def train(game_set: GameSet, settings: TrainSettings, checkpoint: Path, *, devic
     for epoch in range(state["epoch"], settings.epochs):
         if stop_after is not None and done_here >= stop_after:
             break
-        network.train()
         started = time.perf_counter()
-        order = torch.randperm(len(train_positions[0]), generator=torch.Generator().manual_seed(
-            settings.seed * 1_000_003 + epoch)).numpy()
-        loss_sum, correct = 0.0, 0
-        bar = tqdm(range(0, len(order), settings.batch_size), desc=f"epoch {epoch + 1}/{settings.epochs}",
-                   unit="batch", disable=not progress, dynamic_ncols=True, mininterval=1.0)
-        for first in bar:
-            chosen = order[first:first + settings.batch_size]
-            planes, legal, targets = batches.tensors(train_positions[0][chosen], train_positions[1][chosen], device)
-            logits = masked_logits(network(planes), legal)
-            loss = torch.nn.functional.cross_entropy(logits, targets)
-            optimizer.zero_grad()
-            loss.backward()
-            optimizer.step()
-            loss_sum += loss.item() * len(chosen)
-            correct += int((logits.argmax(1) == targets).sum())
-            bar.set_postfix(loss=f"{loss.item():.3f}", refresh=False)
+        train_loss, train_accuracy = train_epoch(network, optimizer, batches, train_positions, settings, epoch,
+                                                 device, progress)
         scheduler.step()
         held_loss, held_accuracy = evaluate(network, batches, held_positions, device, settings.batch_size)
         state["curves"].append({"epoch": epoch + 1, "learning_rate": optimizer.param_groups[0]["lr"],
-                                "train_loss": loss_sum / len(order), "train_accuracy": correct / len(order),
+                                "train_loss": train_loss, "train_accuracy": train_accuracy,
                                 "held_out_loss": held_loss, "held_out_accuracy": held_accuracy,
                                 "seconds": time.perf_counter() - started})
         state["epoch"] = epoch + 1
         done_here += 1
-        _save(checkpoint, {**state, "network": network.state_dict(), "optimizer": optimizer.state_dict(),
+        save_checkpoint(checkpoint, {**state, "network": network.state_dict(), "optimizer": optimizer.state_dict(),
                            "scheduler": scheduler.state_dict()})
     return {**state, "network": network.state_dict()}
 
 
-def _save(path: Path, content: dict) -> None:
+def save_checkpoint(path: Path, content: dict) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     temporary = path.with_name(path.name + ".tmp")
     torch.save(content, temporary)
