@@ -290,6 +290,9 @@ def neural_speed() -> None:
     games, moves = speed.sampled_games_per_second("resnet", "R2", 256, device)
     print(f"neural: games sampled from an untrained ResNet R2, 256 at once: {games:,.1f} games, {moves:,.0f} moves "
           f"(network playout steps) per second on {where}")
+    playouts, moves = speed.cached_playouts_per_second(3.0)
+    print(f"neural: NeuralNMCS(1)c playouts (moves drawn from one forward pass's logits, numba, CPU): "
+          f"{playouts:,.0f} playouts, {moves:,.0f} moves per second")
 
 
 if __name__ == "__main__":

@@ -119,6 +119,11 @@ def figure2(scale: str, outputs: Path) -> list[Path]:
     return [stem.with_suffix(".csv"), *save_figure(figure, outputs / "figures" / f"morpion_fig2_{scale}")]
 
 
+def published_in_ci(table, column: str):
+    """Whether each row's published value (``column``) lies in our 95% CI."""
+    return (table[column] >= table["ci_low"]) & (table[column] <= table["ci_high"])
+
+
 NETWORKS = {"BasicCNN R1": ("basic", "R1"), "Resnet R1": ("resnet", "R1"), "Resnet R2": ("resnet", "R2")}
 
 
@@ -215,8 +220,7 @@ def table2(scale: str, outputs: Path, device) -> list[Path]:
     published = load_reference("morpion_table2_5d.csv").set_index("policy")
     for column in ("mean", "max", "sem"):
         table[f"published {column}"] = [published[column].get(label, np.nan) for label in table["network"]]
-    table["published_mean_in_ci"] = (table["published mean"] >= table["ci_low"]) & (
-        table["published mean"] <= table["ci_high"])
+    table["published_mean_in_ci"] = published_in_ci(table, "published mean")
     table["games_cut_short"] = [cut_short[label] for label in table["network"]]
     table["ms_per_game"] = [1000 * seconds[label] / count for label in table["network"]]
     stem = outputs / "tables" / f"morpion_table2_neural_{scale}"
@@ -301,6 +305,7 @@ def table3(scale: str, outputs: Path, device) -> list[Path]:
     published = load_reference("morpion_table3_5d.csv").set_index("approach")
     for column in ("mean", "max", "avg_game_time"):
         table[f"published {column}"] = [published[column].get(label, np.nan) for label in table["approach"]]
+    table["published_mean_in_ci"] = published_in_ci(table, "published mean")
     stem = outputs / "tables" / f"morpion_table3_{scale}"
     stem.parent.mkdir(parents=True, exist_ok=True)
     table.to_csv(stem.with_suffix(".csv"), index=False)
@@ -308,8 +313,9 @@ def table3(scale: str, outputs: Path, device) -> list[Path]:
                "Nested(1) + Resnet R2: at each move every legal move is tried and followed by a game sampled from "
                "the network; the best sequence found so far is followed (NMCS level 1). Resnet R2: games sampled "
                f"from the network alone. Mean with its 95% Student-t CI, max, seconds per game on {describe(device)}; "
-               "the published mean, max and time per game (min:s, the paper's hardware) beside. The network: Table "
-               f"1's ({scale} game set). The published NRPA(3) row: `make morpion-table2`'s NRPA(3) row.\n")
+               "the published mean, max and time per game (min:s, the paper's hardware) beside, and whether the "
+               f"published mean lies in our CI. The network: Table 1's ({scale} game set). The published NRPA(3) "
+               "row: `make morpion-table2`'s NRPA(3) row.\n")
     stem.with_suffix(".md").write_text(caption + "\n" + table.to_markdown(index=False, floatfmt=".4g") + "\n")
     return [stem.with_suffix(".csv"), stem.with_suffix(".md")]
 
@@ -382,6 +388,8 @@ def table4(scale: str, outputs: Path, device) -> list[Path]:
                      "published best_score_in_hours": reference.best_score_in_hours,
                      "device": record["device"]})
     table = pd.DataFrame(rows)
+    table.insert(table.columns.get_loc("device"), "published_mean_in_ci",
+                 published_in_ci(table, "published nn_mean_score"))
     stem = outputs / "tables" / f"morpion_table4_{scale}"
     stem.parent.mkdir(parents=True, exist_ok=True)
     table.to_csv(stem.with_suffix(".csv"), index=False)
@@ -392,7 +400,8 @@ def table4(scale: str, outputs: Path, device) -> list[Path]:
                f"the expert, {exit_['epochs']} epochs of training on its moves (Adam, learning rate 5e-4), "
                f"{exit_['network_games']} games of the network alone at the row's temperature. nn_mean_score: the "
                "mean of the last iteration's network games, with its 95% Student-t CI; nn_best_score and "
-               "expert_best_score: the best over the run; best_found_minutes: when the run's best game was found. "
+               "expert_best_score: the best over the run; best_found_minutes: when the run's best game was found; "
+               "published_mean_in_ci: whether the published nn mean lies in our CI. "
                "Our readings (nrpa/neural/exit.py): rollouts are network playouts per evaluation for NeuralNMCS "
                "and N for NeuralNRPA; \"c\": each playout draws from one forward pass at its start; \"A\": "
                "training on the expert's games under the board's 8 symmetries. The published columns beside; the "

@@ -1,7 +1,8 @@
-"""The neural policies' training side (nrpa/neural): masking, a tiny network overfitting a tiny
-data set, a killed training resumed to the same weights, the game-set files, and the message
-when PyTorch is not installed."""
+"""The neural policies (nrpa/neural): masking, a tiny network overfitting a tiny data set, a
+killed training resumed to the same weights, the game-set files, the message when PyTorch is
+not installed, NeuralNMCS and NeuralNRPA, the board's symmetries, Expert Iteration resumed."""
 
+import json
 import sys
 
 import numpy as np
@@ -111,7 +112,7 @@ def test_bad_neural_options_are_refused_before_any_work(tmp_path):
     assert not (tmp_path / "neural").exists()
 
 
-@pytest.mark.slow  # NRPA games, three networks trained, games sampled: about a minute
+@pytest.mark.slow  # NRPA games, three networks trained, games sampled, 11 ExIt runs: about 2 minutes
 def test_the_neural_tables_build_at_smoke_scale(tmp_path):
     import pandas as pd
 
@@ -134,12 +135,26 @@ def test_the_neural_tables_build_at_smoke_scale(tmp_path):
     accuracy = pd.read_csv(tmp_path / "tables" / "morpion_table1_smoke.csv")
     assert (accuracy["epochs"] == 2).all() and accuracy["held_out_accuracy"].between(0, 1).all()
     assert (tmp_path / "figures" / "morpion_fig3_smoke.png").is_file()
+    # Figure 2: the filter from the lowest score keeps all 20 games, then fewer, better ones
+    tradeoff = pd.read_csv(tmp_path / "tables" / "morpion_fig2_smoke.csv")
+    assert tradeoff["games"].iloc[0] == 20 and tradeoff["games"].is_monotonic_decreasing
+    assert tradeoff["mean_score"].is_monotonic_increasing
+    assert (tradeoff["distinct_positions"] <= tradeoff["positions"]).all()
     # Table 3: one Nested(1) game with the smoke network, beside 20 sampled games
     done = cli("-m", "experiments.neural", "table3", "scale=smoke", "device=cpu", f"outputs_dir={tmp_path}")
     assert done.returncode == 0, done.stderr
     nested = pd.read_csv(tmp_path / "tables" / "morpion_table3_smoke.csv").set_index("approach")
     assert list(nested["games"]) == [1, 20] and nested.loc["Nested(1) + Resnet R2", "published mean"] == 68.8
     assert nested.loc["Nested(1) + Resnet R2", "mean"] >= 20
+    # Table 4: a one-iteration Expert Iteration run per published row, its best game replayed
+    done = cli("-m", "experiments.neural", "table4", "scale=smoke", "device=cpu", f"outputs_dir={tmp_path}")
+    assert done.returncode == 0, done.stderr
+    exit_table = pd.read_csv(tmp_path / "tables" / "morpion_table4_smoke.csv")
+    assert len(exit_table) == 11 and (exit_table["iterations"] == 1).all()
+    assert exit_table["published nn_mean_score"].iloc[0] == 50.66 and (exit_table["expert_best_score"] >= 1).all()
+    record = json.loads((tmp_path / "neural" / "smoke" / "exit" / "NeuralNRPA2_A_t0.2_r20.json").read_text())
+    assert record["certificate"]["replayed_score"] == record["best"]["score"] and record["code_version"]
+    assert (tmp_path / "figures" / "morpion_fig6_smoke.png").is_file()
 
 
 @pytest.mark.slow  # a whole Nested(1) game: about a minute on 2 cores

@@ -63,3 +63,20 @@ def sampled_games_per_second(network: str, representation: str, games: int, devi
     played = sample_games(model, representation, domain, games, device=device, batch=games)
     elapsed = time.perf_counter() - started
     return games / elapsed, float(played.scores.sum()) / elapsed
+
+
+def cached_playouts_per_second(seconds: float) -> tuple[float, float]:
+    """(playouts, moves) per second of NeuralNMCS(1)c's playouts (numba, CPU: moves drawn from
+    fixed logits, random here, no forward pass)."""
+    from nrpa.neural.play import new_game, playout_with_logits
+
+    domain = make_morpion("5D")
+    logits = np.random.default_rng(0).normal(size=4 * SIZE * SIZE)
+    playout_with_logits(domain, new_game(domain), logits, 1.0, 0)  # compile first
+    playouts = moves = 0
+    started = time.perf_counter()
+    while time.perf_counter() - started < seconds:
+        moves += len(playout_with_logits(domain, new_game(domain), logits, 1.0, playouts)[0])
+        playouts += 1
+    elapsed = time.perf_counter() - started
+    return playouts / elapsed, moves / elapsed
