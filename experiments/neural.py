@@ -364,6 +364,7 @@ def table4(scale: str, outputs: Path, device) -> list[Path]:
     """Table 4: an Expert Iteration run per published row, the network's mean (95% CI) and
     best and the expert's best beside the published values; Figure 6, the best score found
     over time."""
+    import matplotlib
     import numpy as np
     import pandas as pd
 
@@ -408,11 +409,12 @@ def table4(scale: str, outputs: Path, device) -> list[Path]:
                "paper's last column read as the hours of its run.\n")
     stem.with_suffix(".md").write_text(caption + "\n" + table.to_markdown(index=False, floatfmt=".4g") + "\n")
     figure, ax = new_figure()
-    for record, reference in zip(records, published.itertuples()):
+    colors = matplotlib.colormaps["tab20"].colors  # 11 rows: more than the default cycle's 10 colours
+    for index, (record, reference) in enumerate(zip(records, published.itertuples())):
         minutes = [entry["seconds"] / 60 for entry in record["iterations"]]
         best = np.maximum.accumulate([max(entry["expert_best"], entry["nn_best"]) for entry in record["iterations"]])
-        ax.step(minutes, best, where="post", label=f"{reference.approach} T={reference.temperature:g} "
-                                                    f"r={reference.rollouts}")
+        ax.step(minutes, best, where="post", color=colors[index], linestyle="--" if record["expert"]["augment"] else "-",
+                label=f"{reference.approach} T={reference.temperature:g} r={reference.rollouts}")
     ax.set_xlabel("minutes")
     ax.set_ylabel("best score found")
     ax.set_title(f"Morpion 5D, Figure 6: Expert Iteration, the best score over time ({scale} scale)",

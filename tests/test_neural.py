@@ -278,7 +278,6 @@ def test_table_4s_experts_are_read_from_the_published_rows():
             Expert.parse(label, 0.2, 1)
 
 
-@pytest.mark.slow  # six iterations of Expert Iteration: 15 to 50 s on 2 cores
 def test_an_expert_iteration_run_resumed_from_its_checkpoint_equals_an_unbroken_one(tmp_path):
     """Two iterations of NeuralNRPA(1) A in one go, and one, a kill, then one more: the same
     games, losses and network scores; the best game replays to its score."""
