@@ -192,7 +192,7 @@ def train(game_set: GameSet, settings: TrainSettings, checkpoint: Path, *, devic
         state["epoch"] = epoch + 1
         done_here += 1
         save_checkpoint(checkpoint, {**state, "network": network.state_dict(), "optimizer": optimizer.state_dict(),
-                           "scheduler": scheduler.state_dict()})
+                                     "scheduler": scheduler.state_dict()})
     return {**state, "network": network.state_dict()}
 
 
