@@ -336,8 +336,9 @@ def _slug(expert) -> str:
 def exit_run(expert, row: int, scale: str, outputs: Path, device) -> dict:
     """The Expert Iteration run of one Table 4 row: found done (its record under
     outputs/neural/<scale>/exit/), resumed from its checkpoint, or run. Its best game is
-    replayed with the plain-Python rules before the record is written (the certificate)."""
-    from experiments.store import code_version, read_json, write_json
+    replayed with the plain-Python rules before the record is written (the certificate). A
+    damaged record is set aside and made again from the checkpoint (no iteration rerun)."""
+    from experiments.store import DamagedFile, code_version, read_json, set_aside, write_json
     from nrpa.domains.morpion import decode_move
     from nrpa.domains.morpion_rules import replay
     from nrpa.neural.exit import ExitSettings, expert_iteration
@@ -345,7 +346,10 @@ def exit_run(expert, row: int, scale: str, outputs: Path, device) -> dict:
     folder = outputs / "neural" / scale / "exit"
     done = folder / f"{_slug(expert)}.json"
     if done.is_file():
-        return read_json(done, "Expert Iteration record")
+        try:
+            return read_json(done, "Expert Iteration record")
+        except DamagedFile as damage:  # the run's checkpoint holds its record: made again from there
+            set_aside(damage, "the record is made again from the run's last checkpoint")
     settings = ExitSettings(**scale_settings(scale)["exit"], seed=DATA_SEED * 100 + row)
     print(f"Expert Iteration, {expert.label} (temperature {expert.temperature:g}, rollouts {expert.rollouts}): "
           f"{settings.minutes:g} min", file=sys.stderr)

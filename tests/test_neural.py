@@ -79,6 +79,22 @@ def test_a_checkpoint_of_other_settings_is_refused(record_games, tmp_path):
               progress=False)
 
 
+def test_a_damaged_checkpoint_is_named_not_a_traceback(record_games, tmp_path):
+    from nrpa.neural.exit import ExitSettings, Expert, expert_iteration
+    from nrpa.neural.training import load_network
+
+    path = tmp_path / "net.pt"
+    train(record_games, TrainSettings(network="basic", representation="R1", epochs=1), path, progress=False)
+    path.write_bytes(path.read_bytes()[:200])  # a copy cut short
+    with pytest.raises(InputError, match="net.pt is damaged or not a checkpoint"):
+        train(record_games, TrainSettings(network="basic", representation="R1", epochs=2), path, progress=False)
+    with pytest.raises(InputError, match="net.pt is damaged or not a checkpoint"):
+        load_network(path)
+    with pytest.raises(InputError, match="net.pt is damaged or not a checkpoint"):
+        expert_iteration(Expert("nmcs", 0, 1.0, 1), ExitSettings(minutes=0, expert_games=1, network_games=1), path,
+                         progress=False)
+
+
 def test_a_game_set_survives_its_file_and_a_damaged_file_is_named(record_games, tmp_path):
     path = tmp_path / "games.npz"
     data.save(record_games, path)
@@ -155,6 +171,12 @@ def test_the_neural_tables_build_at_smoke_scale(tmp_path):
     record = json.loads((tmp_path / "neural" / "smoke" / "exit" / "NeuralNRPA2_A_t0.2_r20.json").read_text())
     assert record["certificate"]["replayed_score"] == record["best"]["score"] and record["code_version"]
     assert (tmp_path / "figures" / "morpion_fig6_smoke.png").is_file()
+    # a damaged record is set aside and made again from the run's checkpoint, no iteration rerun
+    path = tmp_path / "neural" / "smoke" / "exit" / "NeuralNRPA2_A_t0.2_r20.json"
+    path.write_text("{cut short")
+    done = cli("-m", "experiments.neural", "table4", "scale=smoke", "device=cpu", f"outputs_dir={tmp_path}")
+    assert done.returncode == 0 and "the record is made again from the run's last checkpoint" in done.stderr
+    assert "iteration 0" not in done.stdout and json.loads(path.read_text())["best"] == record["best"]
 
 
 @pytest.mark.slow  # a whole Nested(1) game: about a minute on 2 cores

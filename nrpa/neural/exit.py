@@ -44,7 +44,7 @@ from nrpa.neural.planes import CHANNELS
 from nrpa.neural.play import nmcs_game, sample_games
 from nrpa.neural.symmetry import augmented
 from nrpa.neural.torch_setup import describe, require_torch
-from nrpa.neural.training import Batches, TrainSettings, save_checkpoint, train_epoch, usable
+from nrpa.neural.training import Batches, TrainSettings, load_checkpoint, save_checkpoint, train_epoch, usable
 from nrpa.search import SearchSettings, run_search
 
 torch = require_torch()
@@ -145,7 +145,7 @@ def expert_iteration(expert: Expert, settings: ExitSettings, checkpoint: Path, *
               "device": describe(device), "iterations": [], "seconds": 0.0,
               "best": {"score": -1.0, "moves": [], "by": None, "seconds": None}}
     if checkpoint.is_file():
-        saved = torch.load(checkpoint, map_location=device, weights_only=False)
+        saved = load_checkpoint(checkpoint, device)
         if (saved["record"]["expert"], saved["record"]["settings"]) != (record["expert"], record["settings"]):
             raise InputError(f"{checkpoint} was made with another expert or other settings: delete it to start anew")
         network.load_state_dict(saved["network"])

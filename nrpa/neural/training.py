@@ -167,7 +167,7 @@ def train(game_set: GameSet, settings: TrainSettings, checkpoint: Path, *, devic
              "data": {"games": len(game_set), "train_positions": len(train_positions[0]),
                       "held_out_positions": len(held_positions[0]), "provenance": game_set.provenance}}
     if checkpoint.is_file():
-        saved = torch.load(checkpoint, map_location=device, weights_only=False)
+        saved = load_checkpoint(checkpoint, device)
         if saved["settings"] != state["settings"] or saved["data"]["games"] != len(game_set):
             raise InputError(f"{checkpoint} was made with other settings or data: delete it to train anew "
                              f"(it has {saved['settings']})")
@@ -203,12 +203,22 @@ def save_checkpoint(path: Path, content: dict) -> None:
     os.replace(temporary, path)
 
 
+def load_checkpoint(path: Path, device) -> dict:
+    """A checkpoint's content, or InputError naming the damaged file (checkpoints are written
+    whole or not at all, so damage comes from elsewhere: a full disk, a copy cut short)."""
+    try:
+        return torch.load(path, map_location=device, weights_only=False)
+    except Exception as error:  # torch raises many kinds (pickle, zip, runtime) for a bad file
+        raise InputError(f"{path} is damaged or not a checkpoint ({type(error).__name__}): delete it to start "
+                         "that training anew") from None
+
+
 def load_network(checkpoint: Path, device=None):
     """The trained network of a checkpoint, in eval mode, and its settings."""
     device = device or torch.device("cpu")
     if not checkpoint.is_file():
         raise InputError(f"no trained network at {checkpoint}: train it first")
-    saved = torch.load(checkpoint, map_location=device, weights_only=False)
+    saved = load_checkpoint(checkpoint, device)
     settings = TrainSettings(**saved["settings"])
     network = make_network(settings.network, CHANNELS[settings.representation]).to(device)
     network.load_state_dict(saved["network"])
