@@ -65,7 +65,7 @@ distributed-fig4: ## Distributed NRPA Figure 4: score after a fixed time by stra
 distributed-fig5: ## Distributed NRPA Figure 5: root vs hybrid-1 vs hybrid-2 over time, boards 1 and 3
 speedup: ## speed-up k(t) of parallel NRPA over sequential (Gelly et al.), with CIs, and playouts per wall-second
 morpion-table2: ## Morpion paper Table 2, 5D: uniform policy, NRPA(1..3) final scores, best grid as PNG; then the neural rows (games sampled from Table 1's networks) and Figure 5
-morpion-table1: ## Morpion paper Table 1, Figures 3 and 4: NRPA games (5D), the three imitation networks trained, their held-out accuracy and curves (needs PyTorch)
+morpion-table1: ## Morpion paper Table 1, Figures 2, 3 and 4: NRPA games (5D) and the score filter's trade-off, the three imitation networks trained, their held-out accuracy and curves (needs PyTorch)
 	$(PY) -m experiments.neural table1 scale=$(SCALE) $(ARGS)
 morpion-table3: ## Morpion paper Table 3: Nested(1) with the ResNet R2 network beside the network alone, score and time per game (needs PyTorch)
 	$(PY) -m experiments.neural table3 scale=$(SCALE) $(ARGS)
