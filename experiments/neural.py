@@ -330,7 +330,9 @@ def exit_rows() -> list:
 
 
 def _slug(expert) -> str:
-    return f"{expert.label.replace('(', '').replace(')', '').replace(' ', '_')}_t{expert.temperature:g}_r{expert.rollouts}"
+    """A row's file name: NeuralNMCS(1)c A at 0.2 with 10 rollouts -> NeuralNMCS1c_A_t0.2_r10."""
+    name = expert.label.replace("(", "").replace(")", "").replace(" ", "_")
+    return f"{name}_t{expert.temperature:g}_r{expert.rollouts}"
 
 
 def exit_run(expert, row: int, scale: str, outputs: Path, device) -> dict:
@@ -417,7 +419,8 @@ def table4(scale: str, outputs: Path, device) -> list[Path]:
     for index, (record, reference) in enumerate(zip(records, published.itertuples())):
         minutes = [entry["seconds"] / 60 for entry in record["iterations"]]
         best = np.maximum.accumulate([max(entry["expert_best"], entry["nn_best"]) for entry in record["iterations"]])
-        ax.step(minutes, best, where="post", color=colors[index], linestyle="--" if record["expert"]["augment"] else "-",
+        ax.step(minutes, best, where="post", color=colors[index],
+                linestyle="--" if record["expert"]["augment"] else "-",
                 label=f"{reference.approach} T={reference.temperature:g} r={reference.rollouts}")
     ax.set_xlabel("minutes")
     ax.set_ylabel("best score found")

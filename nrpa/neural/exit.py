@@ -103,6 +103,17 @@ class ExitSettings:
     representation: str = "R2"
     seed: int = 0
 
+    def __post_init__(self):
+        checks = [
+            (self.minutes >= 0, f"exit minutes={self.minutes} is out of range: >= 0"),
+            (self.expert_games >= 1, f"exit expert_games={self.expert_games} is out of range: >= 1"),
+            (self.network_games >= 1, f"exit network_games={self.network_games} is out of range: >= 1"),
+            (self.epochs >= 1, f"exit epochs={self.epochs} is out of range: >= 1"),
+        ]
+        for ok, message in checks:
+            if not ok:
+                raise InputError(message)
+
 
 def expert_games(expert: Expert, network, representation: str, domain, count: int, seed: int, device,
                  progress: bool) -> tuple[list, list]:
@@ -189,5 +200,6 @@ def expert_iteration(expert: Expert, settings: ExitSettings, checkpoint: Path, *
             print(f"{expert.label} iteration {iteration}: expert mean {last['expert_mean']:.1f} best "
                   f"{last['expert_best']:.0f}, network mean {last['nn_mean']:.1f} best {last['nn_best']:.0f}, "
                   f"{record['seconds']:.0f} s", flush=True)
-        save_checkpoint(checkpoint, {"record": record, "network": network.state_dict(), "optimizer": optimizer.state_dict()})
+        save_checkpoint(checkpoint, {"record": record, "network": network.state_dict(),
+                                     "optimizer": optimizer.state_dict()})
     return record
