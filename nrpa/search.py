@@ -18,7 +18,7 @@ from nrpa.averaging import averaged_search
 from nrpa.beam import beam_search
 from nrpa.bias import KernelBias, no_bias
 from nrpa.clock import CLOCKS
-from nrpa.errors import InputError
+from nrpa.errors import InputError, require
 from nrpa.parallel import STRATEGIES, parallel_search
 from nrpa.spmcts import averaged_trees_search, shared_tree_search, spmcts_search
 
@@ -237,9 +237,7 @@ def validate(settings: SearchSettings) -> None:
     else:
         checks.append((s.threads == 1, f"threads={s.threads} needs a parallel strategy: parallel=shared, "
                                        "thread_local or averaged"))
-    for ok, message in checks:
-        if not ok:
-            raise InputError(message)
+    require(checks)
 
 
 def label(settings: SearchSettings) -> str:

@@ -36,7 +36,7 @@ import numpy as np
 from tqdm import tqdm
 
 from nrpa.domains.morpion import make_morpion
-from nrpa.errors import InputError
+from nrpa.errors import InputError, require
 from nrpa.neural.bias import network_bias
 from nrpa.neural.data import from_sequences
 from nrpa.neural.networks import make_network
@@ -71,9 +71,7 @@ class Expert:
             (self.rollouts >= 1, f"rollouts={self.rollouts} is out of range: >= 1"),
             (not self.cached or self.search == "nmcs", "only NeuralNMCS has a cached (c) variant"),
         ]
-        for ok, message in checks:
-            if not ok:
-                raise InputError(message)
+        require(checks)
 
     @property
     def label(self) -> str:
@@ -110,9 +108,7 @@ class ExitSettings:
             (self.network_games >= 1, f"exit network_games={self.network_games} is out of range: >= 1"),
             (self.epochs >= 1, f"exit epochs={self.epochs} is out of range: >= 1"),
         ]
-        for ok, message in checks:
-            if not ok:
-                raise InputError(message)
+        require(checks)
 
 
 def expert_games(expert: Expert, network, representation: str, domain, count: int, seed: int, device,

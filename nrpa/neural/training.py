@@ -27,7 +27,7 @@ import numpy as np
 from tqdm import tqdm
 
 from nrpa.domains.registry import MorpionOptions, make_domain
-from nrpa.errors import InputError
+from nrpa.errors import InputError, require
 from nrpa.neural.data import GameSet
 from nrpa.neural.networks import make_network, masked_logits
 from nrpa.neural.planes import CHANNELS, HISTORY, SIZE, legal_from_planes, move_indices, positions_planes
@@ -58,9 +58,7 @@ class TrainSettings:
             (self.decay_every >= 1, f"decay_every={self.decay_every} is out of range: >= 1"),
             (0 <= self.validation < 1, f"validation={self.validation} is out of range: 0 <= v < 1"),
         ]
-        for ok, message in checks:
-            if not ok:
-                raise InputError(message)
+        require(checks)
 
 
 @dataclass
