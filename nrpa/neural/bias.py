@@ -16,8 +16,8 @@ import numpy as np
 
 from nrpa.bias import KernelBias, table_bias
 from nrpa.domains.morpion import WIDTH
-from nrpa.neural.planes import CHANNELS, HISTORY, OFFSET, SIZE, write_planes
-from nrpa.neural.play import new_game
+from nrpa.neural.planes import OFFSET, SIZE
+from nrpa.neural.play import network_logits, new_game
 from nrpa.neural.torch_setup import require_torch
 
 
@@ -31,12 +31,9 @@ def line_codes() -> np.ndarray:
 
 def network_betas(network, representation: str, domain, temperature: float = 1.0, device=None):
     """(codes, betas) of the bias: one forward pass on the initial position."""
-    torch = require_torch()
-    planes = np.zeros((1, CHANNELS[representation], SIZE, SIZE), dtype=np.float32)
-    write_planes(domain, new_game(domain), HISTORY[representation], planes[0])
     network.eval()
-    with torch.no_grad():
-        logits = network(torch.from_numpy(planes).to(device or torch.device("cpu")))[0].double().cpu().numpy()
+    logits = network_logits(network, representation, domain, [new_game(domain)],
+                            device or require_torch().device("cpu"))[0]
     codes = line_codes()
     betas = np.repeat(logits[:, None] / temperature, 5, axis=1)
     return codes.ravel(), betas.ravel()

@@ -187,7 +187,7 @@ def playout_with_logits(domain, state, logits, temperature, seed):
         count += 1
 
 
-def _logits(network, representation: str, domain, states: list, device) -> np.ndarray:
+def network_logits(network, representation: str, domain, states: list, device) -> np.ndarray:
     """The network's outputs at each state, one forward pass for all (float64 [n, 3600])."""
     torch = require_torch()
     planes = np.zeros((len(states), CHANNELS[representation], SIZE, SIZE), dtype=np.float32)
@@ -207,7 +207,7 @@ def _best_playouts(network, representation: str, domain, starts: list, rollouts:
     states = [copied(domain, start) for start in starts for _ in range(rollouts)]
     tails, cut_short = [[] for _ in states], 0
     if cached:
-        logits = _logits(network, representation, domain, starts, device)
+        logits = network_logits(network, representation, domain, starts, device)
         for row, state in enumerate(states):
             seed = int(torch.randint(2**62, (1,), generator=generator))
             moves, cut = playout_with_logits(domain, state, logits[row // rollouts], temperature, seed)
