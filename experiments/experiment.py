@@ -53,6 +53,7 @@ class Experiment:
     engine_speed: EngineSpeed | None = None  # the fixed k of a published time table (report.engine_speed)
     matched_work: bool = False  # budgets divided by that k
     targets: tuple[float, ...] | None = None  # report.targets: the fixed-target view's scores (table unit)
+    own_budgets: bool = False  # its budgets per scale are its own (scale_budgets), not the scale file's
 
     @property
     def output_name(self) -> str:
@@ -109,6 +110,7 @@ def load_experiment(overrides: list[str]) -> Experiment:
         engine_speed=engine_speed_of(base.report),
         matched_work=bool(plain.matched_work),
         targets=targets_of(base.report),
+        own_budgets=plain.scale_budgets is not None,
     )
 
 

@@ -50,25 +50,43 @@ def run_job(job: Job, repeats: int, store: RunStore, *, n_jobs: int | None = Non
     if pending and job.settings.parallel == "cluster":
         _run_on_cluster(job, pending, paths, store, address if backend == "dask" else None, label)
     elif pending:
-        _compile_kernels(job)
-        with _parallel_backend(backend, address) as cluster_threads, tqdm(
-            total=repeats, initial=repeats - len(pending), desc=label, unit="run",
-            dynamic_ncols=True, mininterval=1.0, disable=repeats == 1,
-        ) as bar:
-            # One pending run needs no pool: joblib runs n_jobs=1 in this process.
-            workers = min(cluster_threads or n_jobs or os.cpu_count() or 1, len(pending))
-            bar.set_postfix(running=min(workers, len(pending)))
-            parallel = joblib.Parallel(n_jobs=workers if backend == "loky" else -1,
-                                       return_as="generator_unordered")
-            left = len(pending)
-            leaderboard = Leaderboard(store.root)
-            for record in parallel(joblib.delayed(execute_run)(job, repeat) for repeat in pending):
-                store.write(paths[record["repeat"]], record)
-                leaderboard.offer(record)
-                left -= 1
-                bar.update(1)
-                bar.set_postfix(running=min(workers, left))
+        run_runs([(job, repeat) for repeat in pending], store, n_jobs=n_jobs, backend=backend, address=address,
+                 label=label, done=repeats - len(pending))
     return JobOutcome(paths=paths, ran=len(pending), found=repeats - len(pending))
+
+
+def run_runs(runs: list[tuple[Job, int]], store: RunStore, *, n_jobs: int | None = None, backend: str = "loky",
+             address: str | None = None, label: str = "runs", done: int = 0) -> list[dict]:
+    """Make each (job, repeat) of ``runs`` (of one job or of several) in a pool of worker
+    processes, writing each record as soon as it arrives; return the records in the order
+    they finished. ``done``: runs of the same batch already stored (the progress bar's start)."""
+    for job in {id(job): job for job, _ in runs}.values():
+        _compile_kernels(job)
+    records = []
+    with _parallel_backend(backend, address) as cluster_threads, tqdm(
+        total=len(runs) + done, initial=done, desc=label, unit="run",
+        dynamic_ncols=True, mininterval=1.0, disable=len(runs) + done == 1,
+    ) as bar:
+        # One pending run needs no pool: joblib runs n_jobs=1 in this process.
+        workers = min(cluster_threads or n_jobs or os.cpu_count() or 1, len(runs))
+        bar.set_postfix(running=workers)
+        parallel = joblib.Parallel(n_jobs=workers if backend == "loky" else -1, return_as="generator_unordered")
+        left = len(runs)
+        leaderboard = Leaderboard(store.root)
+        for index, record in parallel(joblib.delayed(_numbered)(index, job, repeat)
+                                      for index, (job, repeat) in enumerate(runs)):
+            store.write(runs[index][0].run_path(store, record["repeat"]), record)
+            leaderboard.offer(record)
+            records.append(record)
+            left -= 1
+            bar.update(1)
+            bar.set_postfix(running=min(workers, left))
+    return records
+
+
+def _numbered(index: int, job: Job, repeat: int) -> tuple[int, dict]:
+    """A run's record with its place in the caller's list (runs finish in any order)."""
+    return index, execute_run(job, repeat)
 
 
 def _run_on_cluster(job: Job, pending: list[int], paths: tuple[Path, ...], store: RunStore,

@@ -1,0 +1,252 @@
+"""The claims judged on runs that keep coming: `make claims BUDGET=...` (never runs a search).
+
+Each claim of analysis/claims/*.yaml is reduced to contrasts (analysis/sequential.py): per
+paired run index i, a value whose mean the claim says is > 0, in the claim's unit.
+
+  compare  run i of A minus run i of B, at each checkpoint the claim names (runs of a column
+           are independent, so pairing them by repeat index is as good as any pairing, and
+           a difference of two identical columns is symmetric: few runs suffice)
+  value    run i minus (published - margin), and (published + margin) minus run i
+  total    over the boards, the sum of run i of A minus run i of B (one run of each column on
+           each board makes one paired "run")
+  gain     the claim "each doubling of time buys a roughly constant gain", read as the mean
+           gain per doubling over the later half of the doublings within a factor 2 of the
+           earlier half's: late - early / 2 > 0 and 2 early - late > 0, both linear in a run's
+           best scores (the fixed-n report tests the ratio itself, analysis/verdicts.gain)
+
+Time-table claims are judged at matched work: our runs at t / k, k the experiment's fixed
+engine-speed factor (the runs are made with matched_work=true, so a 163.84 s claim costs
+163.84 / k CPU-s a run). A column's runs are read as a prefix (repeats 0, 1, ... up to the
+first missing one), so that the runs behind a verdict are the first n of a fixed sequence.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+
+from analysis import sequential, verdicts
+from analysis.claims import Claim, NotJudged, Source, checkpoint_times
+from analysis.report import FIRST_PLAYOUTS, Runs, variant_key
+from analysis.stats import best_at, doubling_checkpoints
+from experiments.experiment import Experiment
+from experiments.root import axis_trace, group_root_runs
+
+
+def run_cost(record: dict) -> float:
+    """The CPU-seconds a run took: its CPU time, or for a run on the wall clock (threads),
+    its wall time times the cores it held."""
+    settings = record["settings"]
+    if settings.get("clock") == "wall":
+        return float(record["result"]["wall_seconds"]) * max(1, int(settings.get("threads", 1)))
+    return float(record["result"]["cpu_seconds"])
+
+
+class PrefixSource(Source):
+    """An experiment's runs as prefixes: for each column, its runs 0 .. n-1 (all there), with
+    the CPU-seconds each cost. ``last`` on the playouts axis is fixed by the first
+    sequential.MIN_RUNS runs, so that later runs do not move the checkpoint a claim is
+    judged at."""
+
+    def __init__(self, experiment: Experiment, cap: int):
+        records, costs = {}, {}
+        for variant in experiment.variants:
+            found = []
+            for path in experiment.run_paths(variant)[:cap * variant.root]:
+                record = experiment.store.load_or_set_aside(path)
+                if record is None:
+                    break
+                found.append(record)
+            whole = len(found) // variant.root * variant.root
+            key = variant_key(experiment, variant)
+            costs[key] = [sum(run_cost(r) for r in found[i:i + variant.root]) for i in range(0, whole, variant.root)]
+            records[key] = group_root_runs(found[:whole], variant.root) if variant.root > 1 else found[:whole]
+        super().__init__(experiment, Runs(records, {key: cap for key in records}))
+        self.costs = costs
+
+    def last(self, axis: str, labels) -> float:
+        if axis == "playouts":
+            return min(r["result"]["playouts"] for label in labels
+                       for r in self.runs.records[label][:sequential.MIN_RUNS])
+        return super().last(axis, labels)
+
+
+def columns(claim: Claim, source: Source) -> list[str]:
+    """The variant keys (columns) whose runs the claim reads."""
+    if claim.test == "total":
+        boards = sorted({int(v.job.domain_options.board) for v in source.experiment.variants})
+        return [f"{label} board {board}" for label in claim.variants() for board in boards]
+    return sorted(claim.variants())
+
+
+def contrasts(claim: Claim, source: PrefixSource) -> tuple[list[sequential.Contrast], str, str]:
+    """The claim's contrasts, where they are judged, and on which basis."""
+    scale = source.experiment.value_scale
+    unit = abs(scale)
+    keys = columns(claim, source)
+    if any(not source.runs.records.get(key) for key in keys):
+        raise NotJudged("a column has no runs yet")
+    if claim.test == "value":
+        reference = source.reference.set_index(source.reference.columns[0])
+        published = float(reference.loc[claim.variant, claim.published])
+        x = source.finals(claim.variant) * scale
+        low, high = published - claim.margin, published + claim.margin
+        return [sequential.Contrast(f"{claim.variant} above {low:g}", x - low, paired=False),
+                sequential.Contrast(f"{claim.variant} below {high:g}", high - x, paired=False)], \
+            "final scores", "final scores"
+    if claim.test == "total":
+        (better, worse), = claim.pairs
+        boards = len(keys) // 2
+        n = min(len(source.runs.records[key]) for key in keys)
+        finals = {key: source.finals(key)[:n] for key in keys}
+        difference = sum(finals[f"{better} board {b}"] - finals[f"{worse} board {b}"]
+                         for b in sorted({k.rsplit(" board ", 1)[1] for k in keys}, key=int))
+        return [sequential.Contrast(f"{better} vs {worse}, total over {boards} boards", difference * unit)], \
+            "final scores", "final scores"
+    if claim.test == "gain":
+        return _gain(claim, source, unit)
+    if source.experiment.kind == "final":
+        return [_paired(f"{a} vs {b}", source.finals(a), source.finals(b), unit) for a, b in claim.pairs], \
+            "final scores", "final scores"
+    axis = claim.axis or source.time_axis
+    matched = source.experiment.matched_work and axis != "playouts"
+    divisor = source.experiment.engine_speed.k if matched else 1.0
+    times, where = checkpoint_times(claim, source, axis, divisor)
+    unit_name = "playouts" if axis == "playouts" else "s"
+    found = [_paired(f"{a} vs {b} at {t:.4g} {unit_name}", source.at(a, axis, t), source.at(b, axis, t), unit)
+             for t in times for a, b in claim.pairs]
+    basis = "matched work" if matched else ("playouts" if axis == "playouts" else "equal time")
+    return found, where, basis
+
+
+def _paired(name: str, a: np.ndarray, b: np.ndarray, unit: float) -> sequential.Contrast:
+    n = min(a.size, b.size)
+    return sequential.Contrast(name, (a[:n] - b[:n]) * unit)
+
+
+def _gain(claim: Claim, source: PrefixSource, unit: float) -> tuple[list[sequential.Contrast], str, str]:
+    axis = source.time_axis
+    last = source.last(axis, claim.variants())
+    checkpoints = doubling_checkpoints(claim.start, last)
+    if len(checkpoints) < 3:
+        raise NotJudged(f"needs 2 doublings from {claim.start:g} s; the runs end at {last:g} s")
+    matrix = np.array([best_at(*axis_trace(r, axis), checkpoints) for r in source.runs.records[claim.variant]])
+    half = (len(checkpoints) - 1) // 2
+    early = (matrix[:, half] - matrix[:, 0]) / half
+    late = (matrix[:, -1] - matrix[:, half]) / (len(checkpoints) - 1 - half)
+    where = f"{len(checkpoints)} checkpoints, {checkpoints[0]:g}-{checkpoints[-1]:g} s"
+    basis = "matched work" if source.experiment.matched_work else "equal time"
+    return [sequential.Contrast(f"{claim.variant}: late gain above half the early one", (late - early / 2) * unit,
+                                paired=False),
+            sequential.Contrast(f"{claim.variant}: late gain below twice the early one", (2 * early - late) * unit,
+                                paired=False)], where, basis
+
+
+def decide_table(claims: list[Claim], sources: dict[str, PrefixSource], cap: int) -> pd.DataFrame:
+    """One row per claim: its evidence from the runs so far, Holm-corrected anytime p-values,
+    the verdict, the runs behind it (paired runs, CPU-seconds), and for an undecided claim
+    the runs per column that would decide it (inf: more than ``cap``, or no effect)."""
+    rows = []
+    for claim in claims:
+        source = sources[claim.experiment]
+        keys = columns(claim, source)
+        row = {"paper": claim.paper, "claim": claim.id, "text": claim.text, "experiment": claim.experiment,
+               "test": claim.test, "columns": keys, "runs": min(len(source.costs[k]) for k in keys),
+               "cpu_seconds": sum(sum(source.costs[k]) for k in keys), "_evidence": None, "min_runs": None}
+        try:
+            found, where, basis = contrasts(claim, source)
+        except NotJudged as reason:
+            rows.append({**row, "basis": "-", "evaluated_at": "-", "detail": str(reason)})
+            continue
+        evidence = sequential.judge(found)
+        rows.append({**row, "basis": basis, "evaluated_at": where, "runs": evidence.runs,
+                     **{key: getattr(evidence, key) for key in (
+                         "effect", "effect_low", "effect_high", "standardized", "standardized_low",
+                         "standardized_high", "p_support", "p_contradict")},
+                     "detail": evidence.detail, "_evidence": evidence,
+                     "min_runs": max(c.min_runs for c in found)})
+    table = pd.DataFrame(rows)
+    for key in ("p_support", "p_contradict"):
+        if key not in table:
+            table[key] = np.nan
+        table[f"{key}_holm"] = verdicts.holm(table[key])
+    table["verdict"] = [verdicts.verdict(s, c) if e is not None else "not judged"
+                        for s, c, e in zip(table["p_support_holm"], table["p_contradict_holm"], table["_evidence"])]
+    undecided = int((table["verdict"].isin(["inconclusive", "not judged"])).sum())
+    table["runs_to_decide"] = [
+        sequential.runs_to_decide(e, undecided, cap, int(m)) if v == "inconclusive" else math.nan
+        for e, v, m in zip(table["_evidence"], table["verdict"], table["min_runs"])]
+    return table.drop(columns=["_evidence"])
+
+
+def to_decide(row) -> str:
+    """What an undecided claim would need, in words."""
+    if row["verdict"] == "not judged":
+        return row["detail"]
+    if row["verdict"] != "inconclusive":
+        return ""
+    if not math.isfinite(row["runs_to_decide"]):
+        effect = row.get("effect", math.nan)
+        return "no effect to detect" if not (effect == effect and effect != 0) else f"more than the cap of {row['cap']} runs per column"
+    more = (row["runs_to_decide"] - row["runs"]) * row["cpu_seconds"] / max(row["runs"], 1) / 3600
+    return f"~{row['runs_to_decide']:,.0f} runs per column (~{more:,.1f} CPU-h more)"
+
+
+def write_report(table: pd.DataFrame, plan, *, scale: str, files, budget_hours: float, spent: float, cap: int,
+                 wall: float, experiments: dict, when, code: dict) -> list:
+    """outputs/claims/claims_<scale>_decided.{md,csv,png,pdf}: one row per claim."""
+    from analysis.claims import plot_effects
+    from analysis.plots import new_figure, save_figure
+
+    table = table.assign(cap=cap, cpu_hours=table["cpu_seconds"] / 3600)
+    table["to_decide"] = [to_decide(row) for _, row in table.iterrows()]
+    table["columns"] = ["; ".join(c) for c in table["columns"]]
+    counts = table["verdict"].value_counts()
+    folder = next(iter(experiments.values())).store.root / "claims"
+    folder.mkdir(parents=True, exist_ok=True)
+    stem = folder / "_".join(["claims", scale, *(files or []), "decided"])
+    table.to_csv(stem.with_suffix(".csv"), index=False)
+    protocols = ", ".join(f"{name} ({e.scale}{', matched work' if e.matched_work else ''})"
+                          for name, e in experiments.items())
+    lines = [
+        f"# Claims decided under a budget ({scale} scale)", "",
+        f"Made {when:%Y-%m-%d %H:%M} UTC by `make claims BUDGET={budget_hours:g}h SCALE={scale}` "
+        f"(code {str(code.get('git_commit'))[:7]}{', local changes' if code.get('git_dirty') else ''}), "
+        f"{wall / 60:.0f} min of wall time.", "",
+        f"- Budget {budget_hours:g} CPU-h; spent by this call {spent / 3600:.2f} CPU-h. The runs behind the verdicts "
+        f"(this call's, earlier calls', archived ones) hold {table['cpu_seconds'].sum() / 3600:.2f} CPU-h "
+        "(a column shared by several claims counts once per claim).",
+        "- Verdicts: " + ", ".join(f"{counts.get(v, 0)} {v}" for v in ("supported", "contradicted", "inconclusive"))
+        + (f", {counts['not judged']} not judged" if "not judged" in counts else "")
+        + f"; {len(plan.capped)} claims got no more runs (beyond the cap of {cap} runs per column, or no effect); "
+        f"about {plan.still_needed / 3600:.1f} CPU-h more would decide the others.",
+        "- Method: each claim is reduced to contrasts whose mean it says is > 0 (paired runs of two columns, or "
+        "runs against a published boundary; analysis/decide.py) and each contrast gets an anytime-valid p-value "
+        "from the asymptotic confidence sequence of Waudby-Smith, Arbour, Sinha, Kennedy and Ramdas (Annals of "
+        "Statistics, 2024; Robbins' normal mixture as in Howard, Ramdas, McAuliffe and Sekhon, 2021), so that "
+        "judging again after every round does not inflate false verdicts; intersection-union within a claim, "
+        f"Holm across the claims, alpha = {verdicts.ALPHA}. No verdict from fewer than {sequential.MIN_RUNS} "
+        f"paired runs ({sequential.MIN_RUNS_ONE_SAMPLE} for one sample). The effect is in the claimed direction "
+        "(> 0: as claimed), in the paper's unit, with its 95% confidence sequence. analysis/sequential.py; the "
+        "false-verdict rate of the whole loop on null claims is checked by simulation in tests/test_sequential.py.",
+        f"- Runs: {protocols}.", "",
+        "| claim | judged at | basis | verdict | effect [95% CS] | p support / contradict (Holm) | runs per column "
+        "| CPU-h | to decide | decided by |", "|---|---|---|---|---|---|---|---|---|---|"]
+    for _, row in table.iterrows():
+        if row["verdict"] == "not judged":
+            lines.append(f"| {row['text']} | - | - | not judged | - | - | {row['runs']} | {row['cpu_hours']:.2f} | "
+                         f"{row['to_decide']} | - |")
+            continue
+        lines.append(
+            f"| {row['text']} | {row['evaluated_at']} | {row['basis']} | **{row['verdict']}** | "
+            f"{row['effect']:+.4g} [{row['effect_low']:+.4g}, {row['effect_high']:+.4g}] | "
+            f"{row['p_support_holm']:.2g} / {row['p_contradict_holm']:.2g} | {row['runs']} | {row['cpu_hours']:.2f} | "
+            f"{row['to_decide']} | {row['detail']} |")
+    stem.with_suffix(".md").write_text("\n".join(lines) + "\n")
+    figure, ax = new_figure()
+    figure.set_size_inches(9, 0.35 * len(table) + 1.5)
+    plot_effects(table, ax)
+    ax.set_title(f"Claims decided under a budget ({scale} scale): effects and verdicts", fontsize="medium")
+    return [stem.with_suffix(".csv"), stem.with_suffix(".md"), *save_figure(figure, stem)]

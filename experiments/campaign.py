@@ -1,0 +1,287 @@
+"""Decide the papers' claims under a CPU budget: `make claims BUDGET=6h`.
+
+    python -m experiments.campaign scale=paper --budget 6h          # as `make claims BUDGET=6h`
+    python -m experiments.campaign scale=smoke --budget 0.2h --files selective
+
+Instead of a fixed number of runs per column, runs are made in rounds. After each round
+every claim is judged again (analysis/decide.py, with anytime-valid p-values: looking after
+every round does not inflate false verdicts) and the next round goes to the undecided claims
+that are cheapest to decide: a claim with fewer runs than its minimum gets them first
+(cheapest first); then, for a claim with an estimate of the runs per column that would decide
+it, the CPU-seconds to get there rank it (the smaller, the more a run reduces its
+uncertainty per CPU-second), and its columns grow by half their runs (at least MIN_STEP)
+toward that estimate. A claim whose estimate is beyond the cap (runs per column), or that
+shows no effect to detect, gets no more runs: the report says what it would need. The loop
+stops when every claim is decided or capped, or when the budget is spent. Runs already in
+the store or the archive cost nothing; the budget counts the runs this call makes.
+
+Which runs: every experiment runs at SCALE's settings, with two exceptions that make the
+verdicts affordable and comparable: a published CPU-time table runs at matched work
+(matched_work=true: a 163.84 s claim costs 163.84 / k CPU-s a run), and at SCALE=paper an
+experiment with budgets of its own per scale (the 20-board tables, the threaded Distributed
+NRPA figures, Morpion, SP-MCTS's speed-up) runs its quick budgets (12 CPU-s a board, 2
+threads), since its paper budgets are cluster-sized (7200 s a board, 16 threads); pass
+--own-paper-budgets on a cluster to keep them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import re
+import sys
+import time
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+
+from analysis import decide, sequential
+from analysis.claims import Claim, load_claims
+from experiments.config import exit_on_input_error
+from experiments.experiment import Experiment, load_experiment
+from experiments.parallel import run_runs
+from experiments.store import code_version
+from nrpa.errors import InputError
+
+CAP = 200  # runs per column: the papers' own count
+MIN_STEP = 5  # a claim's columns grow by at least this many runs a round
+ROUNDS_PER_BUDGET = 6  # a round spends about budget / ROUNDS_PER_BUDGET (progress is seen that often)
+
+
+def parse_budget(text: str) -> float:
+    """CPU-hours from "6h", "0.2h", "90m" or "3600s" (0: judge the stored runs only); InputError otherwise."""
+    match = re.fullmatch(r"\s*(\d+(?:\.\d*)?|\.\d+)\s*([hms]?)\s*", str(text))
+    if not match:
+        raise InputError(f"BUDGET={text!r} is not valid: give CPU time as e.g. 6h, 90m or 3600s")
+    value = float(match.group(1)) * {"h": 1.0, "": 1.0, "m": 1 / 60, "s": 1 / 3600}[match.group(2)]
+    if value < 0 or value > 10_000:
+        raise InputError(f"BUDGET={text!r} is out of range: between 0 (judge the stored runs, make none) "
+                         "and 10,000 CPU-hours")
+    return value
+
+
+# --- the loop, on claims' states and columns' run counts (no files: tests/test_sequential.py
+# drives it with simulated columns) ---
+
+@dataclass(frozen=True)
+class ClaimState:
+    id: str
+    columns: tuple  # the columns (any hashable keys) whose runs the claim reads
+    verdict: str  # supported, contradicted, inconclusive, not judged
+    runs_to_decide: float  # paired runs per column; inf: beyond the cap or no effect
+    min_runs: int  # runs per column before a verdict can be read
+
+
+@dataclass
+class Plan:
+    targets: dict = field(default_factory=dict)  # column -> runs it should have after the round
+    cost: float = 0.0  # CPU-seconds the round is expected to take
+    claims: list = field(default_factory=list)  # the claims the round is for
+    still_needed: float = 0.0  # CPU-seconds that would decide every claim not capped
+    capped: list = field(default_factory=list)  # claims that get no more runs
+
+
+def plan_round(states: list[ClaimState], have: dict, cost: dict, left: float, round_budget: float,
+               cap: int) -> Plan:
+    """The next round's runs: see the module's docstring. ``have``: runs per column now;
+    ``cost``: CPU-seconds of one run of a column; ``left``: CPU-seconds of budget left."""
+    plan = Plan()
+    requests = []
+    needed_by_column: dict = {}
+    for state in states:
+        if state.verdict in ("supported", "contradicted"):
+            continue
+        runs = min(have[c] for c in state.columns)
+        if runs >= cap:
+            plan.capped.append(state.id)
+            continue
+        if runs < state.min_runs or state.verdict == "not judged":
+            target = goal = max(state.min_runs, runs + 1)
+        elif math.isfinite(state.runs_to_decide) and state.runs_to_decide <= cap:
+            goal = int(state.runs_to_decide)
+            target = min(goal, max(runs + MIN_STEP, math.ceil(runs * 1.5)))
+        else:
+            plan.capped.append(state.id)
+            continue
+        for c in state.columns:
+            needed_by_column[c] = max(needed_by_column.get(c, 0), goal)
+        to_goal = sum(max(0, goal - have[c]) * cost[c] for c in state.columns)
+        requests.append((to_goal, state, target))
+    plan.still_needed = sum(max(0, n - have[c]) * cost[c] for c, n in needed_by_column.items())
+    for _, state, target in sorted(requests, key=lambda request: request[0]):
+        def extra(runs: int) -> float:
+            return sum(max(0, runs - max(have[c], plan.targets.get(c, 0))) * cost[c] for c in state.columns)
+
+        room = min(left, round_budget) - plan.cost if plan.claims else left - plan.cost
+        runs = min(have[c] for c in state.columns)
+        while target > runs and extra(target) > room:
+            target -= 1  # what the budget affords of this claim's step
+        if target <= runs:
+            continue
+        if extra(target) <= 0:  # its columns already grow enough for other claims
+            plan.claims.append(state.id)
+            continue
+        plan.cost += extra(target)
+        plan.claims.append(state.id)
+        for c in state.columns:
+            plan.targets[c] = max(plan.targets.get(c, have[c]), target)
+        if plan.cost >= round_budget:
+            break
+    return plan
+
+
+def adaptive_loop(observe, make, budget: float, cap: int = CAP, say=print):
+    """Rounds until every claim is decided or capped, or ``budget`` CPU-seconds are spent.
+    ``observe()`` -> (claim states, runs per column, CPU-seconds per run of each column);
+    ``make(targets)`` makes the runs and returns the CPU-seconds they took. Returns the last
+    states, the last plan and the CPU-seconds spent."""
+    spent, round_number = 0.0, 0
+    round_budget = budget / ROUNDS_PER_BUDGET
+    while True:
+        states, have, cost = observe()
+        plan = plan_round(states, have, cost, budget - spent, round_budget, cap)
+        decided = sum(s.verdict in ("supported", "contradicted") for s in states)
+        say(f"round {round_number}: {decided} of {len(states)} claims decided, {len(plan.capped)} beyond the cap; "
+            f"CPU spent {spent / 3600:.2f} of {budget / 3600:g} h; about {plan.still_needed / 3600:.1f} CPU-h "
+            f"more would decide the rest" + (f"; next: {sum(plan.targets.get(c, 0) - have[c] for c in plan.targets)}"
+                                            f" runs (~{plan.cost / 3600:.2f} CPU-h) for {', '.join(plan.claims)}"
+                                            if plan.targets else "; stopping"))
+        if not plan.targets:
+            return states, plan, spent
+        spent += make(plan.targets)
+        round_number += 1
+
+
+# --- the claims, their experiments and the store ---
+
+def campaign_experiments(claims: list[Claim], scale: str, overrides: list[str], cap: int,
+                         own_paper_budgets: bool = False) -> dict[str, Experiment]:
+    """Each experiment the claims use, composed as the module's docstring says, with ``cap``
+    runs per column."""
+    experiments = {}
+    for name in dict.fromkeys(claim.experiment for claim in claims):
+        base = [f"experiment={name}", f"repeats={cap}", *overrides]
+        experiment = load_experiment([*base, f"scale={scale}"])
+        if scale == "paper" and experiment.own_budgets and not own_paper_budgets:
+            experiment = load_experiment([*base, "scale=quick"])
+        if decide.PrefixSource(experiment, 0).engine_speed() is not None:
+            experiment = load_experiment([*base, f"scale={experiment.scale}", "matched_work=true"])
+        labels = {v.label for v in experiment.variants}
+        for claim in claims:
+            if claim.experiment == name and not claim.variants() <= labels:
+                raise InputError(f"claim {claim.id}: {sorted(claim.variants() - labels)} are not columns of {name}")
+        experiments[name] = experiment
+    return experiments
+
+
+class Campaign:
+    """The real columns: the experiments' variants, their runs in the store (or archive)."""
+
+    def __init__(self, claims: list[Claim], experiments: dict[str, Experiment], cap: int, backend: dict):
+        self.claims, self.experiments, self.cap, self.backend = claims, experiments, cap, backend
+        self.variants = {(name, decide.variant_key(e, v)): (e, v) for name, e in experiments.items()
+                         for v in e.variants}
+        self.table = None
+        self.sources = None
+
+    def observe(self):
+        self.sources = {name: decide.PrefixSource(e, self.cap) for name, e in self.experiments.items()}
+        self.table = decide.decide_table(self.claims, self.sources, self.cap)
+        states = [ClaimState(row["claim"], tuple((row["experiment"], key) for key in row["columns"]),
+                             row["verdict"], row["runs_to_decide"],
+                             int(row["min_runs"]) if row["min_runs"] == row["min_runs"] and row["min_runs"]
+                             else sequential.MIN_RUNS)
+                  for _, row in self.table.iterrows()]
+        have, cost = {}, {}
+        for (name, key), (experiment, variant) in self.variants.items():
+            runs = self.sources[name].costs[key]
+            have[(name, key)] = len(runs)
+            cost[(name, key)] = sum(runs) / len(runs) if runs else budget_of(variant)
+        return states, have, cost
+
+    def make(self, targets: dict) -> float:
+        """Make the runs that bring each column to its target; their CPU-seconds."""
+        pooled, alone = [], []
+        for (name, key), target in targets.items():
+            experiment, variant = self.variants[(name, key)]
+            for repeat, path in enumerate(experiment.run_paths(variant)[:target * variant.root]):
+                if experiment.store.load_or_set_aside(path) is None:
+                    # a threaded search holds every core (backend.n_jobs: 1): one at a time
+                    (alone if experiment.n_jobs == 1 else pooled).append((variant.job, repeat))
+        store = next(iter(self.experiments.values())).store
+        records = []
+        if pooled:
+            records += run_runs(pooled, store, label=f"{len(pooled)} runs", **self.backend)
+        if alone:
+            records += run_runs(alone, store, label=f"{len(alone)} threaded runs", **{**self.backend, "n_jobs": 1})
+        return sum(decide.run_cost(r) for r in records)
+
+
+def budget_of(variant) -> float:
+    """A column's cost before any of its runs is stored: its time budget in CPU-seconds
+    (1 s when it has none, e.g. Morpion's runs to the end: learnt from its first runs)."""
+    settings = variant.job.settings
+    seconds = settings.max_time if settings.max_time else 1.0
+    return seconds * (settings.threads if settings.clock == "wall" else 1) * variant.root
+
+
+def run_campaign(overrides: list[str], budget_hours: float, files: list[str] | None = None, cap: int = CAP,
+                 own_paper_budgets: bool = False, cpu_clock_only: bool = False) -> list:
+    scale = next((o.split("=", 1)[1] for o in overrides if o.startswith("scale=")), "paper")
+    others = [o for o in overrides if not o.startswith("scale=")]
+    backend = {"backend": "loky", "address": None, "n_jobs": None}
+    for override in others:
+        key, _, value = override.partition("=")
+        if key in ("backend", "backend.name"):
+            backend["backend"] = value
+        elif key == "backend.address":
+            backend["address"] = value
+        elif key == "backend.n_jobs":
+            backend["n_jobs"] = int(value)
+    claims = load_claims(files=files)
+    experiments = campaign_experiments(claims, scale, others, cap, own_paper_budgets)
+    if cpu_clock_only:
+        wall = {name for name, e in experiments.items() if any(v.job.settings.clock == "wall" for v in e.variants)}
+        claims = [claim for claim in claims if claim.experiment not in wall]
+        experiments = {name: e for name, e in experiments.items() if name not in wall}
+        if not claims:
+            raise InputError("--cpu-clock-only leaves no claim: every claim chosen is judged on wall-clock runs")
+    campaign = Campaign(claims, experiments, cap, backend)
+    started = time.time()
+    print(f"Deciding {len(claims)} claims with at most {budget_hours:g} CPU-hours of new runs "
+          f"(cap {cap} runs per column; {', '.join(f'{n}: {e.scale}' + (' at matched work' if e.matched_work else '') for n, e in experiments.items())})",
+          flush=True)
+    states, plan, spent = adaptive_loop(campaign.observe, campaign.make, budget_hours * 3600, cap,
+                                        say=lambda line: print(line, flush=True))
+    return decide.write_report(campaign.table, plan, scale=scale, files=files, budget_hours=budget_hours, spent=spent,
+                        cap=cap, wall=time.time() - started, experiments=experiments,
+                        when=datetime.now(timezone.utc), code=code_version())
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("overrides", nargs="*", help="scale=S (paper, quick, smoke) and overrides all experiments "
+                                                     "take (backend=dask backend.address=..., outputs_dir=...)")
+    parser.add_argument("--budget", required=True, help="CPU time of new runs, e.g. 6h, 90m")
+    parser.add_argument("--files", nargs="+", metavar="NAME", help="only the claims of analysis/claims/NAME.yaml")
+    parser.add_argument("--cap", type=int, default=CAP, help=f"most runs per column (default {CAP})")
+    parser.add_argument("--own-paper-budgets", action="store_true",
+                        help="at scale=paper, run every experiment at its own paper budgets (a cluster)")
+    parser.add_argument("--cpu-clock-only", action="store_true",
+                        help="leave out the claims judged on wall-clock runs (the threaded searches), whose work "
+                             "depends on the machine being otherwise idle: for a machine shared with other work")
+    arguments = parser.parse_args(argv)
+    try:
+        if arguments.cap < sequential.MIN_RUNS_ONE_SAMPLE:
+            raise InputError(f"--cap {arguments.cap} is out of range: at least {sequential.MIN_RUNS_ONE_SAMPLE} "
+                             "runs per column (a verdict needs that many)")
+        paths = run_campaign(arguments.overrides, parse_budget(arguments.budget), arguments.files, arguments.cap,
+                             arguments.own_paper_budgets, arguments.cpu_clock_only)
+    except InputError as error:
+        exit_on_input_error(error)
+    for path in paths:
+        print(path)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
