@@ -93,8 +93,9 @@ def contrasts(claim: Claim, source: PrefixSource) -> tuple[list[sequential.Contr
         published = float(reference.loc[claim.variant, claim.published])
         x = source.finals(claim.variant) * scale
         low, high = published - claim.margin, published + claim.margin
-        return [sequential.Contrast(f"{claim.variant} above {low:g}", x - low, paired=False),
-                sequential.Contrast(f"{claim.variant} below {high:g}", high - x, paired=False)], \
+        ours = f"our mean {x.mean():.4g} against the published {published:g} +- {claim.margin:g}: "
+        return [sequential.Contrast(f"{ours}{claim.variant} above {low:g}", x - low, paired=False),
+                sequential.Contrast(f"{ours}{claim.variant} below {high:g}", high - x, paired=False)], \
             "final scores", "final scores"
     if claim.test == "total":
         (better, worse), = claim.pairs
@@ -187,6 +188,8 @@ def to_decide(row) -> str:
         return row["detail"]
     if row["verdict"] != "inconclusive":
         return ""
+    if row["runs"] < row["min_runs"]:
+        return f"{row['min_runs']:.0f} runs per column before a verdict can be read"
     if not math.isfinite(row["runs_to_decide"]):
         effect = row.get("effect", math.nan)
         return "no effect to detect" if not (effect == effect and effect != 0) else f"more than the cap of {row['cap']} runs per column"
