@@ -291,7 +291,7 @@ def neural_speed() -> None:
     print(f"neural: games sampled from an untrained ResNet R2, 256 at once: {games:,.1f} games, {moves:,.0f} moves "
           f"(network playout steps) per second on {where}")
     playouts, moves = speed.cached_playouts_per_second(3.0)
-    print(f"neural: NeuralNMCS(1)c playouts (moves drawn from one forward pass's logits, numba, CPU): "
+    print(f"neural: one-forward-pass playouts (moves drawn from one forward pass's logits, numba, CPU): "
           f"{playouts:,.0f} playouts, {moves:,.0f} moves per second")
 
 

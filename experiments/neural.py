@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from dataclasses import asdict
 from pathlib import Path
 
 from omegaconf import OmegaConf
@@ -81,11 +82,15 @@ def make_games(scale: str, outputs: Path, n_jobs: int | None = None) -> Path:
 
 
 def figure2(scale: str, outputs: Path) -> list[Path]:
-    """Figure 2, the score filter's trade-off between quality and diversity (our reading: what
-    we could read of the paper describes the figure only so): for each lower bound of the filter
-    (the upper one the scale's), the games kept, their mean score (quality) and the distinct
-    positions among them (diversity: a position is the set of lines drawn, moves commuting,
-    counted by a Zobrist hash of that set), from every game of the scale's data runs."""
+    """Figure 2, the score filter's trade-off between quality and diversity. The paper's
+    figure ("NRPA data diversity", section 3.3) sets two filters side by side: "10 000 games
+    (800.000 game states) generated with NRPA that scored 80 or above (Figure 2 first plot), and
+    10 000 games (around 800.000 game states) ... that scored between 70 and 82 (Figure 2
+    second plot)", the first lacking diversity; what its plots draw is not said. Our reading:
+    for each lower bound of the filter (the upper one the scale's), the games kept, their mean
+    score (quality) and the distinct positions among them (diversity: a position is the set of
+    lines drawn, moves commuting, counted by a Zobrist hash of that set), from every game of
+    the scale's data runs; the paper's two lower bounds, 70 and 80, are marked."""
     import numpy as np
     import pandas as pd
 
@@ -111,12 +116,17 @@ def figure2(scale: str, outputs: Path) -> list[Path]:
     ax.plot(table["keep_from"], table["distinct_positions"], marker=".", color="C0")
     ax.set_xlabel(f"lowest score kept (games scoring up to {high:g})")
     ax.set_ylabel("distinct positions kept (diversity)", color="C0")
+    for bound in PAPER_FILTERS:  # the lower bounds of the paper's two plots (80 and up, 70 to 82)
+        ax.axvline(bound, color="0.6", linestyle=":", linewidth=1)
     quality = ax.twinx()
     quality.plot(table["keep_from"], table["mean_score"], marker=".", color="C1")
     quality.set_ylabel("mean score of the games kept (quality)", color="C1")
     ax.set_title(f"Morpion 5D, Figure 2: the score filter, {len(scores)} NRPA games ({scale} scale)",
                  fontsize="medium")
     return [stem.with_suffix(".csv"), *save_figure(figure, outputs / "figures" / f"morpion_fig2_{scale}")]
+
+
+PAPER_FILTERS = (70, 80)  # Figure 2's two game sets: scoring 70 to 82, and 80 or above
 
 
 def published_in_ci(table, column: str):
@@ -153,6 +163,7 @@ def table1(scale: str, outputs: Path, device) -> list[Path]:
     import pandas as pd
 
     from analysis.plots import new_figure, save_figure
+    from analysis.tables import load_reference
 
     paths = figure2(scale, outputs)
     trained = train_networks(scale, outputs, device)
@@ -166,6 +177,10 @@ def table1(scale: str, outputs: Path, device) -> list[Path]:
                      "training_minutes": sum(epoch["seconds"] for epoch in state["curves"]) / 60,
                      "device": state["device"]})
     table = pd.DataFrame(rows)
+    published = load_reference("morpion_table1_5d.csv").set_index("network")
+    for epoch in (1, 40, 80):  # the paper's accuracy at these epochs, in percent there, a share here
+        table[f"published accuracy epoch {epoch}"] = [published[f"epoch_{epoch}"].get(label, float("nan")) / 100
+                                                      for label in table["network"]]
     tables = outputs / "tables"
     tables.mkdir(parents=True, exist_ok=True)
     stem = tables / f"morpion_table1_{scale}"
@@ -175,8 +190,9 @@ def table1(scale: str, outputs: Path, device) -> list[Path]:
                f"Accuracy: the share of held-out positions (a tenth of the {games['games']} games, never trained on) "
                "where the network's most probable legal move is the one NRPA played; loss: the cross-entropy there. "
                f"Trained {table['epochs'].iloc[0]} epochs on {table['train_positions'].iloc[0]} positions "
-               f"(conf/neural_morpion.yaml), device {table['device'].iloc[0]}. The paper's Table 1 values are not "
-               "among this project's stored references (analysis/reference/): no published column.\n")
+               f"(conf/neural_morpion.yaml), device {table['device'].iloc[0]}. Published: the paper's Table 1, "
+               "accuracy after 1, 40 and 80 epochs (\"Accuracy for each tested configuration\"; its test set; 694,716 "
+               "positions of 9,141 NRPA games scoring 70 to 82), as a share.\n")
     stem.with_suffix(".md").write_text(caption + "\n" + table.to_markdown(index=False, floatfmt=".4g") + "\n")
     paths += [stem.with_suffix(".csv"), stem.with_suffix(".md")]
     for figure_name, key, ylabel in (("fig3", "loss", "cross-entropy"), ("fig4", "accuracy", "accuracy")):
@@ -347,12 +363,17 @@ def exit_run(expert, row: int, scale: str, outputs: Path, device) -> dict:
 
     folder = outputs / "neural" / scale / "exit"
     done = folder / f"{_slug(expert)}.json"
+    settings = ExitSettings(**scale_settings(scale)["exit"], seed=DATA_SEED * 100 + row)
     if done.is_file():
         try:
-            return read_json(done, "Expert Iteration record")
+            record = read_json(done, "Expert Iteration record")
         except DamagedFile as damage:  # the run's checkpoint holds its record: made again from there
             set_aside(damage, "the record is made again from the run's last checkpoint")
-    settings = ExitSettings(**scale_settings(scale)["exit"], seed=DATA_SEED * 100 + row)
+        else:
+            if (record.get("expert"), record.get("settings")) != (asdict(expert), asdict(settings)):
+                raise InputError(f"{done} was made with another expert or other settings (an earlier definition of "
+                                 f"the row): delete it and {done.with_suffix('.pt')} to run the row anew")
+            return record
     print(f"Expert Iteration, {expert.label} (temperature {expert.temperature:g}, rollouts {expert.rollouts}): "
           f"{settings.minutes:g} min", file=sys.stderr)
     record = expert_iteration(expert, settings, folder / f"{_slug(expert)}.pt", device=device)
@@ -370,8 +391,6 @@ def table4(scale: str, outputs: Path, device) -> list[Path]:
     """Table 4: an Expert Iteration run per published row, the network's mean (95% CI) and
     best and the expert's best beside the published values; Figure 6, the best score found
     over time."""
-    import matplotlib
-    import numpy as np
     import pandas as pd
 
     from analysis.plots import new_figure, save_figure
@@ -409,22 +428,23 @@ def table4(scale: str, outputs: Path, device) -> list[Path]:
                "mean of the last iteration's network games, with its 95% Student-t CI; nn_best_score and "
                "expert_best_score: the best over the run; best_found_minutes: when the run's best game was found; "
                "published_mean_in_ci: whether the published nn mean lies in our CI. "
-               "Our readings (nrpa/neural/exit.py): rollouts are network playouts per evaluation for NeuralNMCS "
-               "and N for NeuralNRPA; \"c\": each playout draws from one forward pass at its start; \"A\": "
-               "training on the expert's games under the board's 8 symmetries. The published columns beside; the "
-               "paper's last column read as the hours of its run.\n")
+               "As the paper defines them (nrpa/neural/exit.py): \"c\", NMCS stopped after its first step, the best "
+               "sequence found being the game; \"A\", the paper's best row of each expert type (a label, not a "
+               "setting). Our reading: rollouts are network playouts per evaluation for NeuralNMCS and N for "
+               "NeuralNRPA. The published columns beside; published best_score_in_hours: when, in hours, the "
+               "published run (all ran 180 hours) reached its best score, to set beside best_found_minutes.\n")
     stem.with_suffix(".md").write_text(caption + "\n" + table.to_markdown(index=False, floatfmt=".4g") + "\n")
-    figure, ax = new_figure()
-    colors = matplotlib.colormaps["tab20"].colors  # 11 rows: more than the default cycle's 10 colours
-    for index, (record, reference) in enumerate(zip(records, published.itertuples())):
+    figure, ax = new_figure()  # the paper's Figure 6: "the maximum score evolution on 100 rollouts with the
+    # four best approaches of each type", the "A" rows: the network's best game of each iteration
+    for record, reference in zip(records, published.itertuples()):
+        if not record["expert"]["best"]:
+            continue
         minutes = [entry["seconds"] / 60 for entry in record["iterations"]]
-        best = np.maximum.accumulate([max(entry["expert_best"], entry["nn_best"]) for entry in record["iterations"]])
-        ax.step(minutes, best, where="post", color=colors[index],
-                linestyle="--" if record["expert"]["augment"] else "-",
+        ax.step(minutes, [entry["nn_best"] for entry in record["iterations"]], where="post", marker=".",
                 label=f"{reference.approach} T={reference.temperature:g} r={reference.rollouts}")
     ax.set_xlabel("minutes")
-    ax.set_ylabel("best score found")
-    ax.set_title(f"Morpion 5D, Figure 6: Expert Iteration, the best score over time ({scale} scale)",
+    ax.set_ylabel(f"best of the network's {exit_['network_games']} games")
+    ax.set_title(f"Morpion 5D, Figure 6: Expert Iteration, the four \"A\" rows ({scale} scale)",
                  fontsize="medium")
     ax.legend(fontsize="x-small", ncol=2)
     return [stem.with_suffix(".csv"), stem.with_suffix(".md"),

@@ -1,9 +1,10 @@
 """Single-Player Monte-Carlo Tree Search, SP-MCTS (Schadd, Winands, van den Herik, Chaslot,
 Uiterwijk 2008), over the domain contract, and the two parallelisations of Gelly et al. (2008).
 
-The papers' texts could not be read from here (only their abstracts and conclusions are
-stored); what follows is our reading of the algorithm as public implementations of it write
-it (README, "SP-MCTS"), said as such:
+The SP-MCTS papers' texts are not among those this project has (the NRPA papers only quote
+SP-MCTS's SameGame scores, "a variant of the UCT algorithm applied to single player games");
+what follows is our reading of the algorithm as public implementations of it write it (README,
+"SP-MCTS"; docs/readings.md), said as such:
 
 * **Selection.** From the root, while the node has every legal move as a child, go to the
   child i maximising
@@ -40,9 +41,9 @@ Random draws are ``np.random.random()`` only (an index is ``floor(u * n)``), so 
 plain-Python search on numpy's legacy generator, numba's own Mersenne Twister, draws the same
 (tests/test_spmcts.py compares whole runs).
 
-Parallel versions (Gelly, Hoock, Rimmel, Teytaud, Kalemkarian 2008; their algorithms' text
-could not be read either, so these follow the descriptions of the issue and the paper's
-conclusion, as our reading):
+Parallel versions (Gelly, Hoock, Rimmel, Teytaud, Kalemkarian 2008, their Algorithms 4 and 6,
+written for Go: quoted in docs/readings.md; what they leave open for a single-player search is
+ours):
 
 * **Multi-core** (``parallel=shared``, M threads): the threads share one tree. A lock (one
   POSIX spin lock) is held while a thread walks the tree (selection), adds its new node and

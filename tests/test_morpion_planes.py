@@ -84,18 +84,20 @@ def test_the_initial_position_by_hand(domains, variant):
 
 
 @pytest.mark.parametrize("variant", ["5D", "5T"])
-@pytest.mark.parametrize("move, starts", [
-    # a horizontal line from (0,-3) to (4,-3): segments start at x = 0..3 on y = -3
-    ([4, -3, 1, 0, 0, -3], [(0, -3), (1, -3), (2, -3), (3, -3)]),
+@pytest.mark.parametrize("move, start", [
+    # a horizontal line from (0,-3) to (4,-3), the new dot at its end
+    ([4, -3, 1, 0, 0, -3], (0, -3)),
     # a (1,1) diagonal from (2,-3) to (6,1), the new dot (4,-1) in its middle
-    ([4, -1, 1, 1, 2, -3], [(2, -3), (3, -2), (4, -1), (5, 0)]),
+    ([4, -1, 1, 1, 2, -3], (2, -3)),
 ])
-def test_one_move_draws_four_segment_starts_in_its_direction(domains, variant, move, starts):
+def test_one_move_sets_one_point_its_lines_start_in_its_direction(domains, variant, move, start):
+    """The paper: "Every time a new place is occupied ... we set one boolean value in the first
+    matrix, and one boolean value from one of the 4 remaining matrices"."""
     planes = kernel_planes(domains[variant], [encode_move(domains[variant], move)], "R2")
     d = morpion_rules.DIRECTIONS.index((move[2], move[3]))
     marked = {(int(c) - SHIFT, int(r) - SHIFT) for r, c in zip(*np.nonzero(planes[1 + d]))}
-    assert marked == set(starts)
-    assert planes[1:5].sum() == 4  # and nothing in the other directions
+    assert marked == {start}
+    assert planes[1:5].sum() == 1  # and nothing in the other directions
     assert planes[0].sum() == 37 and planes[0, move[1] + SHIFT, move[0] + SHIFT] == 1
     assert planes[9].sum() == 1 and planes[9, move[1] + SHIFT, move[0] + SHIFT] == 1  # the last move
     assert planes[10:].sum() == 0  # no earlier move

@@ -287,17 +287,63 @@ def test_neural_nmcs_level_0_keeps_the_best_of_its_playouts():
     assert (moves, score) == (sampled.sequences[best], sampled.scores[best]) and len(set(sampled.scores)) > 1
 
 
+def test_neural_nmcs_1c_is_the_best_sequence_of_nmcs_1s_first_step():
+    """The paper's NeuralNMCS(1)c: NMCS(1) "early stopped": every legal move of the start is
+    tried with its playouts, and the best sequence found is the game (no move-by-move search)."""
+    from nrpa.domains.morpion import decode_move
+    from nrpa.domains.morpion_rules import replay
+    from nrpa.neural.play import _best_playouts, child_state, legal_move_ids, new_game, nmcs_game
+
+    domain = make_morpion("5D")
+    torch.manual_seed(5)
+    network = make_network("basic", 9)
+    moves, score, _ = nmcs_game(network, "R1", domain, level=1, rollouts=2, temperature=0.5, early_stop=True,
+                                generator=torch.Generator().manual_seed(8))
+    assert replay("5D", [decode_move(domain, m) for m in moves]) == len(moves) == score
+    start = new_game(domain)
+    legal = legal_move_ids(domain, start)
+    results, _ = _best_playouts(network, "R1", domain, [child_state(domain, start, m) for m in legal], 2, 0.5,
+                                False, torch.Generator().manual_seed(8), torch.device("cpu"))  # the same draws
+    best = int(np.argmax([result for result, _ in results]))
+    assert (moves, score) == ([int(legal[best])] + results[best][1], results[best][0])
+    assert len(legal) == 28 and len({result for result, _ in results}) > 1
+
+
 def test_table_4s_experts_are_read_from_the_published_rows():
+    from analysis.tables import load_reference
     from experiments.neural import exit_rows
     from nrpa.neural.exit import Expert
 
     labels = [(expert.label, expert.temperature, expert.rollouts) for expert in exit_rows()]
     assert len(labels) == 11 and labels[5] == ("NeuralNMCS(1)c A", 0.2, 10)
-    assert Expert.parse("NeuralNRPA(2) A", 0.2, 20) == Expert("nrpa", 2, 0.2, 20, cached=False, augment=True)
+    assert Expert.parse("NeuralNRPA(2) A", 0.2, 20) == Expert("nrpa", 2, 0.2, 20, best=True)
+    assert Expert.parse("NeuralNMCS(1)c", 0.2, 1) == Expert("nmcs", 1, 0.2, 1, early_stop=True)
+    # "A" is a label, "the best approaches among all tested parameters", one per type: no published row
+    # trains otherwise, and each A row has the best published nn score of its type
+    assert not any(expert.augment for expert in exit_rows())
+    published = load_reference("morpion_table4_5d_exit.csv")
+    published["type"] = published["approach"].str.replace(" A", "")
+    published["type"] = published["type"].where(~published["type"].str.startswith("NeuralNRPA"), "NeuralNRPA")
+    marked = published[published["approach"].str.endswith(" A")]
+    assert list(marked["approach"]) == ["NeuralNMCS(0) A", "NeuralNMCS(1) A", "NeuralNMCS(1)c A", "NeuralNRPA(2) A"]
+    assert list(marked["nn_best_score"]) == list(published.groupby("type", sort=False)["nn_best_score"].max())
     for label, message in (("NeuralMCTS(1)", "not a Table 4 expert"), ("NeuralNMCS(2)", "level=2 is not valid"),
-                           ("NeuralNRPA(1)c", "only NeuralNMCS has a cached")):
+                           ("NeuralNRPA(1)c", "only NeuralNMCS\\(1\\) has an early stopped"),
+                           ("NeuralNMCS(0)c", "only NeuralNMCS\\(1\\) has an early stopped")):
         with pytest.raises(InputError, match=message):
             Expert.parse(label, 0.2, 1)
+
+
+def test_an_expert_iteration_record_of_another_definition_is_refused_not_reused(tmp_path):
+    from experiments.neural import _slug, exit_rows, exit_run
+
+    expert = exit_rows()[5]  # NeuralNMCS(1)c A
+    folder = tmp_path / "neural" / "smoke" / "exit"
+    folder.mkdir(parents=True)
+    old = {"search": "nmcs", "level": 1, "temperature": 0.2, "rollouts": 10, "cached": True, "augment": True}
+    (folder / f"{_slug(expert)}.json").write_text(json.dumps({"expert": old, "settings": {}, "iterations": []}))
+    with pytest.raises(InputError, match="another expert or other settings.*delete it"):
+        exit_run(expert, 5, "smoke", tmp_path, torch.device("cpu"))
 
 
 def test_an_expert_iteration_run_resumed_from_its_checkpoint_equals_an_unbroken_one(tmp_path):

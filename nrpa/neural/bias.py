@@ -1,9 +1,11 @@
 """A network's logits as GNRPA's bias: NeuralNRPA (the Morpion paper, section 4).
 
-The paper speeds NeuralNRPA up with one forward pass per game, the network's logits serving
-as the bias of every move, since moves commute in Morpion (a move is a line, whatever the
-order it is played in). Our reading: one forward pass on the position the search starts
-from (the cross), and beta(move) = logit of the move's line / temperature, for every line
+The paper: "NeuralNRPA(1) and NeuralNRPA(2) are GNRPA [5] of level 1 and 2 with the bias given
+by the policy output by the neural network", sped up since "moves are often commutative ... We
+can exploit this property and make a single forward pass for an entire game (including the
+many rollouts)". Our reading of what it leaves open: the forward pass is made on the position
+the search starts from (the cross), and beta(move) = logit of the move's line / temperature
+(where the Table 4 temperature enters NeuralNRPA is not said), for every line
 starting inside the 30 x 30 window (each of its 5 possible new dots is a move code: the kernel
 move id, ``line * 5 + k``); a move outside the window has beta = 0. GNRPA then draws a move
 with probability proportional to exp(w / tau + beta): with a fresh policy, the network's own

@@ -1,23 +1,31 @@
 """Expert Iteration on Morpion 5D (the Morpion paper, section 4: Table 4, Figure 6).
 
-Our reading of the loop (the paper's text is out of reach here; the issue summarises it): a
-network starts untrained (seeded) and each iteration
+The loop, as the paper's section 4 gives it ("Training setting: In our experiments, at each
+iteration we generated 10.000 boards with the learner. We train our model with a learning rate
+of 5 * 10^-4 and 20 epochs"; the policy is learnt "from scratch"): a network starts untrained
+(seeded) and each iteration
 
 1. an expert, a search driven by the current network, plays ``expert_games`` games from the
    start (the paper: 10,000 boards per iteration);
 2. the network is trained on the expert's moves, cross-entropy as in Table 1, ``epochs`` epochs
-   (the paper: 20) at learning rate ``learning_rate`` (the paper: 5e-4); the optimizer is not
-   named in what we could read: Adam, the one 5e-4 is the customary rate of, is our choice,
-   kept from iteration to iteration;
+   (the paper: 20) at learning rate ``learning_rate`` (the paper: 5e-4); the paper does not
+   name the optimizer: Adam, the one 5e-4 is the customary rate of, is our choice, kept from
+   iteration to iteration;
 3. the network alone plays ``network_games`` games sampled at the row's temperature: Table 4's
-   nn mean and nn best.
+   nn mean and nn best (Figure 6: "the maximum score evolution on 100 rollouts").
 
-The experts (``Expert``): NeuralNMCS(0) and NeuralNMCS(1) (``nrpa.neural.play.nmcs_game``:
-``rollouts`` network playouts per evaluation, moves drawn from softmax(logits / temperature)),
-NeuralNMCS(1)c (each playout draws from one forward pass at its start), NeuralNRPA(level)
-(GNRPA, N = ``rollouts`` iterations per level, its bias the network's logits / temperature from
-one forward pass on the cross: ``nrpa.neural.bias``). "A" rows train on the expert's games
-under the 8 symmetries of the board (``nrpa.neural.symmetry``).
+The experts (``Expert``), as the paper defines them: NeuralNMCS(0), "the best sequence out of x
+rollouts played by the neural network", and NeuralNMCS(1), "NMCS level 1 as expert"
+(``nrpa.neural.play.nmcs_game``: ``rollouts`` network playouts per evaluation, moves drawn from
+softmax(logits / temperature)); NeuralNMCS(1)c, "an early stopped version of NMCS": the best
+sequence of NMCS(1)'s first step is the game; NeuralNRPA(level), "GNRPA of level 1 and 2 with
+the bias given by the policy output by the neural network" (N = ``rollouts`` iterations per
+level, our reading of the column; the bias the network's logits / temperature from one forward
+pass on the cross, the paper's "single forward pass for an entire game": ``nrpa.neural.bias``).
+The letter "A" marks the rows the paper calls "the best approaches among all tested
+parameters", one per expert type, the four of Figure 6: a label, not a setting. Training on the
+expert's games under the 8 symmetries of the board (``augment``, ``nrpa.neural.symmetry``) is an
+option beyond the paper that no published row uses.
 
 A run stops at the first iteration boundary past its budget (``minutes``). After every
 iteration a checkpoint (weights, optimizer, the record so far, the time spent) is written
@@ -52,15 +60,16 @@ torch = require_torch()
 
 @dataclass(frozen=True)
 class Expert:
-    """A row of Table 4: the expert, its temperature and rollouts, and whether its games are
-    augmented by the board's symmetries ("A")."""
+    """A row of Table 4: the expert, its temperature and rollouts, whether it is the early
+    stopped NeuralNMCS(1)c, and whether the paper marks it "A" (the best row of its type)."""
 
     search: str  # nmcs or nrpa
     level: int
     temperature: float
     rollouts: int
-    cached: bool = False  # NeuralNMCS(1)c
-    augment: bool = False  # the "A" rows
+    early_stop: bool = False  # NeuralNMCS(1)c: the best sequence of NMCS(1)'s first step is the game
+    best: bool = False  # the "A" rows: the paper's best of each expert type (Figure 6); a label only
+    augment: bool = False  # beyond the paper: train on the expert's games under the board's 8 symmetries
 
     def __post_init__(self):
         checks = [
@@ -69,24 +78,26 @@ class Expert:
             (self.search == "nmcs" or self.level >= 1, f"NeuralNRPA level={self.level} is not valid: >= 1"),
             (self.temperature > 0, f"temperature={self.temperature} is out of range: > 0"),
             (self.rollouts >= 1, f"rollouts={self.rollouts} is out of range: >= 1"),
-            (not self.cached or self.search == "nmcs", "only NeuralNMCS has a cached (c) variant"),
+            (not self.early_stop or (self.search, self.level) == ("nmcs", 1),
+             "only NeuralNMCS(1) has an early stopped (c) variant"),
         ]
         require(checks)
 
     @property
     def label(self) -> str:
-        name = f"Neural{self.search.upper()}({self.level})" + ("c" if self.cached else "")
-        return name + (" A" if self.augment else "")
+        name = f"Neural{self.search.upper()}({self.level})" + ("c" if self.early_stop else "")
+        return name + (" A" if self.best else "")
 
     @staticmethod
     def parse(label: str, temperature: float, rollouts: int) -> "Expert":
         """The expert of a Table 4 row, from its published label (``NeuralNMCS(1)c A``)."""
         match = re.fullmatch(r"Neural(NMCS|NRPA)\((\d)\)(c?)( A)?", label.strip())
         if not match:
-            raise InputError(f"{label!r} is not a Table 4 expert: NeuralNMCS(L), NeuralNMCS(L)c or NeuralNRPA(L), "
-                             "with ' A' for augmented")
-        search, level, cached, augment = match.groups()
-        return Expert(search.lower(), int(level), float(temperature), int(rollouts), bool(cached), bool(augment))
+            raise InputError(f"{label!r} is not a Table 4 expert: NeuralNMCS(L), NeuralNMCS(1)c or NeuralNRPA(L), "
+                             "with ' A' for the paper's best row of a type")
+        search, level, early_stop, best = match.groups()
+        return Expert(search.lower(), int(level), float(temperature), int(rollouts), early_stop=bool(early_stop),
+                      best=bool(best))
 
 
 @dataclass(frozen=True)
@@ -128,7 +139,8 @@ def expert_games(expert: Expert, network, representation: str, domain, count: in
         else:
             moves, score, _ = nmcs_game(network, representation, domain, level=expert.level,
                                         rollouts=expert.rollouts, temperature=expert.temperature,
-                                        cached=expert.cached, generator=torch.Generator().manual_seed(int(game_seed)),
+                                        early_stop=expert.early_stop,
+                                        generator=torch.Generator().manual_seed(int(game_seed)),
                                         device=device)
         sequences.append(moves)
         scores.append(float(score))

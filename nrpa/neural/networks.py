@@ -1,11 +1,15 @@
-"""The Morpion paper's networks (Doux, Negrevergne, Cazenave, section 3), as we read them.
+"""The Morpion paper's networks (Doux, Negrevergne, Cazenave, section 3.2).
 
-BasicCNN: 3 convolutions of 32 filters 3 x 3 (ReLU, padding 1: the 30 x 30 board is kept),
-then a 1 x 1 convolution to 4 planes: one logit per point and direction, 3600 outputs in the
-order of ``nrpa.neural.planes.move_index`` (d * 900 + row * 30 + column: the start point of
-the move's line). ResNet: the same layers, the second and third each adding its input to its
-output (a residual connection; the paper's exact block is not stated in the issue's summary:
-this is our reading). Illegal moves are masked out of the softmax (``masked_logits``).
+BasicCNN, as the paper gives it ("a fully convolutional neural network with 4 convolutional
+layers. The first 3 layers have 32 filters with 3x3 kernels, and the last convolutional layer
+has 4 filters with 1x1 kernels to match the output"): 3 convolutions of 32 filters 3 x 3, then
+a 1 x 1 convolution to 4 planes: one logit per point and direction, 3600 outputs ("n^2 d"; n =
+30, d = 4) in the order of ``nrpa.neural.planes.move_index`` (d * 900 + row * 30 + column: the
+start point of the move's line). ReLU and padding 1 (the 30 x 30 board kept) are ours: the
+paper does not say. ResNet ("a residual neural network [8] with 4 convolutional layers with the
+same type and number of filters"): the same layers, the second and third each adding its input
+to its output; where the residual connections go is not said: our reading. Illegal moves are
+masked out of the softmax (``masked_logits``).
 """
 
 from __future__ import annotations

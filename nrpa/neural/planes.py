@@ -1,17 +1,24 @@
 """The input planes of the Morpion networks, and the index of a move among their outputs, as
-numba kernels over the Morpion state (nrpa/domains/morpion.py). Our reading of the paper's
-section 3 (its exact text is out of reach here; the issue summarises it):
+numba kernels over the Morpion state (nrpa/domains/morpion.py), after the paper's section 3.1
+(quoted in docs/readings.md):
 
-* **The window.** 30 x 30 points; plane cell (row r, column c) is kernel cell
+* **The window.** 30 x 30 points ("five 30 x 30 binary valued matrices, which are large enough
+  to capture any record holding boards"); plane cell (row r, column c) is kernel cell
   (y, x) = (OFFSET + r, OFFSET + c), OFFSET = ORIGIN - 13, so the cross (kernel cells 27..36)
-  sits in the middle. What lies outside the window is not seen.
-* **R1, 9 planes.** 0: the dots. 1 + d (d = 0..3, directions (1,0), (1,1), (0,1), (-1,1)): the
-  points where a unit segment of a drawn line of direction d starts (a line starting at s
-  draws the segments from s, s + d, s + 2d, s + 3d; computed from the moves played, since in
-  5D the board's "used" bits mark points and cannot tell two adjacent lines apart).
-  5 + d: the start points of the legal moves of direction d.
-* **R2, 17 planes.** R1 and, in plane 9 + i, the new dot of the move played i + 1 plies ago
-  (none before the game has that many moves).
+  sits in the middle (the placement is ours). What lies outside the window is not seen.
+* **R1, 9 planes.** 0: the dots ("the occupied places"). 1 + d (d = 0..3, directions (1,0),
+  (1,1), (0,1), (-1,1)): the start point of every drawn line of direction d, one point per
+  move, as the paper has it ("Every time a new place is occupied (i.e. the player makes a move)
+  we set one boolean value in the first matrix, and one boolean value from one of the 4
+  remaining matrices"; a segment there is a whole line, "determined by ... the starting point
+  of the segment, and one direction"). Computed from the moves played. 5 + d: the start points
+  of the legal moves of direction d ("4 extra matrices ... all the possible moves for the next
+  move (one matrix for each possible direction)"). The paper orders the directions left to
+  right, top to bottom, top-left to bottom-right, top-right to bottom-left, i.e. (1,0), (0,1),
+  (1,1), (-1,1): ours is a permutation of the planes, immaterial to a network trained on them.
+* **R2, 17 planes.** R1 and "8 extra matrices, to represent the 8 previous moves": in plane
+  9 + i, the new dot of the move played i + 1 plies ago (none before the game has that many
+  moves; marking the new dot is our reading: the paper does not say what a plane holds).
 * **Outputs.** One logit per (point, direction), 3600: a move is its line (in any position a
   line holds at most one legal move), at index d * 900 + r * 30 + c of its start point. A move
   whose line starts outside the window has no index (-1): the network cannot play it.
@@ -34,6 +41,10 @@ OUTPUTS = 4 * SIZE * SIZE
 CHANNELS = {"R1": 9, "R2": 17}
 HISTORY = {"R1": 0, "R2": 8}  # the history planes of each representation
 LEGAL_PLANES = slice(5, 9)
+# The layout of the planes, kept in every training checkpoint's settings so that a network
+# trained on another layout is refused, not used (1: each drawn line marked at its 4 unit
+# segments' starts; 2: at its start point only, the paper's one point per move).
+LAYOUT = 2
 
 
 def legal_from_planes(planes):
@@ -93,9 +104,7 @@ def write_planes(domain, state, history_planes, out):
     played = lists[N_PLAYED]
     for t in range(played):
         line = lists[history + t] // 5
-        step = _step(line & 3)
-        for i in range(4):
-            _mark(out, 1 + (line & 3), (line >> 2) + i * step)
+        _mark(out, 1 + (line & 3), line >> 2)
     for i in range(lists[N_LEGAL]):
         line = lists[FIRST_MOVE + i] // 5
         _mark(out, 5 + (line & 3), line >> 2)
@@ -153,9 +162,8 @@ def reference_planes(variant, moves, history_planes):
 
     for point in position.dots:
         mark(0, point)
-    for move in position.moves:  # a line draws the unit segments from its first 4 points
-        for point in move.points()[:4]:
-            mark(1 + morpion_rules.DIRECTIONS.index(move.direction), point)
+    for move in position.moves:  # a line is marked at its start point
+        mark(1 + morpion_rules.DIRECTIONS.index(move.direction), (move.start_x, move.start_y))
     for move in morpion_rules.legal_moves(position):
         mark(5 + morpion_rules.DIRECTIONS.index(move.direction), (move.start_x, move.start_y))
     for i in range(min(history_planes, len(position.moves))):  # i = 0: the last move

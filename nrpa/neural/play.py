@@ -202,7 +202,8 @@ def _best_playouts(network, representation: str, domain, starts: list, rollouts:
     """``rollouts`` network playouts from each state of ``starts`` (left as they are): the best
     (score, moves) of each start's playouts and the playouts cut short. Sampled playouts
     (``cached`` false) take a forward pass per move, all the playouts in one batch; cached
-    ones one forward pass at their start."""
+    ones one forward pass at their start (the paper's NeuralNRPA speed-up applied to
+    playouts: an option beyond the paper, which no Table 4 expert uses)."""
     torch = require_torch()
     states = [copied(domain, start) for start in starts for _ in range(rollouts)]
     tails, cut_short = [[] for _ in states], 0
@@ -223,14 +224,21 @@ def _best_playouts(network, representation: str, domain, starts: list, rollouts:
 
 
 def nmcs_game(network, representation: str, domain, *, level: int, rollouts: int = 1, temperature: float = 1.0,
-              cached: bool = False, generator=None, device=None) -> tuple[list, float, int]:
-    """One game of NeuralNMCS(level) (the Morpion paper, sections 3 and 4; our reading): level
-    0 plays ``rollouts`` network playouts from the start and keeps the best; level 1, at each
-    move, tries every legal move followed by ``rollouts`` network playouts (the child's score:
-    their best), and follows the best sequence found so far (replaced on a strictly better
-    score), one move at a time, as NMCS does. ``cached``: each playout draws from the logits of
-    one forward pass at its first position (NeuralNMCS(1)c, our reading of the "c"). Returns
-    (the kernel moves, the score, the playouts cut short)."""
+              cached: bool = False, early_stop: bool = False, generator=None,
+              device=None) -> tuple[list, float, int]:
+    """One game of NeuralNMCS(level) (the Morpion paper, sections 3 and 4): level 0 plays
+    ``rollouts`` network playouts from the start and keeps the best ("the best sequence out of
+    x rollouts played by the neural network"); level 1, at each move, tries every legal move
+    followed by ``rollouts`` network playouts (the child's score: their best, our reading of
+    how x enters level 1), and follows the best sequence found so far (replaced on a strictly
+    better score), one move at a time, as NMCS does.
+
+    ``early_stop`` (level 1): NeuralNMCS(1)c, as the paper defines it: "instead of calling NMCS
+    after each move played, we stop the algorithm after the end of the first call from the
+    highest nested level end and use the best sequence found as the label": the game is the
+    best sequence of the first step (every legal move of the start, each followed by its
+    playouts). ``cached``: each playout draws from the logits of one forward pass at its first
+    position (beyond the paper). Returns (the kernel moves, the score, the playouts cut short)."""
     torch = require_torch()
     device = device or torch.device("cpu")
     generator = generator or torch.Generator().manual_seed(0)
@@ -254,6 +262,8 @@ def nmcs_game(network, representation: str, domain, *, level: int, rollouts: int
         best = int(np.argmax([result for result, _ in results]))
         if results[best][0] > best_score:
             best_score, best_sequence = results[best][0], played + [int(legal[best])] + results[best][1]
+        if early_stop:  # NeuralNMCS(1)c: the first step's best sequence is the expert's game
+            return best_sequence, best_score, cut_short
         move = best_sequence[len(played)]
         play_move(domain, state, move)
         played.append(move)

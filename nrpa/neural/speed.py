@@ -66,8 +66,9 @@ def sampled_games_per_second(network: str, representation: str, games: int, devi
 
 
 def cached_playouts_per_second(seconds: float) -> tuple[float, float]:
-    """(playouts, moves) per second of NeuralNMCS(1)c's playouts (numba, CPU: moves drawn from
-    fixed logits, random here, no forward pass)."""
+    """(playouts, moves) per second of one-forward-pass playouts (``nmcs_game(cached=True)``,
+    the paper's NeuralNRPA speed-up applied to playouts; numba, CPU: moves drawn from fixed
+    logits, random here, no forward pass)."""
     from nrpa.neural.play import new_game, playout_with_logits
 
     domain = make_morpion("5D")

@@ -1,7 +1,8 @@
-"""The 8 symmetries of the Morpion board, applied to whole games: data augmentation for the
-Expert Iteration rows marked "A" in the Morpion paper's Table 4 (our reading of the letter:
-what we could read of the paper does not define it, and augmenting with the board's
-symmetries is the usual meaning in this field).
+"""The 8 symmetries of the Morpion board, applied to whole games: data augmentation for Expert
+Iteration (``Expert.augment``), an option beyond the Morpion paper. (An earlier reading took
+the letter "A" of the paper's Table 4 for this augmentation; the paper's text calls the "A"
+rows "the best approaches among all tested parameters" and never mentions symmetries, so no
+published row uses it: docs/readings.md.)
 
 The starting cross is symmetric under the 8 rotations and reflections of the square about its
 centre, (1.5, 1.5) in SOURCE.md's coordinates, and so are the rules (5D and 5T): a game mapped

@@ -2,11 +2,12 @@
 killed run resumes from.
 
 Cross-entropy on the moves played, over the legal moves only (the illegal ones masked out of
-the softmax), as the paper trains (section 3): learning rate 0.01 divided by 10 every 40
-epochs. The optimizer is not named in what we could read of the paper: SGD with momentum 0.9
-is our choice, stated in every output. A tenth of the games (not of the positions: the
-positions of one game are alike) is held out to measure the loss and accuracy the paper's
-Figures 3 and 4 and Table 1 report.
+the softmax), as the paper trains (section 3.3: "We used a decaying learning rate starting at
+0.01 and divided it by 10 every 40 epochs"). The paper names no optimizer, batch size or
+held-out share: SGD with momentum 0.9, batches of 64 and a tenth of the games are our choices,
+stated in every output. The held-out tenth is of the games (not of the positions: the
+positions of one game are alike); it measures the loss and accuracy the paper's Figures 3 and
+4 and Table 1 report.
 
 Determinism and resumption: the games' split and the order of every epoch come from
 generators seeded with (seed, epoch), and after every epoch a checkpoint holds the weights,
@@ -30,7 +31,9 @@ from nrpa.domains.registry import MorpionOptions, make_domain
 from nrpa.errors import InputError, require
 from nrpa.neural.data import GameSet
 from nrpa.neural.networks import make_network, masked_logits
-from nrpa.neural.planes import CHANNELS, HISTORY, SIZE, legal_from_planes, move_indices, positions_planes
+from nrpa.neural.planes import (
+    CHANNELS, HISTORY, LAYOUT, SIZE, legal_from_planes, move_indices, positions_planes,
+)
 from nrpa.neural.torch_setup import describe, require_torch
 
 torch = require_torch()
@@ -48,6 +51,7 @@ class TrainSettings:
     validation: float = 0.1  # the share of the games held out
     seed: int = 0
     variant: str = "5D"
+    planes: int = LAYOUT  # the planes' layout (nrpa.neural.planes.LAYOUT): another layout's checkpoint is refused
 
     def __post_init__(self):
         checks = [
@@ -217,6 +221,9 @@ def load_network(checkpoint: Path, device=None):
     if not checkpoint.is_file():
         raise InputError(f"no trained network at {checkpoint}: train it first")
     saved = load_checkpoint(checkpoint, device)
+    if saved["settings"].get("planes") != LAYOUT:
+        raise InputError(f"{checkpoint} was trained on another layout of the input planes: delete it and train "
+                         "the network anew")
     settings = TrainSettings(**saved["settings"])
     network = make_network(settings.network, CHANNELS[settings.representation]).to(device)
     network.load_state_dict(saved["network"])
