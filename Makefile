@@ -5,6 +5,7 @@ PY := $(VENV)/bin/python
 
 SCALE ?= paper
 ARGS ?=  # more overrides for an experiment, e.g. ARGS="threads=1,2,4,8"
+BUDGET ?=  # make claims BUDGET=6h: CPU-hours of new runs, spent in rounds on the claims still undecided (experiments/campaign.py)
 CLAIMS ?=  # make claims: only the claims of analysis/claims/<name>.yaml, e.g. CLAIMS="gnrpa gnrpa_lr"
 claim_files = $(if $(strip $(CLAIMS)),--files $(CLAIMS))
 # conf/experiment/<name>.yaml of a target: dashes become underscores
@@ -16,7 +17,7 @@ EXPERIMENTS := selective-table2 selective-table3 selective-table4 selective-tabl
 	family-samegame family-tsptw family-weakschur family-boards spmcts-samegame spmcts-boards spmcts-speedup
 
 .DEFAULT_GOAL := help
-.PHONY: help install test test-slow bench verify list leaderboard clean-cache table4 family claims export morpion-table1 morpion-table3 morpion-table4 $(EXPERIMENTS)
+.PHONY: help install test test-slow bench verify list leaderboard archive clean-cache table4 family claims export morpion-table1 morpion-table3 morpion-table4 $(EXPERIMENTS)
 
 help: ## list the targets
 	@grep -E '^[a-zA-Z0-9_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-20s %s\n", $$1, $$2}'
@@ -44,6 +45,9 @@ verify: ## replay every certificate under outputs/ with the plain-Python rules
 
 leaderboard: ## offer every stored run to the per-board leaderboard (runs are offered as they finish)
 	$(PY) -m experiments.leaderboard
+
+archive: ## pack the run files that no pack holds yet into a new archive/runs-v1-<UTC time>.parquet (commit it: other clones reuse its runs; `python -m experiments.archive list`: what it holds)
+	$(PY) -m experiments.archive pack $(ARGS)
 
 list: ## every experiment with its paper, table and cost at each scale
 	$(PY) -m experiments.catalog
@@ -86,7 +90,10 @@ $(EXPERIMENTS): ## run an experiment through the store, then write its tables an
 	$(PY) -m analysis.report experiment=$(experiment) scale=$(SCALE) $(ARGS)
 	$(if $(filter morpion-table2,$@),$(PY) -m experiments.neural table2 scale=$(SCALE))
 
-claims: ## verdicts on the papers' claims (SCALE=quick|paper; CLAIMS="gnrpa gnrpa_lr": those files only): prints what is missing and its cost, runs it, writes the experiments' tables, then outputs/claims/claims_<scale>.{md,csv,png} (quick: about 130 min on 2 cores)
+claims: ## verdicts on the papers' claims (SCALE=quick|paper; CLAIMS="gnrpa gnrpa_lr": those files only): prints what is missing and its cost, runs it, writes the experiments' tables, then outputs/claims/claims_<scale>.{md,csv,png} (quick: about 130 min on 2 cores). BUDGET=6h: runs in rounds until each claim is decided or the CPU budget is spent, outputs/claims/claims_<scale>_decided.*
+ifdef BUDGET
+	$(PY) -m experiments.campaign scale=$(SCALE) $(ARGS) --budget $(BUDGET) $(claim_files)
+else
 	@experiments="$$($(PY) -m analysis.claims scale=$(SCALE) $(ARGS) --experiments $(claim_files))" || exit 2; \
 	for experiment in $$experiments; do \
 		$(PY) -m experiments.estimate experiment=$$experiment scale=$(SCALE) $(ARGS) || exit 2; \
@@ -96,6 +103,7 @@ claims: ## verdicts on the papers' claims (SCALE=quick|paper; CLAIMS="gnrpa gnrp
 		$(PY) -m analysis.report experiment=$$experiment scale=$(SCALE) $(ARGS) || exit 1; \
 	done
 	$(PY) -m analysis.claims scale=$(SCALE) $(ARGS) $(claim_files)
+endif
 
 export: ## every stored run at SCALE (or of EXPERIMENT=name only) as one long table: outputs/export/*.{parquet,csv}
 	$(PY) -m analysis.export scale=$(SCALE) $(if $(EXPERIMENT),experiment=$(EXPERIMENT)) $(ARGS)

@@ -6,16 +6,19 @@ plain-Python rules; every finished run is offered as it is written. The playout 
 not matter here: a certificate is a legal game whatever rule found it.
 
     python -m experiments.leaderboard     # offer every run file in the store (e.g. older runs)
+                                          # and every archived run without a file
 """
 
 from __future__ import annotations
 
+import itertools
 import sys
 from pathlib import Path
 
 from experiments.runs import verify_record
 from experiments.store import PROJECT_ROOT, DamagedFile, RunStore, read_json, set_aside, write_json
 from nrpa.domains.registry import make_domain
+from nrpa.errors import InputError
 
 
 class Leaderboard:
@@ -65,8 +68,16 @@ class Leaderboard:
 def main() -> int:
     store = RunStore(PROJECT_ROOT / "outputs")
     board = Leaderboard(store.root)
-    records = (store.load_or_set_aside(path) for path in store.run_files())
-    improved = sum(board.offer(record) for record in records if record is not None)
+    files = store.run_files()
+    with_files = {path.stem for path in files}
+    # The archived runs too: in a fresh clone they are the only runs, and the board starts from them.
+    records = itertools.chain((store.load_or_set_aside(path) for path in files),
+                              (record for record in store.archived_runs() if record["run_id"] not in with_files))
+    try:
+        improved = sum(board.offer(record) for record in records if record is not None)
+    except InputError as error:  # a damaged archive pack
+        print(f"error: {error}", file=sys.stderr)
+        return 2
     print(f"{improved} improvement(s) kept under {board.root}")
     return 0
 

@@ -16,7 +16,7 @@ from dataclasses import asdict, dataclass, replace
 from datetime import datetime, timezone
 from pathlib import Path
 
-from experiments.store import DamagedFile, RunStore, code_version, run_id
+from experiments.store import DamagedFile, RunStore, code_version, load_run_file, run_id
 from nrpa.domains.registry import make_domain
 from nrpa.errors import InputError
 from nrpa.search import ALGORITHMS, SearchSettings, run_search
@@ -151,7 +151,7 @@ def verify_files(paths: list[Path]) -> list[Path]:
     verified = []
     for path in paths:
         try:
-            ok, message = verify_record(RunStore(path.parent).load(path))
+            ok, message = verify_record(load_run_file(path))
         except DamagedFile as damage:
             ok, message = False, f"damaged: {damage.reason}"
         if ok:

@@ -10,6 +10,12 @@ A file that is there but cannot be read, or lacks what a run file holds (a disk 
 up, a copy cut short, a hand edit), is damaged: readers move it aside into a ``.damaged``
 folder beside it, say so in one line, and treat the run as missing, so a sweep makes it again
 and no report stops on it.
+
+A store also reads the run archive (experiments/archive.py): the packs under ``archive/`` in
+the repository, committed, so that runs made on one machine are found on another. A run whose
+file is absent is looked up there by its id; a file, when there is one, always wins. The
+archive is the project's ``archive/`` folder, or the folder ``$NRPA_ARCHIVE`` names
+(``NRPA_ARCHIVE=none``: no archive, every run is made here).
 """
 
 from __future__ import annotations
@@ -30,6 +36,16 @@ from nrpa.errors import InputError
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 TEMPORARY_SUFFIX = ".partial"
 DAMAGED_FOLDER = ".damaged"
+ARCHIVE_ENVIRONMENT = "NRPA_ARCHIVE"
+
+
+def default_archive_dir() -> Path | None:
+    """The project's archive/ folder, or the folder $NRPA_ARCHIVE names; None for
+    NRPA_ARCHIVE=none (the tests set it, so that runs archived here are never theirs)."""
+    named = os.environ.get(ARCHIVE_ENVIRONMENT)
+    if named is None:
+        return PROJECT_ROOT / "archive"
+    return None if named.strip().lower() in ("", "none") else Path(named)
 
 
 class DamagedFile(InputError):
@@ -65,11 +81,18 @@ def code_version() -> dict:
     return version
 
 
-class RunStore:
-    """Run files under ``root/runs/<domain>/<run id>.json``."""
+_PROJECT_ARCHIVE = object()  # RunStore's default archive: default_archive_dir() when the store is made
 
-    def __init__(self, root: str | Path):
+
+class RunStore:
+    """Run files under ``root/runs/<domain>/<run id>.json``, and the archived runs of
+    ``archive`` (a folder of packs; by default the project's, see default_archive_dir; None:
+    none) where a run has no file."""
+
+    def __init__(self, root: str | Path, archive: str | Path | None = _PROJECT_ARCHIVE):
         self.root = Path(root)
+        self.archive_dir = default_archive_dir() if archive is _PROJECT_ARCHIVE else (
+            None if archive is None else Path(archive))
 
     def check(self, domain_name: str | None = None) -> None:
         """InputError when a file stands where the store (or its runs folder, or the domain's
@@ -84,22 +107,52 @@ class RunStore:
         return self.root / "runs" / domain_name / f"{identity}.json"
 
     def load(self, path: Path) -> dict:
-        """The run file's record; DamagedFile if it cannot be read or is not a whole run file."""
-        record = read_json(path)
-        problem = run_file_problem(record, Path(path).stem)
-        if problem:
-            raise DamagedFile(path, problem)
-        return record
+        """The run file's record, or the archived record of its run when there is no file;
+        DamagedFile if the file cannot be read or is not a whole run file, FileNotFoundError
+        when neither the file nor the archive holds the run."""
+        if not Path(path).exists():
+            archived = self.archived(path)
+            if archived is not None:
+                return archived
+        return load_run_file(path)
 
     def load_or_set_aside(self, path: Path) -> dict | None:
-        """The record, or None when there is no file or a damaged one (then moved aside)."""
+        """The record of the run file, else the archive's record of its run, else None (no
+        file, or a damaged one, then moved aside, and the run not archived)."""
+        # A run both in a file and in the archive: the file wins. Both have the same run id,
+        # hence the same config and seed, so either is the same run; the file is at hand.
         if not Path(path).exists():
-            return None
+            return self.archived(path)
         try:
-            return self.load(path)
+            return load_run_file(path)
         except DamagedFile as damage:
-            set_aside(damage, "the run will be made again")
+            archived = self.archived(path)
+            set_aside(damage, "the archive's record of the run is used instead" if archived is not None
+                      else "the run will be made again")
+            return archived
+
+    def archived(self, path: Path) -> dict | None:
+        """The archive's record of the run whose file would be ``path``, or None (no archive,
+        the run not in it, or its record damaged: then said once on stderr). InputError when a
+        pack is damaged or of an unknown format version."""
+        if self.archive_dir is None:
             return None
+        from experiments.archive import archived_record  # pyarrow is imported only where packs are
+
+        return archived_record(self.archive_dir, Path(path).stem)
+
+    def archived_runs(self):
+        """Every run of the archive, each once, as a record (a damaged one skipped, said on
+        stderr); InputError when a pack is damaged."""
+        if self.archive_dir is None:
+            return
+        from experiments.archive import archive_index
+
+        index = archive_index(self.archive_dir)
+        for identity in index.where:
+            record = index.record(identity)
+            if record is not None:
+                yield record
 
     def write(self, path: Path, record: dict) -> Path:
         write_json(path, record)
@@ -120,6 +173,15 @@ class RunStore:
                 pass
 
 
+def load_run_file(path: Path) -> dict:
+    """The run file's record; DamagedFile if it cannot be read or is not a whole run file."""
+    record = read_json(path)
+    problem = run_file_problem(record, Path(path).stem)
+    if problem:
+        raise DamagedFile(path, problem)
+    return record
+
+
 def read_json(path: Path, kind: str = "run file") -> dict:
     """A JSON object from a file; DamagedFile naming what is wrong otherwise."""
     try:
@@ -136,6 +198,11 @@ def read_json(path: Path, kind: str = "run file") -> dict:
 
 
 def write_json(path: Path, data: dict) -> None:
+    """Write atomically and durably (see write_atomically)."""
+    write_atomically(path, json.dumps(data, indent=1).encode())
+
+
+def write_atomically(path: Path, data: bytes) -> None:
     """Write atomically and durably: a temporary file, flushed to disk, renamed into place,
     then the folder flushed so that the rename itself survives a power cut (what SQLite and
     LMDB do; one more fsync, about a millisecond)."""
@@ -144,8 +211,8 @@ def write_json(path: Path, data: dict) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=".", suffix=TEMPORARY_SUFFIX)
     try:
-        with os.fdopen(descriptor, "w") as handle:
-            json.dump(data, handle, indent=1)
+        with os.fdopen(descriptor, "wb") as handle:
+            handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(temporary, path)

@@ -43,6 +43,14 @@ def kernel_grid(domain, state) -> list[list[int | None]]:
     return grid
 
 
+@pytest.fixture(autouse=True)
+def no_project_archive(monkeypatch):
+    """Tests make their own runs: the project's committed archive (archive/) must not hand them
+    runs made elsewhere (a test expecting a run to be made would find it archived). Subprocesses
+    inherit the variable; tests of the archive give their own folder."""
+    monkeypatch.setenv("NRPA_ARCHIVE", "none")
+
+
 @pytest.fixture
 def tmp_outputs(tmp_path):
     return tmp_path / "outputs"
