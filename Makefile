@@ -40,7 +40,7 @@ test-slow: ## the slow checks only (kernel cache under interrupted and concurren
 bench: ## engine speed: playouts per CPU-second of every domain, leaf parallel speed-up, threaded run start cold and warm, SP-MCTS, the neural networks (about 7 minutes)
 	$(PY) -m experiments.bench
 
-verify: ## replay every certificate under outputs/ with the plain-Python rules
+verify: ## replay every certificate under outputs/ and in the archive (archive/) with the plain-Python rules
 	$(PY) -m experiments.verify
 
 leaderboard: ## offer every stored run to the per-board leaderboard (runs are offered as they finish)

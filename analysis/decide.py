@@ -114,6 +114,9 @@ def contrasts(claim: Claim, source: PrefixSource) -> tuple[list[sequential.Contr
     axis = claim.axis or source.time_axis
     matched = source.experiment.matched_work and axis != "playouts"
     divisor = source.experiment.engine_speed.k if matched else 1.0
+    if axis == "playouts" and source.last(axis, claim.variants()) < FIRST_PLAYOUTS:
+        raise NotJudged(f"a run among the first {sequential.MIN_RUNS} of a column made fewer than "
+                        f"{FIRST_PLAYOUTS} playouts: no checkpoint to judge at")
     times, where = checkpoint_times(claim, source, axis, divisor)
     unit_name = "playouts" if axis == "playouts" else "s"
     found = [_paired(f"{a} vs {b} at {t:.4g} {unit_name}", source.at(a, axis, t), source.at(b, axis, t), unit)

@@ -94,8 +94,11 @@ def plan_round(states: list[ClaimState], have: dict, cost: dict, left: float, ro
         if runs >= cap:
             plan.capped.append(state.id)
             continue
-        if runs < state.min_runs or state.verdict == "not judged":
-            target = goal = max(state.min_runs, runs + 1)
+        if runs < state.min_runs:
+            target = goal = state.min_runs
+        elif state.verdict == "not judged":  # judged on nothing the runs give (the report says why)
+            plan.capped.append(state.id)
+            continue
         elif math.isfinite(state.runs_to_decide) and state.runs_to_decide <= cap:
             goal = int(state.runs_to_decide)
             target = min(goal, max(runs + MIN_STEP, math.ceil(runs * 1.5)))

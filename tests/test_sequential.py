@@ -102,6 +102,13 @@ def test_a_claim_below_its_minimum_gets_its_minimum_first():
     assert plan.targets == {"a": 30, "b": 30} and plan.cost == (30 + 18) * 2.0
 
 
+def test_a_claim_its_runs_cannot_judge_gets_no_more_runs():
+    # e.g. a gain claim on runs too short for two doublings: more runs would not help
+    plan = plan_round([state("too short", "ab", "not judged")], {"a": 15, "b": 15}, {"a": 1.0, "b": 1.0},
+                      left=1e6, round_budget=1e6, cap=200)
+    assert plan.targets == {} and plan.capped == ["too short"]
+
+
 def test_the_last_round_shrinks_to_what_the_budget_affords():
     plan = plan_round([state("x", "ab", needed=100)], {"a": 20, "b": 20}, {"a": 1.0, "b": 1.0},
                       left=9.0, round_budget=1e6, cap=200)

@@ -1,0 +1,109 @@
+"""Claims judged on runs that keep coming (analysis/decide.py) and the budgeted campaign
+(experiments/campaign.py) on real smoke runs: the contrasts against the run files by hand,
+runs read as prefixes, the report, and `make claims BUDGET=...` end to end."""
+
+import subprocess
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from analysis import decide, sequential
+from analysis.claims import Claim
+from analysis.stats import best_at
+from experiments.campaign import campaign_experiments, run_campaign
+from tests.conftest import PROJECT_ROOT, cli
+
+RUNS = sequential.MIN_RUNS  # enough paired runs for a verdict
+
+
+@pytest.fixture(scope="module")
+def selective_runs(tmp_path_factory):
+    """selective_table3 at smoke scale, RUNS runs of each column, in a store of its own."""
+    outputs = tmp_path_factory.mktemp("decide")
+    done = cli("run.py", "-m", "experiment=selective_table3", "scale=smoke", "matched_work=true", f"repeats={RUNS}",
+               f"outputs_dir={outputs}")
+    assert done.returncode == 0, done.stderr
+    return outputs
+
+
+def experiment_of(outputs, claims):
+    return campaign_experiments(claims, "smoke", [f"outputs_dir={outputs}"], cap=200)["selective_table3"]
+
+
+def test_a_compare_claim_is_the_paired_differences_at_matched_work(selective_runs):
+    claim = Claim("P", "late", "t > 10 above tabu at the end", "selective_table3", "compare",
+                  pairs=(("t_gt_10", "tabu"),), at="last")
+    experiment = experiment_of(selective_runs, [claim])
+    assert experiment.matched_work  # a published CPU-time table: judged at the paper's work
+    source = decide.PrefixSource(experiment, cap=200)
+    (contrast,), where, basis = decide.contrasts(claim, source)
+    end = 0.08 / experiment.engine_speed.k  # smoke's last checkpoint at matched work
+    by_hand = [best_at(a["trace"]["cpu_seconds"], a["trace"]["score"], [end])[0]
+               - best_at(b["trace"]["cpu_seconds"], b["trace"]["score"], [end])[0]
+               for a, b in zip(source.runs.records["t_gt_10"], source.runs.records["tabu"])]
+    assert basis == "matched work" and len(by_hand) == RUNS
+    assert np.allclose(contrast.values, by_hand, equal_nan=True)
+    assert "the runs end there" in where
+
+
+def test_a_column_is_read_up_to_its_first_missing_run(selective_runs, tmp_path):
+    import shutil
+
+    copy = tmp_path / "outputs"
+    shutil.copytree(selective_runs, copy)
+    claim = Claim("P", "c", "tabu above no tabu", "selective_table3", "compare", pairs=(("tabu", "no_tabu"),))
+    experiment = experiment_of(copy, [claim])
+    tabu = next(v for v in experiment.variants if v.label == "tabu")
+    experiment.run_paths(tabu)[3].unlink()  # repeat 3 gone: repeats 4.. are not read until it is made again
+    source = decide.PrefixSource(experiment, cap=200)
+    assert len(source.runs.records["tabu"]) == 3 and len(source.costs["tabu"]) == 3
+    assert len(source.runs.records["no_tabu"]) == RUNS
+    assert all(cost > 0 for cost in source.costs["no_tabu"])
+
+
+def test_a_value_claim_tests_the_runs_against_both_ends_of_its_margin(selective_runs):
+    claim = Claim("P", "v", "tabu scores 1000", "selective_table3", "value", variant="tabu",
+                  published="mean", margin=50.0)
+    experiment = experiment_of(selective_runs, [claim])
+
+    class Published(decide.PrefixSource):  # a published table of our own
+        reference = pd.DataFrame({"rule": ["tabu"], "mean": [1000.0]})
+
+    source = Published(experiment, cap=200)
+    low, high = decide.contrasts(claim, source)[0]
+    finals = source.finals("tabu")
+    assert np.allclose(low.values, finals - 950) and np.allclose(high.values, 1050 - finals)
+    assert not low.paired and low.min_runs == sequential.MIN_RUNS_ONE_SAMPLE
+
+
+def test_a_campaign_with_no_budget_judges_the_stored_runs_and_makes_none(selective_runs, capsys):
+    before = sorted(selective_runs.glob("runs/*/*.json"))
+    paths = run_campaign(["scale=smoke", f"outputs_dir={selective_runs}"], 0.0, files=["selective"])
+    assert sorted(selective_runs.glob("runs/*/*.json")) == before
+    out = capsys.readouterr().out
+    assert "round 0:" in out and "stopping" in out
+    table = pd.read_csv(next(p for p in paths if p.suffix == ".csv"))
+    by_claim = table.set_index("claim")
+    # its columns all have RUNS runs: judged; the other claims' experiments have none
+    assert by_claim.loc["samegame-tabu-beats-no-tabu", "runs"] == RUNS
+    assert by_claim.loc["samegame-tabu-beats-no-tabu", "verdict"] in ("supported", "contradicted", "inconclusive")
+    assert by_claim.loc["weakschur-rule-k6", "verdict"] == "not judged"
+    report = next(p for p in paths if p.suffix == ".md").read_text()
+    assert "Waudby-Smith" in report and "anytime-valid" in report
+
+
+@pytest.mark.slow
+def test_make_claims_with_a_budget_runs_its_rounds_end_to_end(tmp_path, capsys):
+    done = subprocess.run(["make", "claims", "BUDGET=0.2h", "SCALE=smoke", f"ARGS=outputs_dir={tmp_path}"],
+                          cwd=PROJECT_ROOT, capture_output=True, text=True)
+    rounds = [line for line in done.stdout.splitlines() if line.startswith("round ")]
+    with capsys.disabled():
+        print("\n" + "\n".join(rounds))
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert len(rounds) >= 2 and "claims decided" in rounds[0] and "CPU spent" in rounds[-1]
+    table = pd.read_csv(tmp_path / "claims" / "claims_smoke_decided.csv")
+    assert len(table) == len(set(table["claim"])) >= 25
+    # every claim got the runs a verdict needs: one not judged says why, and it is not the lack of runs
+    unjudged = table[table["verdict"] == "not judged"]
+    assert not unjudged["detail"].str.contains("no runs yet").any(), unjudged[["claim", "detail"]]
