@@ -90,12 +90,20 @@ def boards(experiment, runs, leaderboard_root) -> str:
         f"(files under {leaderboard_root})."))
 
 
-def finals(experiment, runs, estimate) -> str:
+def finals(experiment, runs, estimate, aliased: bool = False, implied_sd: bool = False) -> str:
+    """``aliased``: some of our rows have a published row under another name beside them
+    (analysis/reference/<table>_aliases.csv); ``implied_sd``: the table has the standard
+    deviation the published standard error implies over the published games."""
     return captioned(experiment, runs, (
         f"Per variant, the final best score of each run: mean with its {interval_name(estimate)}, "
-        "standard error of the mean (sem), max"
-        + ("; published columns as printed in the paper." if experiment.reference else
-           f". Budget: {budget_text(experiment)}.")))
+        "standard error of the mean (sem), standard deviation (std), max"
+        + ("; published columns as printed in the paper" if experiment.reference else
+           f". Budget: {budget_text(experiment)}.")
+        + ("; a row measured under another reading of the rules (its label says which) has the paper's row "
+           "of the same policy beside it" if aliased else "")
+        + ("; published sem x sqrt(games): the standard deviation that the published standard error implies "
+           "over the game count the paper gives, to compare with our std" if implied_sd else "")
+        + ("." if experiment.reference else "")))
 
 
 def speedup(experiment, runs) -> str:

@@ -26,9 +26,10 @@ from nrpa.domains import morpion_rules as rules  # noqa: E402
 from nrpa.errors import InputError  # noqa: E402
 
 
-def draw_grid(variant: str, certificate, path) -> Path:
-    """Write a PNG of the game ``certificate`` under ``variant`` (5D or 5T) to ``path``."""
-    moves = rules.replay_position(variant, certificate).moves
+def draw_grid(variant: str, certificate, path, line_span: int = 5) -> Path:
+    """Write a PNG of the game ``certificate`` under ``variant`` (5D or 5T; ``line_span`` 6:
+    the 5D rule variant of nrpa/domains/morpion_rules.py) to ``path``."""
+    moves = rules.replay_position(variant, certificate, line_span).moves
     points = list(rules.CROSS) + [move.dot for move in moves]
     for move in moves:
         points += move.points()
@@ -55,7 +56,8 @@ def draw_grid(variant: str, certificate, path) -> Path:
     ax.set_aspect("equal")
     ax.set_xticks([])
     ax.set_yticks([])
-    ax.set_title(f"Morpion {variant}: {len(moves)} moves")
+    rules_name = variant if line_span == 5 else f"{variant}, line_span {line_span}"
+    ax.set_title(f"Morpion {rules_name}: {len(moves)} moves")
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     figure.savefig(path, dpi=150, bbox_inches="tight")

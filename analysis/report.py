@@ -368,7 +368,14 @@ def final_report(experiment: Experiment, runs: Runs, estimate) -> list[Table | F
         if "published mean" in table:
             inside = (table["published mean"] >= table["ci_low"]) & (table["published mean"] <= table["ci_high"])
             table["published_mean_in_ci"] = inside.where(table["published mean"].notna() & table["ci_low"].notna())
-    caption = captions.finals(experiment, runs, estimate)
+        if {"published sem", "published games"} <= set(table):
+            # the standard deviation the published standard error implies over the published games,
+            # to set beside ours (std): sem = sd / sqrt(games)
+            table["published sem x sqrt(games)"] = table["published sem"] * np.sqrt(table["published games"])
+    printed = load_reference(experiment.reference, aliases=False) if experiment.reference else None
+    aliased = printed is not None and bool(set(table["variant"]) & (set(reference.index) - set(printed.iloc[:, 0])))
+    caption = captions.finals(experiment, runs, estimate, aliased=aliased,
+                              implied_sd="published sem x sqrt(games)" in table)
     return [Table("", table, with_table(caption, table.to_markdown(index=False, floatfmt=".5g"))),
             plotted(experiment, f", mean and {captions.interval_name(estimate)}",
                     lambda ax: plot_finals(table, scores, ax)),

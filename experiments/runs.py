@@ -73,11 +73,16 @@ class Job:
 
 def domain_identity(options) -> dict:
     """The domain options in a run's identity. GNRPA's bias options are there only when a
-    bias is set, so that every run made before they existed keeps its identity."""
+    bias is set, and an option named in the options class's ``identity_defaults`` only when
+    it differs from the value given there (Morpion's line_span), so that every run made
+    before they existed keeps its identity."""
     values = asdict(options)
     if values.get("bias", "none") == "none":
         values.pop("bias", None)
         values.pop("bias_weight", None)
+    for key, default in getattr(type(options), "identity_defaults", {}).items():
+        if key in values and values[key] == default:
+            values.pop(key)
     return values
 
 

@@ -1,4 +1,5 @@
-"""Morpion Solitaire 5D and 5T for the numba kernels (rules: nrpa/data/morpion/SOURCE.md).
+"""Morpion Solitaire 5D and 5T for the numba kernels (rules: nrpa/data/morpion/SOURCE.md),
+and 5D with ``line_span = 6``, a rule variant (below).
 
 Representation: a fixed W x W grid (W = 64) stored flat, cell ``y * W + x``, with bits: 0 a
 dot, 1 + d "used in direction d", 5 a dot of the cross, 6 the border ring of the play area, 7
@@ -7,6 +8,22 @@ d = 0..3 are (1,0), (1,1), (0,1), (-1,1): steps of 1, W + 1, W, W - 1 cells. "Us
 the point lies on a line of direction d; 5T, the unit segment from the point to the point + d
 is drawn (so the 4 segments of a line are marked at its first 4 points). Plain-Python rules with the same
 conventions: ``nrpa.domains.morpion_rules``.
+
+The rule variant ``line_span = 6`` (5D only; the default, 5, is standard 5D). Our reading of the
+Morpion paper's plane definition (Doux, Negrevergne, Cazenave, section 3.1: "A one in the first
+matrix (left to right) at position i, j signifies that there is a segment between the place
+i, j and the place i + 5, j on the board"): a line blocks, in its direction, the 6 points from
+its start to one step past its end, and a new line's 6 points may not meet those of a line of
+the same direction. Two collinear lines of direction d starting at s and s + k d therefore
+conflict when |k| <= 5 (standard 5D: |k| <= 4): what the variant adds is that a line may not
+start one step past the end of another (lines end to end with one undrawn unit segment
+between them). The paper does not state this rule; it is a reading, never the default. Here
+"used in direction d" then also marks the point one step past each line's end, and a line is
+free when its 6 points are unmarked. Every line_span = 6 move is a legal 5D move, so a game
+under it is a legal 5D game and the 5D bounds below hold for it. The variant's domain is its
+own NamedTuple class, ``MorpionSpan6``: the kernels compile separately for it, and for the
+standard rules the variant's code folds away at compile time (``_blocks_6``), so their
+playouts run the code they ran before the variant existed.
 
 The grid. The cross's origin (top-left inner corner) sits at cell (30, 30), so the cross
 fills cells 27..36 in x and y. The 4 outer rings of cells are walls: a line with a wall cell is
@@ -26,7 +43,8 @@ the policy by the move). In any position a line holds at most one move (its only
 The legal moves are kept in the state, as a list plus the list index + 1 of each line (0: not
 a move). Playing a dot p on a line L of direction d changes only the lines through p (their dot
 count) and the lines of direction d that now share a point (5D: start offsets -4..4 along d
-from L's start) or a unit segment (5T: offsets -3..3) with L, which all become illegal. So
+from L's start; line_span 6: -5..5) or a unit segment (5T: offsets -3..3) with L, which all
+become illegal. So
 ``play`` removes those and re-evaluates the 5 lines through p in each other direction (and, in
 5T, when p is an end of L, the line of direction d continuing L beyond p): ~16 lines, from the
 9 cells around p along each direction read once into bit masks. ``reset``
@@ -66,6 +84,7 @@ from collections import namedtuple
 
 import numpy as np
 from numba import njit
+from numba.extending import overload
 
 from nrpa.domains import contract
 
@@ -96,11 +115,16 @@ N_LEGAL, N_PLAYED, BORDER_REACHED, N_INITIAL, FIRST_MOVE = 0, 1, 2, 3, 4
 _FOUR_DOTS = np.array([bin(m).count("1") == 4 for m in range(32)], dtype=np.bool_)
 _EMPTY_INDEX = np.array([(~m & 31).bit_length() - 1 for m in range(32)], dtype=np.int64)
 
+LINE_SPANS = (5, 6)  # the points of its direction a 5D line blocks: 5 standard, 6 the variant
+
 Morpion = namedtuple(
     "Morpion",
-    # scalars only (see above); capacity = max_moves, length_cap = max_length.
-    ["variant", "width", "capacity", "length_cap"],
+    # scalars only (see above); capacity = max_moves, length_cap = max_length; span = the
+    # line_span (5: standard; 6: the variant, 5D only).
+    ["variant", "width", "capacity", "length_cap", "span"],
 )
+# line_span 6: the same fields, its own class (a compile-time switch for the kernels, above).
+MorpionSpan6 = namedtuple("MorpionSpan6", Morpion._fields)
 MorpionState = namedtuple(
     "MorpionState",
     # board[:CELLS] cell bits, board[CELLS + line] = index + 1 of the line's move in the list
@@ -110,9 +134,35 @@ MorpionState = namedtuple(
 )
 
 
-def make_morpion(variant: str = "5D") -> Morpion:
-    return Morpion(variant=np.int64(RULES[variant]), width=np.int64(WIDTH),
-                   capacity=np.int64(MAX_MOVES[variant]), length_cap=np.int64(MAX_LENGTH[variant]))
+def make_morpion(variant: str = "5D", line_span: int = 5) -> Morpion:
+    """The kernel domain of ``variant`` (5D, 5T) with ``line_span`` 5 (standard) or 6 (the
+    variant of the module's docstring, 5D only: under 5T it would give the rules of 5D)."""
+    if line_span not in LINE_SPANS or (line_span != 5 and variant != "5D"):
+        raise ValueError(f"line_span={line_span!r} with {variant}: 5, or 6 with 5D only")
+    domain_class = MorpionSpan6 if line_span == 6 else Morpion
+    return domain_class(variant=np.int64(RULES[variant]), width=np.int64(WIDTH),
+                        capacity=np.int64(MAX_MOVES[variant]), length_cap=np.int64(MAX_LENGTH[variant]),
+                        span=np.int64(line_span))
+
+
+def _blocks_6(domain):
+    """Whether ``domain`` is the line_span 6 variant: in the kernels a constant of the
+    domain's class, so that the branches of the other rules fold away when compiled."""
+    return isinstance(domain, MorpionSpan6)
+
+
+def _yes(domain):
+    return True
+
+
+def _no(domain):
+    return False
+
+
+@overload(_blocks_6, inline="always", jit_options={"cache": True})
+def _blocks_6_typer(domain):
+    # module-level bodies, not closures: numba caches them across processes
+    return _yes if getattr(domain, "instance_class", None) is MorpionSpan6 else _no
 
 
 def decode_move(domain: Morpion, move: int) -> list[int]:
@@ -144,10 +194,12 @@ def _step(d):
 
 
 @njit(cache=True)
-def scan_moves(board, variant, out):
+def scan_moves(board, variant, span, out):
     """Every legal move of ``board``'s cells by a full scan of the lines inside the grid, in
     line order; returns their number (at most ``out.size`` are stored). Used to build the
-    initial list, and by the tests as the reference for the incremental list."""
+    initial list, and by the tests as the reference for the incremental list. ``span`` 6:
+    the point one step past the line's end must be unused too (it lies inside the array when
+    the line's 5 points hold no wall)."""
     n = 0
     for y in range(WIDTH):
         for x in range(WIDTH):
@@ -169,6 +221,8 @@ def scan_moves(board, variant, out):
                         count += 1
                     else:
                         empty = i
+                if count == 4 and span == 6 and board[start + 5 * step] & used:
+                    count = -1
                 if count == 4 and n < out.size:
                     out[n] = (start * 4 + d) * 5 + empty
                     n += 1
@@ -191,7 +245,7 @@ def mp_new_state(domain):
         board[(y + ORIGIN) * WIDTH + x + ORIGIN] |= DOT | CROSS_DOT
     lists = np.zeros(FIRST_MOVE + 2 * capacity + domain.length_cap, dtype=np.int64)
     initial = FIRST_MOVE + capacity + domain.length_cap
-    lists[N_INITIAL] = scan_moves(board, domain.variant, lists[initial:])
+    lists[N_INITIAL] = scan_moves(board, domain.variant, domain.span, lists[initial:])
     state = MorpionState(board=board, lists=lists)
     mp_reset(domain, state)
     return state
@@ -203,12 +257,14 @@ def mp_reset(domain, state):
     lists = state.lists
     history = FIRST_MOVE + domain.capacity
     initial = history + domain.length_cap
-    # Only the cells of the lines played changed: keep their fixed bits, the cross's dots.
+    # Only the cells of the lines played changed (and, line_span 6, the cell past each one's
+    # end): keep their fixed bits, the cross's dots.
+    cells = 6 if _blocks_6(domain) else 5
     for t in range(lists[N_PLAYED]):
         line = lists[history + t] // 5
         start = line >> 2
         step = _step(line & 3)
-        for i in range(5):
+        for i in range(cells):
             cell = start + i * step
             value = board[cell]
             board[cell] = (value & KEEP) | ((value & CROSS_DOT) >> 5)
@@ -245,8 +301,9 @@ def mp_play(domain, state, move):
     step = _step(d)
     p = start + k * step
     board[p] |= DOT
+    span6 = _blocks_6(domain)  # a constant of the domain's class: 5D only
     used = 2 << d
-    for i in range(5 if variant == 0 else 4):
+    for i in range(6 if span6 else (5 if variant == 0 else 4)):
         board[start + i * step] |= used
     played = lists[N_PLAYED]
     lists[FIRST_MOVE + capacity + played] = move
@@ -255,8 +312,9 @@ def mp_play(domain, state, move):
         lists[BORDER_REACHED] = 1
     n = lists[N_LEGAL]
     # 1. The lines of direction d sharing a point (5D) or a unit segment (5T) with the new
-    # line, the new line itself included, are no moves any more.
-    reach = 4 if variant == 0 else 3
+    # line (line_span 6: whose 6 points meet its 6), the new line itself included, are no
+    # moves any more.
+    reach = 5 if span6 else (4 if variant == 0 else 3)
     for offset in range(-reach, reach + 1):
         gone = line + 4 * offset * step
         index = board[CELLS + gone]
@@ -286,11 +344,18 @@ def mp_play(domain, state, move):
             walls |= ((value >> 7) & 1) << i
             marks |= ((value >> (d2 + 1)) & 1) << i
             cell += step2
+        # line_span 6: bit 9, the cell past the end of the line starting at p, read when the
+        # line's last cell is no wall (then it lies inside the array; else no line needs it).
+        if span6 and (walls >> 8) & 1 == 0:
+            marks |= ((np.int64(board[cell]) >> (d2 + 1)) & 1) << 9
         for j in range(5):
             line2 = (p - (4 - j) * step2) * 4 + d2
             window = (dots >> j) & 31
-            # No wall; 5D: no point used in d2; 5T: no segment (marked at its first 4 points).
-            if variant == 0:
+            # No wall; 5D: no point used in d2 (line_span 6: nor the point past its end);
+            # 5T: no segment (marked at its first 4 points).
+            if span6:
+                free = (walls >> j) & 31 == 0 and (marks >> j) & 63 == 0
+            elif variant == 0:
                 free = ((walls | marks) >> j) & 31 == 0
             else:
                 free = (walls >> j) & 31 == 0 and (marks >> j) & 15 == 0
@@ -337,7 +402,9 @@ def mp_max_length(domain):
     return domain.length_cap
 
 
-contract.register(
-    Morpion, new_state=mp_new_state, reset=mp_reset, copy_state=mp_copy_state, legal_moves=mp_legal_moves,
-    play=mp_play, score=mp_score, max_moves=mp_max_moves, max_length=mp_max_length,
-)
+for _domain_class in (Morpion, MorpionSpan6):
+    contract.register(
+        _domain_class, new_state=mp_new_state, reset=mp_reset, copy_state=mp_copy_state,
+        legal_moves=mp_legal_moves, play=mp_play, score=mp_score, max_moves=mp_max_moves,
+        max_length=mp_max_length,
+    )

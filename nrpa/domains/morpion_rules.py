@@ -16,6 +16,16 @@ integers (the CSV columns without ``ply``).
 
 ``used[d]`` holds, for direction d, the points of the lines drawn in d (5D) or the first end
 of each unit segment drawn in d, the segment from p to p + d (5T).
+
+``line_span=6`` (5D only; default 5, standard 5D) is a rule variant, our reading of the
+Morpion paper's planes (Doux, Negrevergne, Cazenave, section 3.1: "there is a segment between
+the place i, j and the place i + 5, j"): on top of 5D, a new line may not lie end to end with
+a line of the same direction, i.e. start one step past that line's end (s = e + d, for e its
+last point) or end one step before that line's start. Equivalently, each line blocks the 6
+points from its start to one past its end and two lines' 6 points may not meet (the kernel's
+formulation, nrpa/domains/morpion.py); here it is checked from the lines drawn (``lines``:
+the start of each line per direction), an independent formulation. The paper does not state
+the rule: it is a reading.
 """
 
 from __future__ import annotations
@@ -28,6 +38,7 @@ from typing import NamedTuple
 from nrpa.errors import InputError
 
 VARIANTS = ("5D", "5T")
+LINE_SPANS = (5, 6)  # 5: the standard rules; 6: the variant above (5D only)
 DIRECTIONS = ((1, 0), (1, 1), (0, 1), (-1, 1))
 SYMBOLS = {"-": (1, 0), "\\": (1, 1), "|": (0, 1), "/": (-1, 1)}
 CSV_HEADER = "ply,dot_x,dot_y,dir_dx,dir_dy,start_x,start_y"
@@ -72,14 +83,33 @@ class Position:
     dots: set = field(default_factory=lambda: set(CROSS))
     used: dict = field(default_factory=lambda: {d: set() for d in DIRECTIONS})
     moves: list = field(default_factory=list)
+    line_span: int = 5
+    lines: dict = field(default_factory=lambda: {d: set() for d in DIRECTIONS})  # line starts per direction
 
     def __post_init__(self):
         if self.variant not in VARIANTS:
             raise ValueError(f"variant {self.variant!r}: choose one of {', '.join(VARIANTS)}")
+        _check_span(self.variant, self.line_span)
 
 
-def initial_position(variant: str) -> Position:
-    return Position(variant)
+def _check_span(variant: str, line_span: int) -> None:
+    if line_span not in LINE_SPANS or (line_span != 5 and variant != "5D"):
+        raise ValueError(f"line_span={line_span!r} with {variant}: 5, or 6 with 5D only (under 5T a "
+                         "6-point span would give the rules of 5D)")
+
+
+def initial_position(variant: str, line_span: int = 5) -> Position:
+    return Position(variant, line_span=line_span)
+
+
+def _end_to_end(position: Position, direction, start) -> tuple[int, int] | None:
+    """line_span 6: the start of a line of ``direction`` lying end to end with the line from
+    ``start`` (starting one step past its end, or ending one step before its start), else None."""
+    dx, dy = direction
+    for t in ((start[0] + 5 * dx, start[1] + 5 * dy), (start[0] - 5 * dx, start[1] - 5 * dy)):
+        if t in position.lines[direction]:
+            return t
+    return None
 
 
 def _marked(variant: str, line: list[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -107,12 +137,18 @@ def why_illegal(position: Position, move: Move) -> str | None:
         x, y = clash[0]
         return (f"{position.variant}: the line shares the {what} ({x},{y}) with a line of the same "
                 "direction")
+    if position.line_span == 6:
+        other = _end_to_end(position, direction, (move.start_x, move.start_y))
+        if other is not None:
+            return (f"the line lies end to end with the line of the same direction from "
+                    f"({other[0]},{other[1]}) (line_span 6)")
     return None
 
 
 def legal_moves(position: Position) -> list[Move]:
     """Every legal move of ``position``, sorted: each line through a dot with exactly one
-    empty point and no point (5D) or segment (5T) used in its direction."""
+    empty point and no point (5D) or segment (5T) used in its direction (line_span 6: and no
+    line of its direction end to end with it)."""
     dots = position.dots
     found = []
     for direction in DIRECTIONS:
@@ -129,6 +165,8 @@ def legal_moves(position: Position) -> list[Move]:
                 empty = [p for p in line if p not in dots]
                 if len(empty) != 1 or any(p in used for p in _marked(position.variant, line)):
                     continue
+                if position.line_span == 6 and _end_to_end(position, direction, start) is not None:
+                    continue
                 found.append(Move(empty[0][0], empty[0][1], dx, dy, start[0], start[1]))
     return sorted(found)
 
@@ -141,15 +179,16 @@ def play(position: Position, move: Move) -> None:
     """Apply a move known to be legal (check it with ``why_illegal`` first)."""
     position.dots.add(move.dot)
     position.used[move.direction].update(_marked(position.variant, move.points()))
+    position.lines[move.direction].add((move.start_x, move.start_y))
     position.moves.append(move)
 
 
-def replay_position(variant: str, moves) -> Position:
-    """The position after ``moves`` (Move or six integers each); raises IllegalMove naming the
-    first illegal ply (1-based) and why."""
+def replay_position(variant: str, moves, line_span: int = 5) -> Position:
+    """The position after ``moves`` (Move or six integers each) under ``variant`` and
+    ``line_span``; raises IllegalMove naming the first illegal ply (1-based) and why."""
     if variant not in VARIANTS:
         raise ValueError(f"variant {variant!r}: choose one of {', '.join(VARIANTS)}")
-    position = initial_position(variant)
+    position = initial_position(variant, line_span)
     for ply, raw in enumerate(moves, start=1):
         try:
             move = Move(*(int(v) for v in raw))
@@ -158,14 +197,16 @@ def replay_position(variant: str, moves) -> Position:
                               "[dot_x, dot_y, dir_dx, dir_dy, start_x, start_y]") from None
         reason = why_illegal(position, move)
         if reason is not None:
-            raise IllegalMove(f"ply {ply}: move {list(move)} is illegal under {variant}: {reason}")
+            rules = variant if line_span == 5 else f"{variant}, line_span {line_span}"
+            raise IllegalMove(f"ply {ply}: move {list(move)} is illegal under {rules}: {reason}")
         play(position, move)
     return position
 
 
-def replay(variant: str, moves) -> int:
-    """The score (number of moves) of a certificate, every move checked legal under ``variant``."""
-    return len(replay_position(variant, moves).moves)
+def replay(variant: str, moves, line_span: int = 5) -> int:
+    """The score (number of moves) of a certificate, every move checked legal under ``variant``
+    (and ``line_span``)."""
+    return len(replay_position(variant, moves, line_span).moves)
 
 
 # ---------------------------------------------------------------------------------------
