@@ -193,11 +193,15 @@ def to_decide(row) -> str:
         return ""
     if row["runs"] < row["min_runs"]:
         return f"{row['min_runs']:.0f} runs per column before a verdict can be read"
+    if row["effect_low"] == row["effect_high"]:
+        return ("every run scores the same: the confidence sequence reads no evidence from runs without "
+                "spread (the fixed-n report of `make claims` judges such a column)")
     if not math.isfinite(row["runs_to_decide"]):
         effect = row.get("effect", math.nan)
         return "no effect to detect" if not (effect == effect and effect != 0) else f"more than the cap of {row['cap']} runs per column"
     more = (row["runs_to_decide"] - row["runs"]) * row["cpu_seconds"] / max(row["runs"], 1) / 3600
-    return f"~{row['runs_to_decide']:,.0f} runs per column (~{more:,.1f} CPU-h more)"
+    cost = f"~{more:,.1f} CPU-h more" if more >= 0.1 else f"~{more * 60:,.0f} CPU-min more"
+    return f"~{row['runs_to_decide']:,.0f} runs per column ({cost})"
 
 
 def write_report(table: pd.DataFrame, plan, *, scale: str, files, budget_hours: float, spent: float, cap: int,
