@@ -149,6 +149,10 @@ class Source:
     def reference(self) -> pd.DataFrame | None:
         return load_reference(self.experiment.reference) if self.experiment.reference else None
 
+    def boards(self) -> list[int]:
+        """The boards of a 20-board table's columns, in order."""
+        return sorted({int(v.job.domain_options.board) for v in self.experiment.variants})
+
     def labels(self) -> set[str]:
         return set(self.runs.records) | {v.label for v in self.experiment.variants}
 
@@ -256,7 +260,7 @@ def evaluate(claim: Claim, source: Source, basis: str) -> tuple[verdicts.Evidenc
 
 
 def _total(claim: Claim, source: Source, scale: float) -> verdicts.Evidence:
-    boards = sorted({int(v.job.domain_options.board) for v in source.experiment.variants})
+    boards = source.boards()
     (better, worse), = claim.pairs
 
     def per_board(label: str) -> list[np.ndarray]:

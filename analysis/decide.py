@@ -76,8 +76,7 @@ class PrefixSource(Source):
 def columns(claim: Claim, source: Source) -> list[str]:
     """The variant keys (columns) whose runs the claim reads."""
     if claim.test == "total":
-        boards = sorted({int(v.job.domain_options.board) for v in source.experiment.variants})
-        return [f"{label} board {board}" for label in claim.variants() for board in boards]
+        return [f"{label} board {board}" for label in claim.variants() for board in source.boards()]
     return sorted(claim.variants())
 
 
@@ -99,12 +98,11 @@ def contrasts(claim: Claim, source: PrefixSource) -> tuple[list[sequential.Contr
             "final scores", "final scores"
     if claim.test == "total":
         (better, worse), = claim.pairs
-        boards = len(keys) // 2
         n = min(len(source.runs.records[key]) for key in keys)
         finals = {key: source.finals(key)[:n] for key in keys}
-        difference = sum(finals[f"{better} board {b}"] - finals[f"{worse} board {b}"]
-                         for b in sorted({k.rsplit(" board ", 1)[1] for k in keys}, key=int))
-        return [sequential.Contrast(f"{better} vs {worse}, total over {boards} boards", difference * unit)], \
+        boards = source.boards()
+        difference = sum(finals[f"{better} board {b}"] - finals[f"{worse} board {b}"] for b in boards)
+        return [sequential.Contrast(f"{better} vs {worse}, total over {len(boards)} boards", difference * unit)], \
             "final scores", "final scores"
     if claim.test == "gain":
         return _gain(claim, source, unit)
