@@ -36,7 +36,7 @@ from analysis.stats import best_at, doubling_checkpoints
 from analysis.tables import load_reference
 from experiments.config import print_outputs
 from experiments.experiment import Experiment, experiment_names, load_experiment
-from experiments.root import axis_trace
+from experiments.root_parallel import axis_trace
 from nrpa.errors import InputError
 
 CLAIMS_DIR = Path(__file__).resolve().parent / "claims"

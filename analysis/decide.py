@@ -32,7 +32,7 @@ from analysis.claims import Claim, NotJudged, Source, checkpoint_times
 from analysis.report import FIRST_PLAYOUTS, Runs, variant_key
 from analysis.stats import best_at, doubling_checkpoints
 from experiments.experiment import Experiment
-from experiments.root import axis_trace, group_root_runs
+from experiments.root_parallel import axis_trace, group_root_runs
 
 
 def run_cost(record: dict) -> float:

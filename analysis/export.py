@@ -34,7 +34,7 @@ from analysis.report import FIRST_PLAYOUTS, FIRST_TIME, collect, variant_key
 from analysis.stats import best_at, doubling_checkpoints
 from experiments.config import print_outputs
 from experiments.experiment import Experiment, experiment_names, load_experiment
-from experiments.root import axis_trace
+from experiments.root_parallel import axis_trace
 from nrpa.errors import InputError
 
 SETTINGS = ("algorithm", "level", "N", "alpha", "P", "parallel", "parallel_level", "threads", "clock", "max_time",

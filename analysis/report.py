@@ -55,7 +55,7 @@ from analysis.tables import load_reference, markdown, side_by_side
 from experiments.config import print_outputs
 from experiments.experiment import Experiment, load_experiment
 from experiments.leaderboard import Leaderboard
-from experiments.root import axis_trace, group_root_runs
+from experiments.root_parallel import axis_trace, group_root_runs
 from nrpa.domains.registry import make_domain
 from nrpa.errors import InputError
 from nrpa.search import label

@@ -38,7 +38,7 @@ from analysis import decide, sequential
 from analysis.claims import Claim, load_claims
 from experiments.config import exit_on_input_error
 from experiments.experiment import Experiment, load_experiment
-from experiments.parallel import run_runs
+from experiments.workers import run_runs
 from experiments.store import code_version
 from nrpa.errors import InputError
 

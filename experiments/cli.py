@@ -10,8 +10,8 @@ from hydra.core.hydra_config import HydraConfig
 from omegaconf import DictConfig, OmegaConf
 
 from experiments.config import engine_speed_of
-from experiments.parallel import run_job
-from experiments.root import group_root_runs
+from experiments.workers import run_job
+from experiments.root_parallel import group_root_runs
 from experiments.runs import Job
 from experiments.store import RunStore
 from nrpa.domains.registry import make_domain

@@ -9,7 +9,7 @@ started on this machine on loopback for the sweep. This process is the client: e
 threaded version (``parallel=averaged``), and sends each member its own top back to be written
 into its tree. S = 0 only: one tree per member for the whole budget (``max_time``).
 
-The run's record is the members' runs merged as a root run's are (experiments/root.py): the
+The run's record is the members' runs merged as a root run's are (experiments/root_parallel.py): the
 best of the members' bests at each wall time; its playouts and CPU seconds are the members'
 sums, and an improvement made after p playouts of one member is placed at K x p playouts (the
 members go at the same pace).
@@ -24,7 +24,7 @@ import numpy as np
 from numba.typed import List
 
 from nrpa import spmcts
-from nrpa.algorithms import result
+from nrpa.run import result
 from nrpa.domains.registry import make_domain
 from nrpa.search import SearchResult, SearchSettings, Trace, kernel_params
 
@@ -118,7 +118,7 @@ def cluster_search(client, domain_options, settings: SearchSettings) -> SearchRe
 
 
 def merged_result(outcomes: list[tuple]) -> SearchResult:
-    """The members' kernel results (``nrpa.algorithms.result``) as one run (module docstring)."""
+    """The members' kernel results (``nrpa.run.result``) as one run (module docstring)."""
     count = len(outcomes)
     best = max(outcomes, key=lambda outcome: outcome[0])
     events = sorted((wall, cpu * count, playouts * count, score) for outcome in outcomes

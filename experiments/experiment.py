@@ -33,7 +33,7 @@ class Variant:
     overrides: tuple[str, ...]  # what the sweep sets for this variant, e.g. ("P=2",)
     job: Job
     repeats: int
-    root: int = 1  # K > 1: each run is the best of K member runs of the job (experiments.root)
+    root: int = 1  # K > 1: each run is the best of K member runs of the job (experiments.root_parallel)
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,7 @@ from omegaconf import OmegaConf
 
 from experiments.config import print_outputs
 from experiments.estimate import duration
-from experiments.parallel import run_job
+from experiments.workers import run_job
 from experiments.runs import Job
 from experiments.store import PROJECT_ROOT, RunStore
 from nrpa.domains.morpion import encode_move, make_morpion

@@ -32,10 +32,11 @@ class Job:
 
     def semantic_config(self) -> dict:
         values = asdict(self.settings)
+        algorithm = ALGORITHMS[self.settings.algorithm]
         return {
             "domain": domain_identity(self.domain_options),
             "algorithm": self.settings.algorithm,
-            **{key: values[key] for key in ALGORITHMS[self.settings.algorithm].identity},
+            **{key: values[key] for key in algorithm.identity},
             "budget": {
                 "max_time": self.settings.max_time,
                 "max_playouts": self.settings.max_playouts,
@@ -44,17 +45,8 @@ class Job:
             },
             "base_seed": self.settings.seed,
             # only parallel runs carry the key, so sequential runs keep their identities
-            **({"parallel": self._parallel_config()} if self.settings.parallel != "none" else {}),
+            **({"parallel": algorithm.parallel_identity(self.settings)} if self.settings.parallel != "none" else {}),
         }
-
-    def _parallel_config(self) -> dict:
-        s = self.settings
-        if s.parallel in ("averaged", "cluster") and s.algorithm == "spmcts":
-            return {"strategy": s.parallel, "searches": s.threads, "average_every": s.average_every,
-                    "share_depth": s.share_depth, "share_min_visits": s.share_min_visits}
-        if s.parallel == "averaged":
-            return {"strategy": s.parallel, "searches": s.threads, "average_every": s.average_every}
-        return {"strategy": s.parallel, "level": s.parallel_level, "threads": s.threads}
 
     def run_config(self, repeat: int) -> dict:
         return {**self.semantic_config(), "repeat": repeat}

@@ -27,9 +27,8 @@ import numpy as np
 from numba import njit
 
 from nrpa import policy as pol
-from nrpa.algorithms import (
-    STOP, _new_run, _new_workspace, _policy_playout, _start_clocks, adapt, adapt_step, copy_sequence, go_on, result,
-)
+from nrpa.nested import _new_workspace, _policy_playout, adapt, adapt_step, copy_sequence
+from nrpa.run import STOP, go_on, new_run, result, start_clocks
 
 # Per level l (index l, 1..top): the beam (n_beam elements: slot row and score, best first),
 # the candidates of the running iteration (slot row, score, and the row of the parent whose
@@ -197,15 +196,15 @@ def beam_nrpa(domain, ws, policy, run, params, b, top):
 
 @njit(cache=True)
 def beam_search(domain, params):
-    """``nrpa.algorithms.search`` for Beam NRPA (``params.beam`` = B, ``params.level`` >= 1)."""
+    """``nrpa.nested.nrpa_search`` for Beam NRPA (``params.beam`` = B, ``params.level`` >= 1)."""
     np.random.seed(params.seed)
     top = params.level
     rows = 2 * params.beam * top  # policy and sequence rows 1..rows (row 0: the playouts' sequence)
-    run = _new_run(domain, params)
+    run = new_run(domain, params)
     ws = _new_workspace(domain, rows, params)
     policy = pol.new_policy(rows, params.policy_capacity_bits)
     b = _new_beam_state(top, params.beam)
-    _start_clocks(run)  # after the allocations, as ``search``
+    start_clocks(run)  # after the allocations, as ``search``
     while True:
         beam_nrpa(domain, ws, policy, run, params, b, top)
         if not go_on(run, params):

@@ -22,9 +22,10 @@ from pathlib import Path
 import numpy as np
 
 from nrpa import policy as pol
-from nrpa.algorithms import DOMAIN_BIAS, NO_BIAS, TABLE_BIAS
 from nrpa.errors import InputError
 
+# Params.bias: where a playout's biases come from (nrpa.nested._policy_playout)
+NO_BIAS, DOMAIN_BIAS, TABLE_BIAS = 0, 1, 2
 MIN_TABLE_BITS = 10  # the policy tables' smallest size (and the empty table's)
 
 

@@ -13,13 +13,14 @@ from typing import Callable, Optional
 
 import numpy as np
 
-from nrpa.algorithms import BEAM, NMCS, NO_BIAS, NRPA, SPMCTS, Params, search
-from nrpa.averaging import averaged_search
 from nrpa.beam import beam_search
-from nrpa.bias import KernelBias, no_bias
+from nrpa.bias import NO_BIAS, KernelBias, no_bias
 from nrpa.clock import CLOCKS
 from nrpa.errors import InputError, require
-from nrpa.parallel import STRATEGIES, parallel_search
+from nrpa.leaf_node import STRATEGIES, leaf_node_search
+from nrpa.nested import nmcs_search, nrpa_search
+from nrpa.policy_averaging import policy_averaging_search
+from nrpa.run import Params
 from nrpa.spmcts import averaged_trees_search, shared_tree_search, spmcts_search
 
 TRACE_CAPACITY = 1 << 16
@@ -33,10 +34,11 @@ class SearchSettings:
     the run. With ``restart`` the top level starts again from a fresh policy whenever it
     ends before the budget, keeping the global best (the papers' harness did this).
 
-    ``parallel`` (``shared`` or ``thread_local`` policy, ``nrpa.parallel``) runs the level
+    ``parallel`` (``shared`` or ``thread_local`` policy, ``nrpa.leaf_node``) runs the level
     ``parallel_level`` calls on ``threads`` threads; ``averaged`` runs ``threads`` root
     searches that average their top-level policies every ``average_every`` wall-seconds
-    (``nrpa.averaging``). Parallel runs with more than one thread take a wall-clock budget."""
+    (``nrpa.policy_averaging``; SP-MCTS's ``averaged`` averages its trees' statistics,
+    ``nrpa.spmcts``). Parallel runs with more than one thread take a wall-clock budget."""
 
     algorithm: str = "nrpa"
     level: int = 4
@@ -69,23 +71,41 @@ class SearchSettings:
 
 @dataclass(frozen=True)
 class Algorithm:
-    """An algorithm users choose with ``algo=NAME`` (conf/algo/NAME.yaml sets ``algorithm``)."""
+    """An algorithm users choose with ``algo=NAME`` (conf/algo/NAME.yaml sets ``algorithm``):
+    everything the harness knows of it. ``register`` adds one to ``ALGORITHMS``."""
 
     name: str
-    kernel: int  # ``Params.algorithm``: the kernel ``nrpa.algorithms.search`` runs
+    title: str  # its name in messages ("Beam NRPA")
+    # The entry kernel per value of ``parallel`` it runs: a numba function (domain value,
+    # ``Params``) -> ``nrpa.run.result`` (None: run elsewhere, as SP-MCTS's dask cluster).
+    kernels: dict[str, Optional[Callable]]
     # The settings it reads. With the domain, the budget, the base seed and the parallel
     # strategy they make a run's identity (``experiments.runs.Job``), so a key added here
     # re-hashes every stored run of the algorithm: tests/test_run_ids.py pins today's ids.
     identity: tuple[str, ...]
-    label: Callable[[SearchSettings], str]  # its name in tables and logs
-    checks: Callable[[SearchSettings], list[tuple[bool, str]]]  # its own (condition, message) checks
-    parallel: bool = False  # whether the parallel strategies (``parallel=...``) run it
+    label: Callable[[SearchSettings], str]  # its name in tables and logs, with its parallel strategy
+    checks: Callable[[SearchSettings], list[tuple[bool, str]]] = lambda s: []  # its (condition, message) checks
+    # The settings only it reads (SearchSettings fields), with the value every other algorithm runs
+    own_settings: tuple[str, ...] = ()
     biased: bool = False  # whether its playouts take GNRPA's bias (``domain.bias``)
+    # The parallel strategy's part of a run's identity (with parallel != none)
+    parallel_identity: Callable[[SearchSettings], dict] = lambda s: (
+        {"strategy": s.parallel, "searches": s.threads, "average_every": s.average_every}
+        if s.parallel == "averaged" else {"strategy": s.parallel, "level": s.parallel_level, "threads": s.threads})
+
+
+def _parallel_text(s: SearchSettings) -> str:
+    """The NRPA parallel strategies in words (nrpa.leaf_node, nrpa.policy_averaging)."""
+    if s.parallel == "averaged":
+        return f", {s.threads} root searches averaging their policies every {s.average_every:g} s"
+    if s.parallel != "none":
+        return f", {s.parallel} policy at level {s.parallel_level} on {s.threads} thread(s)"
+    return ""
 
 
 def _nrpa_label(s: SearchSettings) -> str:
     name = "NRPA" if s.P == 1 else f"SNRPA({s.P})"
-    return f"{name} level {s.level} N={s.N} alpha={s.alpha:g}"
+    return f"{name} level {s.level} N={s.N} alpha={s.alpha:g}{_parallel_text(s)}"
 
 
 def _nrpa_checks(s: SearchSettings) -> list[tuple[bool, str]]:
@@ -99,7 +119,7 @@ def _nrpa_checks(s: SearchSettings) -> list[tuple[bool, str]]:
 def _gnrpa_label(s: SearchSettings) -> str:
     name = "GNRPA" if s.repetitions is None else f"GNRPA-LR(R={s.repetitions})"
     stabilized = f" P={s.P}" if s.P > 1 else ""
-    return f"{name} level {s.level} N={s.N} alpha={s.alpha:g} tau={s.tau:g}{stabilized}"
+    return f"{name} level {s.level} N={s.N} alpha={s.alpha:g} tau={s.tau:g}{stabilized}{_parallel_text(s)}"
 
 
 def _gnrpa_checks(s: SearchSettings) -> list[tuple[bool, str]]:
@@ -133,14 +153,19 @@ def _beam_checks(s: SearchSettings) -> list[tuple[bool, str]]:
          "limit: lower beam, level or policy_capacity_bits"),
         (s.level >= 1, f"level={s.level} is out of range for Beam NRPA: it must be >= 1"),
         (s.P == 1, f"P={s.P}: Beam NRPA runs with P = 1 (SNRPA's P is not defined for a beam)"),
-        (s.parallel == "none", f"parallel={s.parallel}: Beam NRPA runs sequentially only: set parallel=none, "
-                               "or use root=K for independent searches"),
     ]
 
 
 def _spmcts_label(s: SearchSettings) -> str:
     moves = f" {s.simulations_per_move} simulations per move" if s.simulations_per_move else ""
-    return f"SP-MCTS C={s.C:g} D={s.D:g}{moves}"
+    text = f"SP-MCTS C={s.C:g} D={s.D:g}{moves}"
+    if s.parallel == "shared":
+        text += f", one tree shared by {s.threads} thread(s)"
+    elif s.parallel in ("averaged", "cluster"):
+        where = " on a dask cluster" if s.parallel == "cluster" else ""
+        text += (f", {s.threads} trees{where} averaging the statistics of their moves down to depth {s.share_depth} "
+                 f"(at least {s.share_min_visits:g} visits) every {s.average_every:g} s")
+    return text
 
 
 TREE_NODE_BYTES = 92  # SP-MCTS: 7 int64 and 4 float64 arrays per node, plus the path and marks
@@ -157,10 +182,6 @@ def _spmcts_checks(s: SearchSettings) -> list[tuple[bool, str]]:
         (s.max_time is not None or s.max_playouts is not None or (s.simulations_per_move > 0 and not s.restart),
          "SP-MCTS needs a budget: set max_time and/or max_playouts (or simulations_per_move > 0 and restart=false "
          "to play one game)"),
-        (s.parallel in ("none", "shared", "averaged", "cluster"),
-         f"parallel={s.parallel}: SP-MCTS runs parallel=shared (threads on one tree, Gelly et al.'s multi-core), "
-         "averaged (one tree per thread, averaging their top statistics: the cluster version on threads) or "
-         "cluster (the same on the workers of a dask cluster)"),
         (s.parallel != "cluster" or (s.simulations_per_move == 0 and s.max_time is not None
                                      and s.max_playouts is None),
          "parallel=cluster grows one tree per machine for the whole budget: set simulations_per_move=0 and a "
@@ -171,27 +192,58 @@ def _spmcts_checks(s: SearchSettings) -> list[tuple[bool, str]]:
     ]
 
 
-ALGORITHMS = {algorithm.name: algorithm for algorithm in (
-    Algorithm("nrpa", NRPA, ("level", "N", "alpha", "P"), _nrpa_label, parallel=True, checks=lambda s: [
-        *_nrpa_checks(s),
-        (s.P == 1, f"P={s.P} is the Stabilized NRPA parameter: NRPA is SNRPA(1); use algo=snrpa P={s.P}"),
-    ]),
-    Algorithm("snrpa", NRPA, ("level", "N", "alpha", "P"), _nrpa_label, checks=_nrpa_checks),
-    # GNRPA's identity has its own keys: NRPA's runs keep theirs.
-    Algorithm("gnrpa", NRPA, ("level", "N", "alpha", "P", "tau", "repetitions"), _gnrpa_label, parallel=True,
-              biased=True, checks=_gnrpa_checks),
-    Algorithm("beam", BEAM, ("level", "N", "alpha", "beam"),
-              lambda s: f"Beam NRPA(B={s.beam}) level {s.level} N={s.N} alpha={s.alpha:g}", checks=_beam_checks),
-    Algorithm("nmcs", NMCS, ("level",), lambda s: f"NMCS level {s.level}", checks=lambda s: []),
-    Algorithm("spmcts", SPMCTS, ("C", "D", "simulations_per_move", "tree_nodes"), _spmcts_label, parallel=True,
-              checks=_spmcts_checks),
-)}
-# The settings of one algorithm only, and the value every other algorithm runs
-OWN_SETTINGS = {"tau": ("gnrpa", 1.0), "repetitions": ("gnrpa", None), "beam": ("beam", 1),
-                **{key: ("spmcts", getattr(SearchSettings, key)) for key in (
-                    "C", "D", "simulations_per_move", "tree_nodes", "share_depth", "share_min_visits")}}
-_OWNER_NAMES = {"gnrpa": "GNRPA", "beam": "Beam NRPA", "spmcts": "SP-MCTS"}
-PARALLEL = ("none", *STRATEGIES, "averaged", "cluster")  # the values of ``parallel``
+def _spmcts_parallel_identity(s: SearchSettings) -> dict:
+    if s.parallel in ("averaged", "cluster"):
+        return {"strategy": s.parallel, "searches": s.threads, "average_every": s.average_every,
+                "share_depth": s.share_depth, "share_min_visits": s.share_min_visits}
+    return {"strategy": s.parallel, "level": s.parallel_level, "threads": s.threads}
+
+
+NRPA_KERNELS = {"none": nrpa_search, "shared": leaf_node_search, "thread_local": leaf_node_search,
+                "averaged": policy_averaging_search}
+ALGORITHMS: dict[str, Algorithm] = {}
+
+
+def register(algorithm: Algorithm) -> Algorithm:
+    """Add ``algorithm`` to the ones ``algo=NAME`` and ``run_search`` know."""
+    ALGORITHMS[algorithm.name] = algorithm
+    return algorithm
+
+
+def _nrpa_only_checks(s: SearchSettings) -> list[tuple[bool, str]]:
+    return [*_nrpa_checks(s),
+            (s.P == 1, f"P={s.P} is the Stabilized NRPA parameter: NRPA is SNRPA(1); use algo=snrpa P={s.P}")]
+
+
+register(Algorithm("nrpa", "NRPA", NRPA_KERNELS, ("level", "N", "alpha", "P"), _nrpa_label, _nrpa_only_checks))
+register(Algorithm("snrpa", "Stabilized NRPA", {"none": nrpa_search}, ("level", "N", "alpha", "P"), _nrpa_label,
+                   _nrpa_checks))
+# GNRPA's identity has its own keys: NRPA's runs keep theirs.
+register(Algorithm("gnrpa", "GNRPA", NRPA_KERNELS, ("level", "N", "alpha", "P", "tau", "repetitions"), _gnrpa_label,
+                   _gnrpa_checks, own_settings=("tau", "repetitions"), biased=True))
+register(Algorithm("beam", "Beam NRPA", {"none": beam_search}, ("level", "N", "alpha", "beam"),
+                   lambda s: f"Beam NRPA(B={s.beam}) level {s.level} N={s.N} alpha={s.alpha:g}", _beam_checks,
+                   own_settings=("beam",)))
+register(Algorithm("nmcs", "NMCS", {"none": nmcs_search}, ("level",), lambda s: f"NMCS level {s.level}"))
+register(Algorithm("spmcts", "SP-MCTS",
+                   {"none": spmcts_search, "shared": shared_tree_search, "averaged": averaged_trees_search,
+                    "cluster": None},
+                   ("C", "D", "simulations_per_move", "tree_nodes"), _spmcts_label, _spmcts_checks,
+                   own_settings=("C", "D", "simulations_per_move", "tree_nodes", "share_depth", "share_min_visits"),
+                   parallel_identity=_spmcts_parallel_identity))
+
+
+def own_settings() -> dict[str, str]:
+    """Each setting only one algorithm reads, and that algorithm's name."""
+    return {key: algorithm.name for algorithm in ALGORITHMS.values() for key in algorithm.own_settings}
+
+
+def parallel_values() -> tuple[str, ...]:
+    """The values of ``parallel``: none and every strategy some algorithm runs."""
+    values = {"none": None}
+    for algorithm in ALGORITHMS.values():
+        values.update(dict.fromkeys(algorithm.kernels))
+    return tuple(values)
 
 
 def validate(settings: SearchSettings) -> None:
@@ -201,10 +253,10 @@ def validate(settings: SearchSettings) -> None:
         raise InputError(f"algo={s.algorithm!r} is not valid: choose one of {', '.join(ALGORITHMS)}")
     algorithm = ALGORITHMS[s.algorithm]
     checks = [
-        *[(s.algorithm == owner or getattr(s, key) == value,
-           f"{key}={getattr(s, key)} is a setting of {_OWNER_NAMES[owner]}: use algo={owner} "
-           f"(algo={s.algorithm} runs {key}={value})")
-          for key, (owner, value) in OWN_SETTINGS.items()],
+        *[(s.algorithm == owner or getattr(s, key) == getattr(SearchSettings, key),
+           f"{key}={getattr(s, key)} is a setting of {ALGORITHMS[owner].title}: use algo={owner} "
+           f"(algo={s.algorithm} runs {key}={getattr(SearchSettings, key)})")
+          for key, owner in own_settings().items()],
         (s.level >= 0, f"level={s.level} is out of range: it must be >= 0"),
         (0 <= s.seed < 2**32, f"seed={s.seed} is out of range: 0 <= seed < 2**32"),
         *algorithm.checks(s),
@@ -220,14 +272,11 @@ def validate(settings: SearchSettings) -> None:
     ]
     if s.parallel != "none":
         checks += [
-            (s.parallel in PARALLEL, f"parallel={s.parallel!r} is not valid: choose one of {', '.join(PARALLEL)}"),
+            (s.parallel in parallel_values(),
+             f"parallel={s.parallel!r} is not valid: choose one of {', '.join(parallel_values())}"),
             (math.isfinite(s.average_every) and s.average_every > 0,
              f"average_every={s.average_every} is out of range: it must be > 0 seconds"),
-            (s.parallel != "cluster" or s.algorithm == "spmcts",
-             "parallel=cluster (trees on the workers of a dask cluster) runs SP-MCTS: set algo=spmcts"),
-            (algorithm.parallel, f"parallel={s.parallel} runs NRPA: set algo="
-                                 f"{' or '.join(a.name for a in ALGORITHMS.values() if a.parallel)} "
-                                 f"(not {s.algorithm})"),
+            (s.parallel in algorithm.kernels, _unsupported_parallel(algorithm, s.parallel)),
             (1 <= s.parallel_level <= s.level,
              f"parallel_level={s.parallel_level} is out of range: 1 (leaf) .. level={s.level}"),
             (1 <= s.threads <= 1024, f"threads={s.threads} is out of range: 1..1024"),
@@ -240,21 +289,18 @@ def validate(settings: SearchSettings) -> None:
     require(checks)
 
 
+def _unsupported_parallel(algorithm: Algorithm, parallel: str) -> str:
+    runners = " or ".join(a.name for a in ALGORITHMS.values() if parallel in a.kernels)
+    if list(algorithm.kernels) == ["none"]:
+        return (f"parallel={parallel}: {algorithm.title} runs sequentially only: set parallel=none, or use root=K "
+                f"for independent searches (parallel={parallel} runs with algo={runners})")
+    strategies = ", ".join(key for key in algorithm.kernels if key != "none")
+    return f"parallel={parallel}: {algorithm.title} runs parallel={strategies}; parallel={parallel} runs with algo={runners}"
+
+
 def label(settings: SearchSettings) -> str:
-    """The search in words, for tables and logs: the algorithm's label and the parallel strategy."""
-    s = settings
-    text = ALGORITHMS[s.algorithm].label(s)
-    if s.algorithm == "spmcts" and s.parallel == "shared":
-        text += f", one tree shared by {s.threads} thread(s)"
-    elif s.algorithm == "spmcts" and s.parallel in ("averaged", "cluster"):
-        where = " on a dask cluster" if s.parallel == "cluster" else ""
-        text += (f", {s.threads} trees{where} averaging the statistics of their moves down to depth {s.share_depth} "
-                 f"(at least {s.share_min_visits:g} visits) every {s.average_every:g} s")
-    elif s.parallel == "averaged":
-        text += f", {s.threads} root searches averaging their policies every {s.average_every:g} s"
-    elif s.parallel != "none":
-        text += f", {s.parallel} policy at level {s.parallel_level} on {s.threads} thread(s)"
-    return text
+    """The search in words, for tables and logs: the algorithm's label, with its parallel strategy."""
+    return ALGORITHMS[settings.algorithm].label(settings)
 
 
 @dataclass(frozen=True)
@@ -295,7 +341,6 @@ def kernel_params(settings: SearchSettings, bias: Optional[KernelBias] = None) -
     bias = bias if bias is not None else no_bias()
     check_bias(settings, bias)
     return Params(
-        algorithm=ALGORITHMS[s.algorithm].kernel,
         level=int(s.level),
         iterations=int(s.N),
         playouts_per_step=int(s.P),
@@ -330,16 +375,10 @@ def kernel_params(settings: SearchSettings, bias: Optional[KernelBias] = None) -
 def run_search(kernel_domain, settings: SearchSettings, bias: Optional[KernelBias] = None) -> SearchResult:
     """Run one search on a domain value built by a domain adapter (``kernel_domain()``),
     with GNRPA's ``bias`` (the adapter's ``kernel_bias``; none by default)."""
-    if settings.algorithm == "beam":
-        kernel = beam_search
-    elif settings.parallel == "cluster":
-        raise InputError("parallel=cluster runs its trees on a dask cluster: run it with run.py "
+    kernel = ALGORITHMS[settings.algorithm].kernels[settings.parallel]
+    if kernel is None:
+        raise InputError(f"parallel={settings.parallel} runs on a dask cluster: run it with run.py "
                          "(experiments.cluster.cluster_search)")
-    elif settings.algorithm == "spmcts":
-        kernel = {"none": spmcts_search, "shared": shared_tree_search, "averaged": averaged_trees_search}[
-            settings.parallel]
-    else:
-        kernel = {"none": search, "averaged": averaged_search}.get(settings.parallel, parallel_search)
     outcome = kernel(kernel_domain, kernel_params(settings, bias))
     best, moves, wall, cpu, playouts_at, scores, playouts, restarts, wall_total, cpu_total = outcome
     return SearchResult(

@@ -72,11 +72,9 @@ import numpy as np
 from numba import njit, prange, types
 from numba.typed import List
 
-from nrpa.algorithms import (
-    CLOCK_MONOTONIC, STOP, _elapsed, _end_playout, _new_run, _start_clocks, go_on, result,
-)
+from nrpa.clock import CLOCK_MONOTONIC
 from nrpa.domains.contract import copy_state, legal_moves, max_length, max_moves, new_state, play, reset, score
-from nrpa.parallel import _end_section, _start_section
+from nrpa.run import STOP, elapsed, end_playout, end_section, go_on, new_run, new_runs, result, start_clocks, start_section
 
 # Per node: parent; first_child and next_sibling (0: none; node 0, the root, is nobody's
 # child); the move from the parent and its index in the parent's legal moves; n_moves: the
@@ -283,7 +281,7 @@ def playout(domain, scratch, depth, run):
         depth += 1
         play(domain, state, move)
     value = score(domain, state)
-    _end_playout(run, value, path, depth)
+    end_playout(run, value, path, depth)
     return value
 
 
@@ -370,13 +368,13 @@ def play_game(domain, tree, root_state, scratch, run, params):
 
 @njit(cache=True)
 def spmcts_search(domain, params):
-    """SP-MCTS until the budget (``nrpa.algorithms.search``'s contract and result)."""
+    """SP-MCTS until the budget (``nrpa.run``'s contract and result)."""
     np.random.seed(params.seed)
-    run = _new_run(domain, params)
+    run = new_run(domain, params)
     tree = new_tree(domain, params.tree_capacity)
     root_state = new_state(domain)
     scratch = new_scratch(domain)
-    _start_clocks(run)
+    start_clocks(run)
     while True:
         play_game(domain, tree, root_state, scratch, run, params)
         if not go_on(run, params):
@@ -457,14 +455,6 @@ def _new_scratches(domain, threads):
 
 
 @njit(cache=True)
-def _new_runs(domain, params, threads):
-    runs = List()
-    for _ in range(threads):
-        runs.append(_new_run(domain, params))
-    return runs
-
-
-@njit(cache=True)
 def shared_tree_search(domain, params):
     """Gelly's multi-core SP-MCTS: ``params.threads`` threads on one tree (see the module
     docstring). With one thread it is ``spmcts_search`` for the same seed."""
@@ -472,25 +462,25 @@ def shared_tree_search(domain, params):
         return spmcts_search(domain, params)
     np.random.seed(params.seed)
     threads = params.threads
-    run = _new_run(domain, params)
+    run = new_run(domain, params)
     tree = new_tree(domain, params.tree_capacity)
     root_state = new_state(domain)
     scratches = _new_scratches(domain, threads)
-    runs = _new_runs(domain, params, threads)
+    runs = new_runs(domain, params, threads)
     seeds = np.zeros(threads, dtype=np.int64)
     lock = new_lock()
     per_move = params.simulations_per_move
     share = max(1, per_move // threads) if per_move > 0 else 0
-    _start_clocks(run)
+    start_clocks(run)
     while True:
         clear_tree(tree)
         reset(domain, root_state)
         root = 0
         depth = 0
         while not _root_is_terminal(domain, tree, root, root_state, scratches[0]):
-            _start_section(run, runs, seeds, threads)
+            start_section(run, runs, seeds, threads)
             _shared_section(domain, tree, root, root_state, depth, scratches, runs, seeds, params, lock, share)
-            _end_section(run, runs, threads)
+            end_section(run, runs, threads)
             if run.counters[STOP]:
                 break
             root, depth = _advance_root(domain, tree, root, root_state, depth, scratches[0])
@@ -516,7 +506,7 @@ def _independent_period(domain, trees, roots, root_states, depth, scratches, run
         i = np.int64(k)
         np.random.seed(seeds[i])
         thread_run = runs[i]
-        while _elapsed(thread_run, CLOCK_MONOTONIC) < deadline and (share <= 0 or done[i] < share):
+        while elapsed(thread_run, CLOCK_MONOTONIC) < deadline and (share <= 0 or done[i] < share):
             simulate(domain, trees[i], roots[i], root_states[i], depth, scratches[i], thread_run, params)
             done[i] += 1
             if thread_run.counters[STOP]:
@@ -647,20 +637,20 @@ def averaged_trees_search(domain, params):
         return spmcts_search(domain, params)
     np.random.seed(params.seed)
     threads = params.threads
-    run = _new_run(domain, params)
+    run = new_run(domain, params)
     trees = List()
     root_states = List()
     for _ in range(threads):
         trees.append(new_tree(domain, params.tree_capacity))
         root_states.append(new_state(domain))
     scratches = _new_scratches(domain, threads)
-    runs = _new_runs(domain, params, threads)
+    runs = new_runs(domain, params, threads)
     seeds = np.zeros(threads, dtype=np.int64)
     roots = np.zeros(threads, dtype=np.int64)
     done = np.zeros(threads, dtype=np.int64)
     per_move = params.simulations_per_move
     share = max(1, per_move // threads) if per_move > 0 else 0
-    _start_clocks(run)
+    start_clocks(run)
     period = 1
     while True:  # a game: fresh trees from the initial state
         depth = 0
@@ -671,14 +661,14 @@ def averaged_trees_search(domain, params):
         while not _root_is_terminal(domain, trees[0], roots[0], root_states[0], scratches[0]):
             done[:] = 0
             while True:  # periods of T0 seconds, cut short by the end of the move's simulations
-                _start_section(run, runs, seeds, threads)
+                start_section(run, runs, seeds, threads)
                 _independent_period(domain, trees, roots, root_states, depth, scratches, runs, seeds, params,
                                     period * params.average_every, done, share)
-                _end_section(run, runs, threads)
+                end_section(run, runs, threads)
                 if run.counters[STOP]:
                     return result(run)
-                if _elapsed(run, CLOCK_MONOTONIC) >= period * params.average_every:
-                    period = np.int64(_elapsed(run, CLOCK_MONOTONIC) / params.average_every) + 1
+                if elapsed(run, CLOCK_MONOTONIC) >= period * params.average_every:
+                    period = np.int64(elapsed(run, CLOCK_MONOTONIC) / params.average_every) + 1
                 share_statistics(trees, roots, params.share_depth, params.share_min_visits)
                 if share > 0 and done.min() >= share:
                     break
@@ -704,7 +694,7 @@ def new_member(domain, params):
     """One machine's search: a tree from the initial state (its clocks start with
     ``start_member``)."""
     member = Member(tree=new_tree(domain, params.tree_capacity), root_state=new_state(domain),
-                    scratch=new_scratch(domain), run=_new_run(domain, params))
+                    scratch=new_scratch(domain), run=new_run(domain, params))
     reset(domain, member.root_state)
     return member
 
@@ -712,7 +702,7 @@ def new_member(domain, params):
 @njit(cache=True)
 def start_member(member, seed):
     np.random.seed(seed)
-    _start_clocks(member.run)
+    start_clocks(member.run)
 
 
 @njit(cache=True, nogil=True)
@@ -721,7 +711,7 @@ def grow(domain, member, params, deadline):
     budget; returns whether the budget is spent. (Without the GIL: the worker's event loop
     keeps answering while the tree grows.)"""
     run = member.run
-    while _elapsed(run, CLOCK_MONOTONIC) < deadline and not run.counters[STOP]:
+    while elapsed(run, CLOCK_MONOTONIC) < deadline and not run.counters[STOP]:
         simulate(domain, member.tree, 0, member.root_state, 0, member.scratch, run, params)
     return run.counters[STOP] != 0
 

@@ -69,7 +69,7 @@ CASES = [
     (RUN + ("threads=2", "clock=wall"), "threads=2 needs a parallel strategy"),
     (RUN + ("parallel=shared", "parallel_level=5", "clock=wall"), "parallel_level=5 is out of range"),
     (RUN + ("parallel=averaged", "threads=2", "clock=wall", "average_every=0"), "average_every=0.0 is out of range"),
-    (RUN + ("parallel=shared", "algo=nmcs"), "parallel=shared runs NRPA: set algo=nrpa"),
+    (RUN + ("parallel=shared", "algo=nmcs"), "parallel=shared: NMCS runs sequentially only"),
     (RUN + ("parallel=shared", "parallel_level=0", "clock=wall"), "parallel_level=0 is out of range"),
     (RUN + ("parallel=shared", "threads=0", "clock=wall"), "threads=0 is out of range"),
     (RUN + ("root=0",), "root=0 is out of range"),

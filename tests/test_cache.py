@@ -50,7 +50,7 @@ def test_editing_a_kernel_file_changes_the_cache_directory_and_a_plain_python_on
 
 def test_a_new_process_loads_the_search_kernel_from_the_cache():
     code = (
-        "from nrpa.algorithms import search; from nrpa.domains.samegame import make_samegame;"
+        "from nrpa.nested import nrpa_search as search; from nrpa.domains.samegame import make_samegame;"
         "from nrpa.search import SearchSettings, run_search;"
         "run_search(make_samegame([[0, 0, 1], [1, 1, 0]]), SearchSettings(level=1, N=2, max_time=None, max_playouts=5));"
         "print(sum(search.stats.cache_hits.values()), sum(search.stats.cache_misses.values()))"
@@ -159,8 +159,8 @@ PARALLEL = {  # the issue's reproduction, on the Maximum problem (the kernels ar
     "thread_local": ["parallel=thread_local", "threads=2", "clock=wall"],
     "averaged": ["parallel=averaged", "threads=2", "clock=wall"],
 }
-ENTRY_POINT = {"shared": "parallel.parallel_search", "thread_local": "parallel.parallel_search",
-               "averaged": "averaging.averaged_search"}
+ENTRY_POINT = {"shared": "leaf_node.leaf_node_search", "thread_local": "leaf_node.leaf_node_search",
+               "averaged": "policy_averaging.policy_averaging_search"}
 # one top-level call to its end, no clock in it: the same run in every process
 ONE_CALL = ["domain=maximum", "level=2", "N=10", "max_time=null", "restart=false", "force=true"]
 
@@ -211,8 +211,8 @@ def test_compiles_interrupted_at_any_moment_leave_a_cache_that_runs_the_right_ke
     reference = outcome(run_py(arguments, tmp_path / "clean", tmp_path / "outputs"))
     assert reference[0] == 0, reference
     cache_root = tmp_path / "interrupted"
-    moments = [(signal.SIGINT, 2), (signal.SIGKILL, 8), (signal.SIGINT, "parallel._shared_round-"),
-               (signal.SIGKILL, "parallel._parallel_level-")]
+    moments = [(signal.SIGINT, 2), (signal.SIGKILL, 8), (signal.SIGINT, "leaf_node._shared_round-"),
+               (signal.SIGKILL, "leaf_node._parallel_level-")]
     for signal_number, moment in moments:
         process = run_py(arguments, cache_root, tmp_path / "outputs", wait=False)
         start = len(index_files(cache_root))
@@ -228,7 +228,7 @@ def test_compiles_interrupted_at_any_moment_leave_a_cache_that_runs_the_right_ke
         if process.poll() is None:
             os.killpg(process.pid, signal_number)
         process.communicate(timeout=120)
-        assert not list(cache_root.rglob("parallel.parallel_search-*.nbi")), moment  # the entry point: unfinished
+        assert not list(cache_root.rglob("leaf_node.leaf_node_search-*.nbi")), moment  # the entry point: unfinished
     for _ in ("finishes the compile", "loaded"):
         assert outcome(run_py(arguments, cache_root, tmp_path / "outputs")) == reference
 

@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from nrpa.algorithms import TABLE_BIAS
+from nrpa.bias import TABLE_BIAS
 from nrpa.bias import _table, kernel_bias, read_table
 from nrpa.domains import samegame, tsptw_rules
 from nrpa.domains.registry import SameGameOptions, TsptwOptions, make_domain
@@ -45,7 +45,7 @@ class PlainGNRPA:
 
     def __init__(self, instance, *, N, P, tau, alpha, repetitions, bias_weight, seed):
         self.instance, self.N, self.P, self.R = instance, N, P, repetitions
-        self.step = alpha / tau**2  # on v = w / tau (see nrpa.algorithms)
+        self.step = alpha / tau**2  # on v = w / tau (see nrpa.nested)
         nodes = instance.nodes
         d = instance.distance
         mean_distance = math.fsum(d[i][j] for i in range(nodes) for j in range(nodes) if i != j) / (nodes * (nodes - 1))

@@ -9,9 +9,9 @@ import pandas as pd
 import pytest
 from numba.typed import List
 
-from experiments.root import group_root_runs, merge_members
+from experiments.root_parallel import group_root_runs, merge_members
 from nrpa import policy as pol
-from nrpa.averaging import average_top_policies
+from nrpa.policy_averaging import average_top_policies
 from nrpa.domains.registry import SameGameOptions, make_domain
 from nrpa.search import SearchSettings, run_search
 from tests.conftest import cli, run_experiment

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from nrpa import policy as pol
-from nrpa.algorithms import _new_workspace, adapt
+from nrpa.nested import _new_workspace, adapt
 from nrpa.bias import domain_bias
 from nrpa.domains.samegame import make_samegame
 from nrpa.domains.samegame_rules import load_board

@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 
 from experiments.leaderboard import Leaderboard
-from experiments.parallel import run_job
+from experiments.workers import run_job
 from experiments.store import RunStore
 from nrpa.domains.registry import make_domain
 from tests.conftest import cli, python, small_job

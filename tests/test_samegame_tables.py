@@ -10,7 +10,7 @@ import pytest
 
 from experiments.experiment import experiment_names, load_experiment
 from experiments.leaderboard import Leaderboard
-from experiments.parallel import run_job
+from experiments.workers import run_job
 from experiments.store import RunStore
 from tests.conftest import cli, small_job
 

@@ -8,7 +8,7 @@ policies of the K searches are replaced by their average (per move code, a code 
 from a policy counting as weight 0), and every search goes on from where it paused with that
 policy. The lower levels keep their own policies until their next copy from the top level.
 
-The searches are paused and resumed exactly: ``nrpa.algorithms.nrpa_until`` keeps NRPA's
+The searches are paused and resumed exactly: ``nrpa.nested.nrpa_until`` keeps NRPA's
 loop state (level, best score and iterations done per level) in arrays, so a search that
 pauses and resumes makes the same moves as one that does not. With K = 1 the search runs on the
 caller's random stream and averaging one policy changes nothing, so it is the sequential
@@ -20,10 +20,9 @@ import numpy as np
 from numba import njit, prange
 
 from nrpa import policy as pol
-from nrpa.algorithms import (
-    CURSOR_SLOTS, ENDED, RESTARTS, STOP, Call, _new_run, _start_clocks, begin_call, go_on, nrpa_until, result,
-)
-from nrpa.parallel import _end_section, _new_threads, _start_section
+from nrpa.leaf_node import _new_threads
+from nrpa.nested import CURSOR_SLOTS, ENDED, Call, begin_call, nrpa_until
+from nrpa.run import RESTARTS, STOP, end_section, go_on, new_run, result, start_clocks, start_section
 
 
 @njit(cache=True)
@@ -74,12 +73,12 @@ def average_top_policies(policies, searches, top, scratch):
 
 
 @njit(cache=True)
-def averaged_search(domain, params):
+def policy_averaging_search(domain, params):
     """K = ``params.threads`` root searches averaging their top-level policies every
-    ``params.average_every`` wall-seconds; the same result as ``nrpa.algorithms.search``."""
+    ``params.average_every`` wall-seconds; the same result as ``nrpa.nested.nrpa_search``."""
     np.random.seed(params.seed)
     searches, level = params.threads, params.level
-    run = _new_run(domain, params)
+    run = new_run(domain, params)
     workspaces, policies, runs = _new_threads(domain, params, searches, level)
     scratch = pol.new_policy(0, params.policy_capacity_bits)
     bests = np.full((searches, level + 1), -np.inf)
@@ -89,7 +88,7 @@ def averaged_search(domain, params):
     seeds = np.zeros(searches, dtype=np.int64)
     for i in range(searches):
         start_call(policies[i], params, Call(bests[i], dones[i], repeats[i], cursors[i]))
-    _start_clocks(run)
+    start_clocks(run)
     period = 0
     while True:
         period += 1
@@ -98,9 +97,9 @@ def averaged_search(domain, params):
             call = Call(bests[0], dones[0], repeats[0], cursors[0])
             _search_until(domain, workspaces[0], policies[0], run, params, call, deadline)
         else:
-            _start_section(run, runs, seeds, searches)
+            start_section(run, runs, seeds, searches)
             _period(domain, params, deadline, workspaces, policies, runs, bests, dones, repeats, cursors, seeds)
-            _end_section(run, runs, searches)
+            end_section(run, runs, searches)
             for i in range(searches):  # (each period starts the threads' counters afresh)
                 run.counters[RESTARTS] += runs[i].counters[RESTARTS]
         if run.counters[STOP] or (not params.restart and np.all(cursors[:, ENDED] == 1)):

@@ -26,7 +26,7 @@ then (exact when the threads keep the same pace, as they do on average). Paralle
 a wall-clock budget, checked by every thread after every playout; a playout budget is
 shared out equally among the threads of a section.
 
-The levels above L run ``nrpa.algorithms.nrpa_until``, which hands each level-L call to
+The levels above L run ``nrpa.nested.nrpa_until``, which hands each level-L call to
 ``_parallel_level`` here.
 """
 
@@ -35,15 +35,14 @@ from numba import njit, prange
 from numba.typed import List
 
 from nrpa import policy as pol
-from nrpa.algorithms import (
-    BEST_LEN, ENDED, MAX_PLAYOUTS, PLAYOUTS, STOP, TRACE_LEN, _new_run, _new_workspace, _policy_playout,
-    _start_clocks, adapt_step, begin_call, copy_sequence, end_bottom_call, go_on, keep_then_adapt, new_call, nrpa,
-    nrpa_until, result,
+from nrpa.nested import (
+    ENDED, _new_workspace, _policy_playout, adapt_step, begin_call, copy_sequence, end_bottom_call, keep_then_adapt,
+    new_call, nrpa, nrpa_until,
 )
+from nrpa.run import end_section, go_on, new_run, new_runs, result, start_clocks, start_section
 
 STRATEGIES = {"shared": 0, "thread_local": 1}
 SHARED, THREAD_LOCAL = 0, 1
-SEED_LIMIT = 2**31 - 1
 
 
 @njit(cache=True)
@@ -51,77 +50,10 @@ def _new_threads(domain, params, threads, levels):
     """One workspace, policy table and run per thread, allocated once per search."""
     workspaces = List()
     policies = List()
-    runs = List()
     for _ in range(threads):
         workspaces.append(_new_workspace(domain, levels, params))
         policies.append(pol.new_policy(levels, params.policy_capacity_bits))
-        runs.append(_new_run(domain, params))
-    return workspaces, policies, runs
-
-
-@njit(cache=True)
-def _start_section(run, runs, seeds, threads):
-    """Draw each thread's seed from the caller's stream; give each thread a fresh run with
-    the caller's clocks, its share of the remaining playout budget and the global best, so
-    that it traces (and reads the process CPU clock for) only improvements of that."""
-    for i in range(threads):
-        seeds[i] = np.random.randint(0, SEED_LIMIT)
-        thread_run = runs[i]
-        thread_run.limits[:] = run.limits
-        if run.limits[MAX_PLAYOUTS] > 0:
-            left = run.limits[MAX_PLAYOUTS] - run.counters[PLAYOUTS]
-            thread_run.limits[MAX_PLAYOUTS] = max(1.0, np.ceil(left / threads))
-        thread_run.counters[:] = 0
-        thread_run.best_score[0] = run.best_score[0]
-
-
-@njit(cache=True)
-def _end_section(run, runs, threads):
-    """Merge the threads' runs into ``run``: playouts, stop flag, every improvement of the
-    global best in time order, and the best sequence."""
-    before = run.counters[PLAYOUTS]
-    entries = 0
-    best = 0
-    for i in range(threads):
-        thread_run = runs[i]
-        run.counters[PLAYOUTS] += thread_run.counters[PLAYOUTS]
-        if thread_run.counters[STOP]:
-            run.counters[STOP] = 1
-        if thread_run.best_score[0] > run.best_score[0]:
-            entries += thread_run.counters[TRACE_LEN]
-        if thread_run.best_score[0] > runs[best].best_score[0]:
-            best = i
-    if run.limits[MAX_PLAYOUTS] > 0 and run.counters[PLAYOUTS] >= run.limits[MAX_PLAYOUTS]:
-        run.counters[STOP] = 1
-    if entries == 0:  # no thread beat the global best (most sections): nothing to merge
-        return
-    wall = np.empty(entries)
-    cpu = np.empty(entries)
-    playouts = np.empty(entries, dtype=np.int64)
-    scores = np.empty(entries)
-    k = 0
-    for i in range(threads):
-        thread_run = runs[i]
-        if thread_run.best_score[0] <= run.best_score[0]:
-            continue
-        for j in range(thread_run.counters[TRACE_LEN]):
-            wall[k] = thread_run.trace_wall[j]
-            cpu[k] = thread_run.trace_cpu[j]
-            playouts[k] = before + threads * thread_run.trace_playouts[j]
-            scores[k] = thread_run.trace_score[j]
-            k += 1
-    for k in np.argsort(wall, kind="mergesort"):
-        if scores[k] > run.best_score[0]:
-            run.best_score[0] = scores[k]
-            i = min(run.counters[TRACE_LEN], run.trace_score.size - 1)
-            run.trace_wall[i] = wall[k]
-            run.trace_cpu[i] = cpu[k]
-            run.trace_playouts[i] = playouts[k]
-            run.trace_score[i] = scores[k]
-            run.counters[TRACE_LEN] = i + 1
-    length = runs[best].counters[BEST_LEN]
-    run.best_moves[:length] = runs[best].best_moves[:length]
-    run.counters[BEST_LEN] = length
+    return workspaces, policies, new_runs(domain, params, threads)
 
 
 @njit(cache=True)
@@ -168,10 +100,10 @@ def _parallel_level(domain, ws, policy, run, params, source_row, workspaces, pol
     level = params.parallel_level
     threads = params.threads
     if params.strategy == THREAD_LOCAL and threads > 1:
-        _start_section(run, runs, seeds, threads)
+        start_section(run, runs, seeds, threads)
         _thread_local_searches(domain, policy, params, source_row, level, workspaces, policies, runs, seeds,
                                values)
-        _end_section(run, runs, threads)
+        end_section(run, runs, threads)
         best = _best_thread(values, threads)
         # The best thread's policy is not copied back into row L: the caller never reads the
         # policy of a call it made (the next call starts from a fresh copy of row L + 1), so
@@ -191,9 +123,9 @@ def _parallel_level(domain, ws, policy, run, params, source_row, workspaces, pol
                 pol.copy_row(policy, level, level - 1)
                 value = nrpa(domain, ws, policy, run, params, level - 1, params.iterations)
         else:
-            _start_section(run, runs, seeds, threads)
+            start_section(run, runs, seeds, threads)
             _shared_round(domain, policy, params, level, workspaces, policies, runs, seeds, values)
-            _end_section(run, runs, threads)
+            end_section(run, runs, threads)
             chosen = _best_thread(values, threads)
             copy_sequence(workspaces[chosen], level - 1, ws, level - 1)
             value = values[chosen]
@@ -203,12 +135,12 @@ def _parallel_level(domain, ws, policy, run, params, source_row, workspaces, pol
 
 
 @njit(cache=True)
-def parallel_search(domain, params):
-    """``nrpa.algorithms.search`` for the parallel NRPA: the same budget, restarts and
+def leaf_node_search(domain, params):
+    """``nrpa.nested.nrpa_search`` for the parallel NRPA: the same budget, restarts and
     result; the level ``params.parallel_level`` calls run on ``params.threads`` threads."""
     np.random.seed(params.seed)
     level = params.level
-    run = _new_run(domain, params)
+    run = new_run(domain, params)
     ws = _new_workspace(domain, level, params)
     policy = pol.new_policy(level, params.policy_capacity_bits)
     call = new_call(level)
@@ -217,7 +149,7 @@ def parallel_search(domain, params):
     workspaces, policies, runs = _new_threads(domain, params, params.threads, max(thread_levels, 1))
     seeds = np.zeros(params.threads, dtype=np.int64)
     values = np.zeros(params.threads)
-    _start_clocks(run)
+    start_clocks(run)
     while True:
         pol.clear(policy, level)
         begin_call(call, level, params.iterations, params.parallel_level)

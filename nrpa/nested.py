@@ -26,8 +26,9 @@ as (wall seconds, CPU seconds, playouts, score); the budget is checked after eac
 
 The kernels take their hyper-parameters and budget as one ``Params`` NamedTuple (built from
 the user's settings by ``nrpa.search.kernel_params``). The NRPA level loop is written once,
-in ``nrpa_until``: the sequential search, the parallel searches (``nrpa.parallel``) and the
-averaging root searches (``nrpa.averaging``) all run it.
+in ``nrpa_until``: the sequential search, the leaf and node parallel searches (``nrpa.leaf_node``) and the
+averaging root searches (``nrpa.policy_averaging``) all run it. The run record they share
+(budget, clocks, trace, result) is ``nrpa.run``'s.
 """
 
 from collections import namedtuple
@@ -37,43 +38,13 @@ from numba import njit
 from numba.typed import List
 
 from nrpa import policy as pol
-from nrpa.clock import CLOCK_MONOTONIC, CLOCK_PROCESS_CPUTIME_ID, read_clock
+from nrpa.bias import DOMAIN_BIAS, NO_BIAS
+from nrpa.clock import CLOCK_MONOTONIC
 from nrpa.domains.contract import (
     bias, copy_state, legal_moves, max_length, max_moves, new_state, play, reset, score,
 )
+from nrpa.run import STOP, elapsed, end_playout, go_on, new_run, result, start_clocks
 
-# Params.algorithm: which kernel runs (``search``; Beam NRPA: ``nrpa.beam.beam_search``;
-# SP-MCTS: ``nrpa.spmcts``)
-NRPA, NMCS, BEAM, SPMCTS = 0, 1, 2, 3
-# Params.bias: where a playout's biases come from
-NO_BIAS, DOMAIN_BIAS, TABLE_BIAS = 0, 1, 2
-Params = namedtuple(
-    "Params",
-    # algorithm: NRPA, NMCS or BEAM; level; iterations: N; playouts_per_step: P of SNRPA; alpha;
-    # temperature: tau of GNRPA; repetitions: R of GNRPA-LR (0: no limit); beam: B of Beam NRPA; bias: NO_BIAS,
-    # DOMAIN_BIAS (the domain's ``bias`` function) or TABLE_BIAS (bias_keys and bias_factors,
-    # one row of a policy-like hash table of code -> exp(beta), shift bias_shift);
-    # strategy, parallel_level, threads, average_every: the parallel searches' (nrpa.parallel,
-    # nrpa.averaging); seed; budget_clock: a clock id; max_time and max_playouts (<= 0: no
-    # limit of that kind); restart; policy_capacity_bits; trace_capacity; SP-MCTS's (nrpa.spmcts): exploration
-    # (C), variance_bias (D), simulations_per_move (0: one tree for the whole budget), tree_capacity (nodes),
-    # share_depth and share_min_visits (K and N_min of the averaged trees).
-    ["algorithm", "level", "iterations", "playouts_per_step", "alpha", "temperature", "repetitions", "beam", "bias",
-     "bias_keys", "bias_factors", "bias_shift", "strategy", "parallel_level", "threads", "average_every", "seed",
-     "budget_clock", "max_time", "max_playouts", "restart", "policy_capacity_bits", "trace_capacity",
-     "exploration", "variance_bias", "simulations_per_move", "tree_capacity", "share_depth", "share_min_visits"],
-)
-
-# Run.counters slots
-PLAYOUTS, STOP, TRACE_LEN, BEST_LEN, RESTARTS = 0, 1, 2, 3, 4
-# Run.limits slots
-START_WALL, START_CPU, MAX_TIME, MAX_PLAYOUTS, BUDGET_CLOCK = 0, 1, 2, 3, 4
-
-Run = namedtuple(
-    "Run",
-    ["counters", "limits", "clock_scratch", "best_score", "best_moves", "path",
-     "trace_wall", "trace_cpu", "trace_playouts", "trace_score"],
-)
 Workspace = namedtuple(
     "Workspace",
     # Sequences per level l: seq_moves[l, t] is the t-th move; the codes of every move that
@@ -97,33 +68,6 @@ CURSOR_SLOTS = 5
 
 
 @njit(cache=True)
-def _new_run(domain, params):
-    length = max_length(domain)
-    run = Run(
-        counters=np.zeros(5, dtype=np.int64),
-        limits=np.zeros(5, dtype=np.float64),
-        clock_scratch=np.zeros(2, dtype=np.int64),
-        best_score=np.full(1, -np.inf),
-        best_moves=np.zeros(length, dtype=np.int64),
-        path=np.zeros(length, dtype=np.int64),
-        trace_wall=np.zeros(params.trace_capacity),
-        trace_cpu=np.zeros(params.trace_capacity),
-        trace_playouts=np.zeros(params.trace_capacity, dtype=np.int64),
-        trace_score=np.zeros(params.trace_capacity),
-    )
-    run.limits[MAX_TIME] = params.max_time
-    run.limits[MAX_PLAYOUTS] = params.max_playouts
-    run.limits[BUDGET_CLOCK] = params.budget_clock
-    return run
-
-
-@njit(cache=True)
-def _start_clocks(run):
-    run.limits[START_WALL] = read_clock(CLOCK_MONOTONIC, run.clock_scratch)
-    run.limits[START_CPU] = read_clock(CLOCK_PROCESS_CPUTIME_ID, run.clock_scratch)
-
-
-@njit(cache=True)
 def _new_workspace(domain, levels, params):
     length = max_length(domain)
     width = max_moves(domain)
@@ -142,36 +86,6 @@ def _new_workspace(domain, levels, params):
         update_slots=np.zeros(length * width, dtype=np.int64),
         update_deltas=np.zeros(length * width),
     )
-
-
-@njit(cache=True)
-def _elapsed(run, clock_id):
-    start = run.limits[START_WALL] if clock_id == CLOCK_MONOTONIC else run.limits[START_CPU]
-    return read_clock(clock_id, run.clock_scratch) - start
-
-
-@njit(cache=True)
-def _end_playout(run, value, moves, length):
-    """Count a finished playout whose full sequence from the initial state is
-    ``moves[:length]``; trace it if it beats the global best; check the budget."""
-    run.counters[PLAYOUTS] += 1
-    if value > run.best_score[0]:
-        run.best_score[0] = value
-        run.best_moves[:length] = moves[:length]
-        run.counters[BEST_LEN] = length
-        # A full trace keeps overwriting its last entry, so the final best is always there.
-        i = min(run.counters[TRACE_LEN], run.trace_score.size - 1)
-        run.trace_wall[i] = _elapsed(run, CLOCK_MONOTONIC)
-        run.trace_cpu[i] = _elapsed(run, CLOCK_PROCESS_CPUTIME_ID)
-        run.trace_playouts[i] = run.counters[PLAYOUTS]
-        run.trace_score[i] = value
-        run.counters[TRACE_LEN] = i + 1
-    max_playouts = run.limits[MAX_PLAYOUTS]
-    if max_playouts > 0 and run.counters[PLAYOUTS] >= max_playouts:
-        run.counters[STOP] = 1
-    max_time = run.limits[MAX_TIME]
-    if max_time > 0 and _elapsed(run, np.int64(run.limits[BUDGET_CLOCK])) >= max_time:
-        run.counters[STOP] = 1
 
 
 @njit(cache=True, inline="always")
@@ -247,7 +161,7 @@ def _policy_playout(domain, ws, policy, row, run, params):
     seq_starts[0, length] = offset
     ws.seq_len[0] = length
     value = score(domain, state)
-    _end_playout(run, value, seq_moves[0], length)
+    end_playout(run, value, seq_moves[0], length)
     return value
 
 
@@ -434,7 +348,7 @@ def nrpa_until(domain, ws, policy, run, params, call, deadline):
             else:
                 adapt(ws, policy, 1, 1, step)
                 done[1] += 1
-            if deadline > 0 and _elapsed(run, CLOCK_MONOTONIC) >= deadline:
+            if deadline > 0 and elapsed(run, CLOCK_MONOTONIC) >= deadline:
                 cursor[LEVEL] = 1
                 return
             continue
@@ -471,15 +385,6 @@ def nrpa(domain, ws, policy, run, params, top, top_iterations):
     return call.best[top]
 
 
-@njit(cache=True, inline="always")
-def go_on(run, params):
-    """After a top-level call: whether the search starts it again (counting the restart)."""
-    if run.counters[STOP] or not params.restart:
-        return False
-    run.counters[RESTARTS] += 1
-    return True
-
-
 @njit(cache=True)
 def _uniform_playout(domain, state, ws, run, depth):
     """Uniform random playout from ``state`` (which it consumes), whose first ``depth``
@@ -494,7 +399,7 @@ def _uniform_playout(domain, state, ws, run, depth):
         length += 1
         play(domain, state, move)
     value = score(domain, state)
-    _end_playout(run, value, run.path, length)
+    end_playout(run, value, run.path, length)
     return value, length
 
 
@@ -539,7 +444,7 @@ def nmcs(domain, root, ws, run, top, best_paths):
         if n_moves[level] == 0:  # this level's game is over: hand its result to the parent
             if best[level] == -np.inf:  # entered on a terminal state
                 best[level] = score(domain, states[level])
-                _end_playout(run, best[level], best_paths[level], d)
+                end_playout(run, best[level], best_paths[level], d)
             if level == top:
                 return best[top]
             value = best[level]
@@ -575,56 +480,48 @@ def nmcs(domain, root, ws, run, top, best_paths):
 
 
 @njit(cache=True)
-def search(domain, params):
-    """Run one search until the budget (``params.max_time`` seconds on
-    ``params.budget_clock``, or ``params.max_playouts``) or, without ``params.restart``,
-    until the top level ends. Returns ``result(run)``."""
+def nrpa_search(domain, params):
+    """(S/G)NRPA until the budget (``params.max_time`` seconds on ``params.budget_clock``, or
+    ``params.max_playouts``) or, without ``params.restart``, until the top level ends; level
+    0 is repeated playouts from the first row of a policy that is never adapted (uniform;
+    GNRPA's: the bias alone). Returns ``result(run)``."""
     np.random.seed(params.seed)  # numba's generator is seeded only from nopython code
     level = params.level
-    run = _new_run(domain, params)
+    run = new_run(domain, params)
     ws = _new_workspace(domain, max(level, 1), params)
     policy = pol.new_policy(max(level, 1), params.policy_capacity_bits)
     call = new_call(max(level, 1))
-    best_paths = np.zeros((max(level, 1) + 1, max_length(domain)), dtype=np.int64)
-    root = new_state(domain)
     # The clocks start after every allocation: zeroing large policy tables takes tens of
     # milliseconds, which would otherwise leave the 0.01 s checkpoint empty.
-    _start_clocks(run)
+    start_clocks(run)
     while True:
-        if params.algorithm == NRPA and level == 0:
-            # row 1 is never adapted: uniform playouts (GNRPA's: the bias alone)
+        if level == 0:
             _policy_playout(domain, ws, policy, 1, run, params)
-        elif params.algorithm == NRPA:
+        else:
             pol.clear(policy, level)
             begin_call(call, level, params.iterations, 0)
             nrpa_until(domain, ws, policy, run, params, call, 0.0)
-        elif level == 0:
-            reset(domain, root)
-            _uniform_playout(domain, root, ws, run, 0)
-        else:
-            reset(domain, root)
-            nmcs(domain, root, ws, run, level, best_paths)
         if not go_on(run, params):
             break
     return result(run)
 
 
 @njit(cache=True)
-def result(run):
-    """What a search returns: (best score, best moves, trace wall, CPU, playouts and score
-    arrays, playouts, restarts, wall seconds, CPU seconds)."""
-    wall = _elapsed(run, CLOCK_MONOTONIC)
-    cpu = _elapsed(run, CLOCK_PROCESS_CPUTIME_ID)
-    n_trace = run.counters[TRACE_LEN]
-    return (
-        run.best_score[0],
-        run.best_moves[: run.counters[BEST_LEN]].copy(),
-        run.trace_wall[:n_trace].copy(),
-        run.trace_cpu[:n_trace].copy(),
-        run.trace_playouts[:n_trace].copy(),
-        run.trace_score[:n_trace].copy(),
-        run.counters[PLAYOUTS],
-        run.counters[RESTARTS],
-        wall,
-        cpu,
-    )
+def nmcs_search(domain, params):
+    """NMCS until the budget, as ``nrpa_search``; level 0 is repeated uniform playouts."""
+    np.random.seed(params.seed)
+    level = params.level
+    run = new_run(domain, params)
+    ws = _new_workspace(domain, max(level, 1), params)
+    best_paths = np.zeros((max(level, 1) + 1, max_length(domain)), dtype=np.int64)
+    root = new_state(domain)
+    start_clocks(run)
+    while True:
+        reset(domain, root)
+        if level == 0:
+            _uniform_playout(domain, root, ws, run, 0)
+        else:
+            nmcs(domain, root, ws, run, level, best_paths)
+        if not go_on(run, params):
+            break
+    return result(run)

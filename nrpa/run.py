@@ -1,0 +1,214 @@
+"""The run record every search kernel shares: its parameters and budget, clocks, counters,
+trace of improvements and result, and the threaded sections that merge threads' runs.
+
+A search kernel (``nrpa.nested``, ``nrpa.beam``, ``nrpa.leaf_node``, ``nrpa.policy_averaging``,
+``nrpa.spmcts``) takes a domain value and a ``Params`` and returns ``result(run)``. It makes a
+``new_run``, starts its clocks with ``start_clocks`` after its allocations, calls
+``end_playout`` after each finished playout (which counts it, traces it when it beats the
+global best and sets the stop flag when the budget is spent), asks ``go_on`` after each
+top-level call whether to restart, and returns ``result(run)``. A kernel that runs threads
+gives each its own run (``new_runs``) and brackets every parallel section with
+``start_section`` and ``end_section``.
+
+Everything here is nopython code, compiled once per domain type and cached on disk.
+"""
+
+from collections import namedtuple
+
+import numpy as np
+from numba import njit
+from numba.typed import List
+
+from nrpa.clock import CLOCK_MONOTONIC, CLOCK_PROCESS_CPUTIME_ID, read_clock
+from nrpa.domains.contract import max_length
+
+Params = namedtuple(
+    "Params",
+    # level; iterations: N; playouts_per_step: P of SNRPA; alpha; temperature: tau of GNRPA;
+    # repetitions: R of GNRPA-LR (0: no limit); beam: B of Beam NRPA; bias: a kind of
+    # ``nrpa.bias`` (NO_BIAS, DOMAIN_BIAS: the domain's ``bias`` function, or TABLE_BIAS:
+    # bias_keys and bias_factors, one row of a policy-like hash table of code -> exp(beta),
+    # shift bias_shift); strategy, parallel_level, threads, average_every: the parallel
+    # searches' (nrpa.leaf_node, nrpa.policy_averaging); seed; budget_clock: a clock id;
+    # max_time and max_playouts (<= 0: no limit of that kind); restart; policy_capacity_bits;
+    # trace_capacity; SP-MCTS's (nrpa.spmcts): exploration (C), variance_bias (D),
+    # simulations_per_move (0: one tree for the whole budget), tree_capacity (nodes),
+    # share_depth and share_min_visits (K and N_min of the averaged trees).
+    ["level", "iterations", "playouts_per_step", "alpha", "temperature", "repetitions", "beam", "bias",
+     "bias_keys", "bias_factors", "bias_shift", "strategy", "parallel_level", "threads", "average_every", "seed",
+     "budget_clock", "max_time", "max_playouts", "restart", "policy_capacity_bits", "trace_capacity",
+     "exploration", "variance_bias", "simulations_per_move", "tree_capacity", "share_depth", "share_min_visits"],
+)
+SEED_LIMIT = 2**31 - 1  # a thread's seed, drawn from its caller's stream: 0 <= seed < SEED_LIMIT
+
+# Run.counters slots
+PLAYOUTS, STOP, TRACE_LEN, BEST_LEN, RESTARTS = 0, 1, 2, 3, 4
+# Run.limits slots
+START_WALL, START_CPU, MAX_TIME, MAX_PLAYOUTS, BUDGET_CLOCK = 0, 1, 2, 3, 4
+
+Run = namedtuple(
+    "Run",
+    ["counters", "limits", "clock_scratch", "best_score", "best_moves", "path",
+     "trace_wall", "trace_cpu", "trace_playouts", "trace_score"],
+)
+
+
+@njit(cache=True)
+def new_run(domain, params):
+    length = max_length(domain)
+    run = Run(
+        counters=np.zeros(5, dtype=np.int64),
+        limits=np.zeros(5, dtype=np.float64),
+        clock_scratch=np.zeros(2, dtype=np.int64),
+        best_score=np.full(1, -np.inf),
+        best_moves=np.zeros(length, dtype=np.int64),
+        path=np.zeros(length, dtype=np.int64),
+        trace_wall=np.zeros(params.trace_capacity),
+        trace_cpu=np.zeros(params.trace_capacity),
+        trace_playouts=np.zeros(params.trace_capacity, dtype=np.int64),
+        trace_score=np.zeros(params.trace_capacity),
+    )
+    run.limits[MAX_TIME] = params.max_time
+    run.limits[MAX_PLAYOUTS] = params.max_playouts
+    run.limits[BUDGET_CLOCK] = params.budget_clock
+    return run
+
+
+@njit(cache=True)
+def new_runs(domain, params, threads):
+    """One run per thread, allocated once per search."""
+    runs = List()
+    for _ in range(threads):
+        runs.append(new_run(domain, params))
+    return runs
+
+
+@njit(cache=True)
+def start_clocks(run):
+    run.limits[START_WALL] = read_clock(CLOCK_MONOTONIC, run.clock_scratch)
+    run.limits[START_CPU] = read_clock(CLOCK_PROCESS_CPUTIME_ID, run.clock_scratch)
+
+
+@njit(cache=True)
+def elapsed(run, clock_id):
+    start = run.limits[START_WALL] if clock_id == CLOCK_MONOTONIC else run.limits[START_CPU]
+    return read_clock(clock_id, run.clock_scratch) - start
+
+
+@njit(cache=True)
+def end_playout(run, value, moves, length):
+    """Count a finished playout whose full sequence from the initial state is
+    ``moves[:length]``; trace it if it beats the global best; check the budget."""
+    run.counters[PLAYOUTS] += 1
+    if value > run.best_score[0]:
+        run.best_score[0] = value
+        run.best_moves[:length] = moves[:length]
+        run.counters[BEST_LEN] = length
+        # A full trace keeps overwriting its last entry, so the final best is always there.
+        i = min(run.counters[TRACE_LEN], run.trace_score.size - 1)
+        run.trace_wall[i] = elapsed(run, CLOCK_MONOTONIC)
+        run.trace_cpu[i] = elapsed(run, CLOCK_PROCESS_CPUTIME_ID)
+        run.trace_playouts[i] = run.counters[PLAYOUTS]
+        run.trace_score[i] = value
+        run.counters[TRACE_LEN] = i + 1
+    max_playouts = run.limits[MAX_PLAYOUTS]
+    if max_playouts > 0 and run.counters[PLAYOUTS] >= max_playouts:
+        run.counters[STOP] = 1
+    max_time = run.limits[MAX_TIME]
+    if max_time > 0 and elapsed(run, np.int64(run.limits[BUDGET_CLOCK])) >= max_time:
+        run.counters[STOP] = 1
+
+
+@njit(cache=True, inline="always")
+def go_on(run, params):
+    """After a top-level call: whether the search starts it again (counting the restart)."""
+    if run.counters[STOP] or not params.restart:
+        return False
+    run.counters[RESTARTS] += 1
+    return True
+
+
+@njit(cache=True)
+def result(run):
+    """What a search returns: (best score, best moves, trace wall, CPU, playouts and score
+    arrays, playouts, restarts, wall seconds, CPU seconds)."""
+    wall = elapsed(run, CLOCK_MONOTONIC)
+    cpu = elapsed(run, CLOCK_PROCESS_CPUTIME_ID)
+    n_trace = run.counters[TRACE_LEN]
+    return (
+        run.best_score[0],
+        run.best_moves[: run.counters[BEST_LEN]].copy(),
+        run.trace_wall[:n_trace].copy(),
+        run.trace_cpu[:n_trace].copy(),
+        run.trace_playouts[:n_trace].copy(),
+        run.trace_score[:n_trace].copy(),
+        run.counters[PLAYOUTS],
+        run.counters[RESTARTS],
+        wall,
+        cpu,
+    )
+
+
+@njit(cache=True)
+def start_section(run, runs, seeds, threads):
+    """Draw each thread's seed from the caller's stream; give each thread a fresh run with
+    the caller's clocks, its share of the remaining playout budget and the global best, so
+    that it traces (and reads the process CPU clock for) only improvements of that."""
+    for i in range(threads):
+        seeds[i] = np.random.randint(0, SEED_LIMIT)
+        thread_run = runs[i]
+        thread_run.limits[:] = run.limits
+        if run.limits[MAX_PLAYOUTS] > 0:
+            left = run.limits[MAX_PLAYOUTS] - run.counters[PLAYOUTS]
+            thread_run.limits[MAX_PLAYOUTS] = max(1.0, np.ceil(left / threads))
+        thread_run.counters[:] = 0
+        thread_run.best_score[0] = run.best_score[0]
+
+
+@njit(cache=True)
+def end_section(run, runs, threads):
+    """Merge the threads' runs into ``run``: playouts, stop flag, every improvement of the
+    global best in time order, and the best sequence."""
+    before = run.counters[PLAYOUTS]
+    entries = 0
+    best = 0
+    for i in range(threads):
+        thread_run = runs[i]
+        run.counters[PLAYOUTS] += thread_run.counters[PLAYOUTS]
+        if thread_run.counters[STOP]:
+            run.counters[STOP] = 1
+        if thread_run.best_score[0] > run.best_score[0]:
+            entries += thread_run.counters[TRACE_LEN]
+        if thread_run.best_score[0] > runs[best].best_score[0]:
+            best = i
+    if run.limits[MAX_PLAYOUTS] > 0 and run.counters[PLAYOUTS] >= run.limits[MAX_PLAYOUTS]:
+        run.counters[STOP] = 1
+    if entries == 0:  # no thread beat the global best (most sections): nothing to merge
+        return
+    wall = np.empty(entries)
+    cpu = np.empty(entries)
+    playouts = np.empty(entries, dtype=np.int64)
+    scores = np.empty(entries)
+    k = 0
+    for i in range(threads):
+        thread_run = runs[i]
+        if thread_run.best_score[0] <= run.best_score[0]:
+            continue
+        for j in range(thread_run.counters[TRACE_LEN]):
+            wall[k] = thread_run.trace_wall[j]
+            cpu[k] = thread_run.trace_cpu[j]
+            playouts[k] = before + threads * thread_run.trace_playouts[j]
+            scores[k] = thread_run.trace_score[j]
+            k += 1
+    for k in np.argsort(wall, kind="mergesort"):
+        if scores[k] > run.best_score[0]:
+            run.best_score[0] = scores[k]
+            i = min(run.counters[TRACE_LEN], run.trace_score.size - 1)
+            run.trace_wall[i] = wall[k]
+            run.trace_cpu[i] = cpu[k]
+            run.trace_playouts[i] = playouts[k]
+            run.trace_score[i] = scores[k]
+            run.counters[TRACE_LEN] = i + 1
+    length = runs[best].counters[BEST_LEN]
+    run.best_moves[:length] = runs[best].best_moves[:length]
+    run.counters[BEST_LEN] = length
