@@ -179,8 +179,12 @@ def campaign_experiments(claims: list[Claim], scale: str, overrides: list[str], 
 class Campaign:
     """The real columns: the experiments' variants, their runs in the store (or archive)."""
 
-    def __init__(self, claims: list[Claim], experiments: dict[str, Experiment], cap: int, backend: dict):
-        self.claims, self.experiments, self.cap, self.backend = claims, experiments, cap, backend
+    def __init__(self, claims: list[Claim], experiments: dict[str, Experiment], cap: int):
+        self.claims, self.experiments, self.cap = claims, experiments, cap
+        # One command line composed every experiment, so they share its backend, except that a
+        # threaded experiment's own file sets backend.n_jobs: 1 (its runs go one at a time).
+        backends = [experiment.backend for experiment in experiments.values()]
+        self.backend = next((b for b in backends if b["n_jobs"] != 1), backends[0])
         self.variants = {(name, decide.variant_key(e, v)): (e, v) for name, e in experiments.items()
                          for v in e.variants}
         self.table = None
@@ -209,7 +213,7 @@ class Campaign:
             for repeat, path in enumerate(experiment.run_paths(variant)[:target * variant.root]):
                 if experiment.store.load_or_set_aside(path) is None:
                     # a threaded search holds every core (backend.n_jobs: 1): one at a time
-                    (alone if experiment.n_jobs == 1 else pooled).append((variant.job, repeat))
+                    (alone if experiment.backend["n_jobs"] == 1 else pooled).append((variant.job, repeat))
         store = next(iter(self.experiments.values())).store
         records = []
         if pooled:
@@ -231,15 +235,6 @@ def run_campaign(overrides: list[str], budget_hours: float, files: list[str] | N
                  own_paper_budgets: bool = False, cpu_clock_only: bool = False) -> list:
     scale = next((o.split("=", 1)[1] for o in overrides if o.startswith("scale=")), "paper")
     others = [o for o in overrides if not o.startswith("scale=")]
-    backend = {"backend": "loky", "address": None, "n_jobs": None}
-    for override in others:
-        key, _, value = override.partition("=")
-        if key in ("backend", "backend.name"):
-            backend["backend"] = value
-        elif key == "backend.address":
-            backend["address"] = value
-        elif key == "backend.n_jobs":
-            backend["n_jobs"] = int(value)
     claims = load_claims(files=files)
     experiments = campaign_experiments(claims, scale, others, cap, own_paper_budgets)
     if cpu_clock_only:
@@ -248,7 +243,7 @@ def run_campaign(overrides: list[str], budget_hours: float, files: list[str] | N
         experiments = {name: e for name, e in experiments.items() if name not in wall}
         if not claims:
             raise InputError("--cpu-clock-only leaves no claim: every claim chosen is judged on wall-clock runs")
-    campaign = Campaign(claims, experiments, cap, backend)
+    campaign = Campaign(claims, experiments, cap)
     started = time.time()
     print(f"Deciding {len(claims)} claims with at most {budget_hours:g} CPU-hours of new runs "
           f"(cap {cap} runs per column; {', '.join(f'{n}: {e.scale}' + (' at matched work' if e.matched_work else '') for n, e in experiments.items())})",

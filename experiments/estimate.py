@@ -22,7 +22,7 @@ def cost(experiment) -> tuple[int, int, float | None, int]:
                for v in experiment.variants]
     budgets = [v.job.settings.max_time for v in experiment.variants]
     seconds = None if None in budgets else sum(b * n for b, n in zip(budgets, missing))
-    return runs, sum(missing), seconds, experiment.n_jobs or os.cpu_count() or 1
+    return runs, sum(missing), seconds, experiment.backend["n_jobs"] or os.cpu_count() or 1
 
 
 def estimate(overrides: list[str]) -> str:

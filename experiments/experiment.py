@@ -49,7 +49,7 @@ class Experiment:
     baseline: str | None  # speed-up tables: the label of the sequential variant
     variants: tuple[Variant, ...]
     store: RunStore
-    n_jobs: int | None  # backend.n_jobs: worker processes (None: one per core)
+    backend: dict  # where its runs go: run_runs' backend, address and n_jobs (worker processes; None: one per core)
     engine_speed: EngineSpeed | None = None  # the fixed k of a published time table (report.engine_speed)
     matched_work: bool = False  # budgets divided by that k
     targets: tuple[float, ...] | None = None  # report.targets: the fixed-target view's scores (table unit)
@@ -106,7 +106,7 @@ def load_experiment(overrides: list[str]) -> Experiment:
         baseline=base.report.get("baseline"),
         variants=tuple(variants),
         store=store,
-        n_jobs=plain.backend.n_jobs,
+        backend={"backend": plain.backend.name, "address": plain.backend.address, "n_jobs": plain.backend.n_jobs},
         engine_speed=engine_speed_of(base.report),
         matched_work=bool(plain.matched_work),
         targets=targets_of(base.report),

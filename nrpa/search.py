@@ -18,7 +18,8 @@ from nrpa.bias import NO_BIAS, KernelBias, no_bias
 from nrpa.clock import CLOCKS
 from nrpa.errors import InputError, require
 from nrpa.leaf_node import STRATEGIES, leaf_node_search
-from nrpa.nested import nmcs_search, nrpa_search
+from nrpa.nested import nrpa_search
+from nrpa.nmcs import nmcs_search
 from nrpa.policy_averaging import policy_averaging_search
 from nrpa.run import Params
 from nrpa.spmcts import averaged_trees_search, shared_tree_search, spmcts_search
