@@ -13,7 +13,7 @@ returns Tables and Figures, which report() writes, printing their paths:
                outputs/tables/<name>_<scale>_playouts.csv / .md   the same at 100 playouts and every doubling
                outputs/figures/<name>_<scale>.png / .pdf (and _playouts)
                outputs/tables/<name>_<scale>_final.csv (/ .md), for domains that judge a final
-               solution beyond its score (the adapter's final_summary, final_summary_table)
+               solution beyond its score (its view's final_summary: analysis/domain_views.py)
                outputs/tables/<name>_<scale>_targets.csv / .md   the fixed-target view: per target
                    score, the expected running time (ERT) in seconds and in playouts
                outputs/figures/<name>_<scale>_ecdf.png / .pdf   the runtime ECDF over those targets
@@ -25,7 +25,7 @@ returns Tables and Figures, which report() writes, printing their paths:
                    each algorithm's performance profile over normalized scores, with CIs
   final:       mean, max and standard error of each variant's final scores, in the same files,
                plus a picture of the best solution, outputs/figures/<name>_<scale>_best.png,
-               for domains that draw theirs (the adapter's draw_solution)
+               for domains that draw theirs (its view's draw_solution)
   speedup:     k(t) against the baseline, the same files plus <name>_<scale>_throughput.csv
 Runs made with matched_work=true write <name>_<scale>_work* instead of <name>_<scale>*.
 Captions are in analysis/captions.py.
@@ -45,6 +45,7 @@ import pandas as pd
 
 from analysis import captions
 from analysis.boards import best_known, board_markdown, board_table, comparisons
+from analysis.domain_views import domain_view
 from analysis.plots import (new_figure, plot_boards, plot_checkpoints, plot_ecdf, plot_finals, plot_profiles,
                             plot_speedups, save_figure)
 from analysis.speedup import engine_speed, speedup_table
@@ -422,32 +423,32 @@ def _search_text(settings) -> str:
 
 
 def final_solutions(experiment: Experiment, runs: Runs) -> list[Table]:
-    """For domains that judge a final solution beyond its score (adapter hook
-    ``final_summary(record)``), one row per run; summed up per variant with the domain's
-    note when it has the hook ``final_summary_table(rows)``."""
-    domain = make_domain(experiment.variants[0].job.domain_options)
-    judge = getattr(domain, "final_summary", None)
-    if judge is None:
+    """For domains that judge a final solution beyond its score (their view's
+    ``final_summary``, analysis.domain_views), one row per run; summed up per variant with the
+    domain's note when the view has ``final_summary_table``."""
+    options = experiment.variants[0].job.domain_options
+    view, domain = domain_view(options.name), make_domain(options)
+    if view.final_summary is None:
         return []
-    rows = pd.DataFrame([{"variant": label, "repeat": r["repeat"], **judge(r)}
+    rows = pd.DataFrame([{"variant": label, "repeat": r["repeat"], **view.final_summary(domain, r)}
                          for label, rs in runs.records.items() for r in rs])
-    summarize = getattr(domain, "final_summary_table", None)
-    if summarize is None:
+    if view.final_summary_table is None:
         return [Table("_final", rows)]
-    summary, note = summarize(rows)
+    summary, note = view.final_summary_table(domain, rows)
     return [Table("_final", rows, with_table(captions.final_summary(experiment, note),
                                              summary.to_markdown(floatfmt=".2f")))]
 
 
 def best_drawing(experiment: Experiment, runs: Runs) -> list[Figure]:
-    """A picture of the best certificate over all the runs, by the adapter hook
-    ``draw_solution(certificate, path)`` of the domain that made it, when it has one."""
+    """A picture of the best certificate over all the runs, by the ``draw_solution`` of the
+    view of the domain that made it (analysis.domain_views), when it has one."""
     variant, best = max(((v, r) for v in experiment.variants for r in runs.records[variant_key(experiment, v)]),
                         key=lambda pair: pair[1]["result"]["best_score"])
-    draw = getattr(make_domain(variant.job.domain_options), "draw_solution", None)
+    draw = domain_view(variant.job.domain_options.name).draw_solution
     if draw is None:
         return []
-    return [Figure("_best", lambda stem: [draw(best["certificate"]["moves"], stem.with_suffix(".png"))])]
+    domain, moves = make_domain(variant.job.domain_options), best["certificate"]["moves"]
+    return [Figure("_best", lambda stem: [draw(domain, moves, stem.with_suffix(".png"))])]
 
 
 def report(overrides: list[str], *, estimate=t_interval) -> list[Path]:

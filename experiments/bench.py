@@ -15,8 +15,9 @@ line is `playouts_per_cpu_second: <tabu figure>`.
     python -m experiments.bench --against REV [--pairs 9] [--seconds 5]
 
 compares instead this checkout with the code at git revision REV (a temporary worktree, with
-its own kernel cache) on SameGame board 1 tabu: interleaved pairs of fresh processes, which
-one goes first alternating, and prints each pair's ratio (this / REV), their median and range.
+its own kernel cache) on SameGame board 1: NRPA (tabu), GNRPA (selective t = 10, tabu bias) and
+SP-MCTS (S = 100, tabu), in interleaved pairs of fresh processes, which one goes first
+alternating, and prints each pair's ratio (this / REV), and per workload their median and range.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ import numpy as np
 from numba import njit
 
 from experiments.store import PROJECT_ROOT
+from nrpa.bias import bias_for
 from nrpa.clock import CLOCK_PROCESS_CPUTIME_ID, read_clock
 from nrpa.domains.registry import (
     BusOptions, MaximumOptions, MorpionOptions, SameGameOptions, TsptwOptions, WeakSchurOptions, make_domain,
@@ -167,7 +169,7 @@ def gnrpa_cost(options, repeats: int, playouts: int) -> tuple[float, float]:
 
     def seconds(name: str, settings_change: dict) -> float:
         adapter, settings = runs[name]
-        return run_search(adapter.kernel_domain(), replace(settings, **settings_change), adapter.kernel_bias).cpu_seconds
+        return run_search(adapter.kernel_domain(), replace(settings, **settings_change), bias_for(adapter)).cpu_seconds
 
     for name in runs:
         seconds(name, {"max_playouts": 10})  # compile or load from cache
@@ -178,13 +180,37 @@ def gnrpa_cost(options, repeats: int, playouts: int) -> tuple[float, float]:
     return min(times["nrpa"]), min(times["gnrpa"])
 
 
-def against(revision: str, pairs: int, seconds: float) -> list[float]:
-    """SameGame board 1 tabu playouts per CPU-second of this checkout over those of the code
-    at ``revision``, in ``pairs`` interleaved pairs of fresh processes of ``seconds`` each.
-    Pairs, for the reason ``leaf_speedup`` gives."""
-    code = ("from experiments.bench import playouts_per_cpu_second;"
-            "from nrpa.domains.registry import SameGameOptions;"
-            f"print(playouts_per_cpu_second(SameGameOptions(board='1', policy='tabu'), {seconds}))")
+# What ``--against`` compares: NRPA, GNRPA (with a domain bias) and SP-MCTS on SameGame board 1.
+# The code runs in a fresh process of either checkout, so it reads only what every revision
+# since the run archive has: the bias was the adapter's ``kernel_bias`` before ``bias_for``.
+AGAINST_CODE = """
+from dataclasses import replace
+from nrpa.domains.registry import SameGameOptions, make_domain
+from nrpa.search import SearchSettings, run_search
+try:
+    from nrpa.bias import bias_for
+except ImportError:
+    bias_for = lambda adapter: adapter.kernel_bias
+options, settings = {{
+    "nrpa": (SameGameOptions(board="1", policy="tabu"), SearchSettings(level=4, N=100)),
+    "gnrpa": (SameGameOptions(board="1", policy="selective", threshold=10, bias="tabu"),
+              SearchSettings(algorithm="gnrpa", level=4, N=100)),
+    "spmcts": (SameGameOptions(board="1", policy="tabu"), SearchSettings(algorithm="spmcts", simulations_per_move=100)),
+}}["{workload}"]
+adapter = make_domain(options)
+domain, bias = adapter.kernel_domain(), bias_for(adapter)
+run_search(domain, replace(settings, max_time=0.05), bias)  # compile or load from cache
+result = run_search(domain, replace(settings, max_time={seconds}, seed=1), bias)
+print(result.playouts / result.cpu_seconds)
+"""
+AGAINST_WORKLOADS = {"nrpa": "NRPA level 4, tabu", "gnrpa": "GNRPA level 4, selective t = 10, bias tabu",
+                     "spmcts": "SP-MCTS S = 100, tabu"}
+
+
+def against(revision: str, pairs: int, seconds: float) -> dict[str, list[float]]:
+    """Playouts per CPU-second of this checkout over those of the code at ``revision``, for
+    each workload of ``AGAINST_WORKLOADS``, in ``pairs`` interleaved pairs of fresh processes
+    of ``seconds`` each. Pairs, for the reason ``leaf_speedup`` gives."""
     with tempfile.TemporaryDirectory() as scratch:
         worktree = Path(scratch) / "checkout"
         subprocess.run(["git", "worktree", "add", "--detach", str(worktree), revision], cwd=PROJECT_ROOT,
@@ -192,21 +218,24 @@ def against(revision: str, pairs: int, seconds: float) -> list[float]:
         # `python -c` in a folder imports that folder's packages before the installed ones
         trees = {"this": (PROJECT_ROOT, {}), "that": (worktree, {"NRPA_CACHE_ROOT": str(Path(scratch) / "cache")})}
 
-        def rate(tree: str) -> float:
+        def rate(tree: str, workload: str) -> float:
             folder, environment = trees[tree]
+            code = AGAINST_CODE.format(workload=workload, seconds=seconds)
             done = subprocess.run([sys.executable, "-c", code], cwd=folder, env={**os.environ, **environment},
                                   check=True, capture_output=True, text=True)
             return float(done.stdout.split()[-1])
 
+        ratios = {workload: [] for workload in AGAINST_WORKLOADS}
         try:
-            rate("this"), rate("that")  # compile or load from cache
-            ratios = []
+            for workload in AGAINST_WORKLOADS:
+                rate("this", workload), rate("that", workload)  # compile or load from cache
             for pair in range(pairs):
-                order = ("this", "that") if pair % 2 == 0 else ("that", "this")
-                rates = {tree: rate(tree) for tree in order}
-                ratios.append(rates["this"] / rates["that"])
-                print(f"pair {pair + 1}: this {rates['this']:,.0f}, {revision} {rates['that']:,.0f} playouts per "
-                      f"CPU-second, ratio {ratios[-1]:.3f}", flush=True)
+                for workload, words in AGAINST_WORKLOADS.items():
+                    order = ("this", "that") if pair % 2 == 0 else ("that", "this")
+                    rates = {tree: rate(tree, workload) for tree in order}
+                    ratios[workload].append(rates["this"] / rates["that"])
+                    print(f"pair {pair + 1}, {words}: this {rates['this']:,.0f}, {revision} {rates['that']:,.0f} "
+                          f"playouts per CPU-second, ratio {ratios[workload][-1]:.3f}", flush=True)
         finally:
             subprocess.run(["git", "worktree", "remove", "--force", str(worktree)], cwd=PROJECT_ROOT,
                            capture_output=True)
@@ -217,14 +246,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seconds", type=float, default=20.0,
                         help="CPU-seconds per playout rule (per run with --against)")
-    parser.add_argument("--against", metavar="REV", help="compare SameGame tabu with the code at git revision REV")
+    parser.add_argument("--against", metavar="REV", help="compare NRPA, GNRPA and SP-MCTS on SameGame board 1 with the code at git revision REV")
     parser.add_argument("--pairs", type=int, default=9, help="interleaved pairs of runs with --against")
     arguments = parser.parse_args()
     seconds = arguments.seconds
     if arguments.against:
-        ratios = against(arguments.against, arguments.pairs, seconds)
-        print(f"this / {arguments.against}: median ratio {statistics.median(ratios):.3f} over {len(ratios)} pairs "
-              f"of {seconds:g} CPU-s runs (range {min(ratios):.3f} to {max(ratios):.3f})")
+        for workload, ratios in against(arguments.against, arguments.pairs, seconds).items():
+            print(f"{AGAINST_WORKLOADS[workload]}: this / {arguments.against} median ratio "
+                  f"{statistics.median(ratios):.3f} over {len(ratios)} pairs of {seconds:g} CPU-s runs "
+                  f"(range {min(ratios):.3f} to {max(ratios):.3f})")
         return
     print(f"machine: {os.cpu_count()} cores; NRPA level 4, N=100")
     print(f"cold start (python run.py, warm cache, one playout): {cold_start_seconds():.2f} s")

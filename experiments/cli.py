@@ -14,6 +14,7 @@ from experiments.workers import run_job
 from experiments.root_parallel import group_root_runs
 from experiments.runs import Job
 from experiments.store import RunStore
+from nrpa.bias import bias_for
 from nrpa.domains.registry import make_domain
 from nrpa.errors import InputError
 from nrpa.search import SearchSettings, check_bias, label
@@ -29,7 +30,7 @@ def job_from(cfg: DictConfig) -> Job:
         raise InputError(f"root={cfg.root} is out of range: it must be >= 1 (K independent searches)")
     settings = settings_from(cfg)
     domain = make_domain(OmegaConf.to_container(cfg.domain, resolve=True))
-    check_bias(settings, domain.kernel_bias)
+    check_bias(settings, bias_for(domain))  # GNRPA's bias (a bias file read), checked before any work
     if cfg.matched_work:
         settings = replace(settings, max_time=matched_budget(cfg))
     return Job(domain.options, settings)

@@ -23,7 +23,7 @@ from dataclasses import replace
 import numpy as np
 from numba.typed import List
 
-from nrpa import spmcts
+from nrpa import spmcts_parallel, spmcts_tree
 from nrpa.run import result
 from nrpa.domains.registry import make_domain
 from nrpa.search import SearchResult, SearchSettings, Trace, kernel_params
@@ -35,24 +35,24 @@ class TreeMember:
     def __init__(self, domain_options, settings: SearchSettings, seed: int):
         self.domain = make_domain(domain_options).kernel_domain()
         self.params = kernel_params(replace(settings, parallel="none", threads=1, clock="wall", seed=seed))
-        self.member = spmcts.new_member(self.domain, self.params)
+        self.member = spmcts_parallel.new_member(self.domain, self.params)
         # load every kernel now, so that none is loaded within the budget
-        spmcts.grow(self.domain, self.member, self.params, -1.0)
+        spmcts_parallel.grow(self.domain, self.member, self.params, -1.0)
         self.graft(self.top(0, 0))
 
     def start(self) -> None:
         """Start the clocks (the members are told at the same time)."""
-        spmcts.start_member(self.member, self.params.seed)
+        spmcts_parallel.start_member(self.member, self.params.seed)
 
     def grow(self, deadline: float) -> bool:
         """Grow until ``deadline`` seconds after the start; whether the budget is spent."""
-        return bool(spmcts.grow(self.domain, self.member, self.params, deadline))
+        return bool(spmcts_parallel.grow(self.domain, self.member, self.params, deadline))
 
     def top(self, depth: int, room: int):
-        return spmcts.top_subtree(self.member.tree, 0, depth, room)
+        return spmcts_parallel.top_subtree(self.member.tree, 0, depth, room)
 
     def graft(self, top) -> None:
-        spmcts.graft(self.member.tree, 0, top)
+        spmcts_parallel.graft(self.member.tree, 0, top)
 
     def result(self) -> tuple:
         return result(self.member.run)
@@ -66,8 +66,8 @@ def compile_member_kernels(domain_options, settings: SearchSettings) -> None:
     member.start()
     member.grow(np.inf)
     top = member.top(settings.share_depth, 1)
-    spmcts.share_statistics(List([top, top]), np.zeros(2, dtype=np.int64), settings.share_depth,
-                            settings.share_min_visits)
+    spmcts_tree.share_statistics(List([top, top]), np.zeros(2, dtype=np.int64), settings.share_depth,
+                                 settings.share_min_visits)
     member.graft(top)
     member.result()
 
@@ -107,9 +107,9 @@ def cluster_search(client, domain_options, settings: SearchSettings) -> SearchRe
         tops = [member.top(settings.share_depth, 0) for member in members]
         tops = [future.result() for future in tops]
         union = sum(int(top.size[0]) for top in tops)  # room for every node averaging may add
-        widened = List([spmcts.top_subtree(top, 0, settings.share_depth, union) for top in tops])
-        spmcts.share_statistics(widened, np.zeros(count, dtype=np.int64), settings.share_depth,
-                                settings.share_min_visits)
+        widened = List([spmcts_parallel.top_subtree(top, 0, settings.share_depth, union) for top in tops])
+        spmcts_tree.share_statistics(widened, np.zeros(count, dtype=np.int64), settings.share_depth,
+                                     settings.share_min_visits)
         for future in [member.graft(top) for member, top in zip(members, widened)]:
             future.result()
     for member in members:  # the members whose budget was not spent yet finish it

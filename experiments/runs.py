@@ -17,6 +17,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from experiments.store import DamagedFile, RunStore, code_version, load_run_file, run_id
+from nrpa.bias import bias_for
 from nrpa.domains.registry import make_domain
 from nrpa.errors import InputError
 from nrpa.search import ALGORITHMS, SearchSettings, run_search
@@ -82,13 +83,14 @@ def execute_run(job: Job, repeat: int, client=None) -> dict:
     """Run repeat ``repeat`` of ``job`` and return its record (the caller stores it); a
     ``parallel=cluster`` job runs on the dask ``client``'s workers."""
     domain = make_domain(job.domain_options)
+    bias = bias_for(domain)
     settings = job.run_settings(repeat)
     if settings.parallel == "cluster":
         from experiments.cluster import cluster_search
 
         result = cluster_search(client, job.domain_options, settings)
     else:
-        result = run_search(domain.kernel_domain(), settings, domain.kernel_bias)
+        result = run_search(domain.kernel_domain(), settings, bias)
     config = job.run_config(repeat)
     return {
         "run_id": run_id(config),
@@ -97,8 +99,7 @@ def execute_run(job: Job, repeat: int, client=None) -> dict:
         "repeat": repeat,
         "settings": asdict(settings),
         "code_version": code_version(),
-        "domain_info": {**domain.describe(),
-                        **({"bias": domain.kernel_bias.description} if domain.kernel_bias.kind else {})},
+        "domain_info": {**domain.describe(), **({"bias": bias.description} if bias.kind else {})},
         "result": {
             "best_score": result.best_score,
             "playouts": result.playouts,

@@ -9,7 +9,8 @@ path of a file giving beta per move code, for any domain (the neural policies fi
 
 A code the file does not list has beta = 0. The kernels read the table as one row of a
 policy-like hash table holding exp(beta) (``nrpa.policy``), so a playout looks a bias up as
-it looks a weight up.
+it looks a weight up. The caller that runs a search builds it from the domain's adapter
+(``bias_for``) and hands it to ``nrpa.search.run_search``.
 """
 
 from __future__ import annotations
@@ -124,3 +125,10 @@ def kernel_bias(choice: str, domain_biases, weight: float = 1.0) -> KernelBias:
                          + "or the path of a bias file (.npz or .csv)")
     codes, betas = read_table(choice)
     return _table(codes, betas, TABLE_BIAS, f"table {choice} ({codes.size} codes)")
+
+
+def bias_for(domain) -> KernelBias:
+    """The kernels' bias of a domain adapter (``nrpa.domains.adapter``): its options' ``bias``
+    and ``bias_weight`` (1 where the domain has none) over its own ``biases``. InputError,
+    before any work, for a bad choice or file."""
+    return kernel_bias(domain.options.bias, domain.biases, getattr(domain.options, "bias_weight", 1.0))

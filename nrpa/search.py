@@ -22,7 +22,8 @@ from nrpa.nested import nrpa_search
 from nrpa.nmcs import nmcs_search
 from nrpa.policy_averaging import policy_averaging_search
 from nrpa.run import Params
-from nrpa.spmcts import averaged_trees_search, shared_tree_search, spmcts_search
+from nrpa.spmcts import spmcts_search
+from nrpa.spmcts_parallel import averaged_trees_search, shared_tree_search
 
 TRACE_CAPACITY = 1 << 16
 
@@ -375,7 +376,7 @@ def kernel_params(settings: SearchSettings, bias: Optional[KernelBias] = None) -
 
 def run_search(kernel_domain, settings: SearchSettings, bias: Optional[KernelBias] = None) -> SearchResult:
     """Run one search on a domain value built by a domain adapter (``kernel_domain()``),
-    with GNRPA's ``bias`` (the adapter's ``kernel_bias``; none by default)."""
+    with GNRPA's ``bias`` (``nrpa.bias.bias_for(adapter)``; none by default)."""
     kernel = ALGORITHMS[settings.algorithm].kernels[settings.parallel]
     if kernel is None:
         raise InputError(f"parallel={settings.parallel} runs on a dask cluster: run it with run.py "

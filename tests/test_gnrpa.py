@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from nrpa.bias import TABLE_BIAS
-from nrpa.bias import _table, kernel_bias, read_table
+from nrpa.bias import _table, bias_for, kernel_bias, read_table
 from nrpa.domains import samegame, tsptw_rules
 from nrpa.domains.registry import SameGameOptions, TsptwOptions, make_domain
 from nrpa.domains.samegame import make_samegame
@@ -143,7 +143,7 @@ def test_the_kernel_is_a_plain_python_gnrpa_with_temperature_bias_and_repetition
     adapter = make_domain(TsptwOptions(instance="rc_201.1", bias="time", bias_weight=2.0))
     settings = SearchSettings(algorithm="gnrpa", level=2, N=20, P=2, tau=0.8, alpha=0.8, repetitions=repetitions,
                               seed=11, max_time=None, restart=False)
-    result = run_search(adapter.kernel_domain(), settings, adapter.kernel_bias)
+    result = run_search(adapter.kernel_domain(), settings, bias_for(adapter))
     plain = PlainGNRPA(instance, N=20, P=2, tau=0.8, alpha=0.8, repetitions=repetitions, bias_weight=2.0, seed=11)
     best = plain.level2()
     assert result.best_score == best
@@ -288,12 +288,12 @@ def test_bad_bias_files_are_refused_with_what_is_wrong(tmp_path, content, messag
 
 def test_a_bias_is_refused_for_an_algorithm_that_takes_none_and_unknown_names_say_what_is_valid():
     with pytest.raises(InputError, match="domain.bias='size' is not valid: choose none, tabu, or the path"):
-        make_domain(SameGameOptions(bias="size"))
+        bias_for(make_domain(SameGameOptions(bias="size")))
     with pytest.raises(InputError, match="no such bias file"):
-        make_domain(SameGameOptions(bias="missing.npz"))
+        bias_for(make_domain(SameGameOptions(bias="missing.npz")))
     adapter = make_domain(SameGameOptions(bias="tabu"))
     with pytest.raises(InputError, match="GNRPA's bias: use algo=gnrpa"):
-        run_search(adapter.kernel_domain(), SearchSettings(**BUDGET), adapter.kernel_bias)
+        run_search(adapter.kernel_domain(), SearchSettings(**BUDGET), bias_for(adapter))
     with pytest.raises(InputError, match="tau=2.0 is a setting of GNRPA: use algo=gnrpa"):
         SearchSettings(tau=2.0)
     with pytest.raises(InputError, match="runs sequentially only"):

@@ -12,6 +12,7 @@ from numba.typed import List
 from experiments.root_parallel import group_root_runs, merge_members
 from nrpa import policy as pol
 from nrpa.policy_averaging import average_top_policies
+from nrpa.bias import bias_for
 from nrpa.domains.registry import SameGameOptions, make_domain
 from nrpa.search import SearchSettings, run_search
 from tests.conftest import cli, run_experiment
@@ -167,8 +168,8 @@ def test_gnrpa_threaded_with_one_thread_is_the_sequential_gnrpa():
     # (here, where the threaded kernels are compiled once for the file's tests)
     adapter = make_domain(SameGameOptions(board="1", policy="none", bias="tabu", bias_weight=2.0))
     settings = dict(algorithm="gnrpa", level=2, N=10, tau=0.7, seed=5, max_time=None, max_playouts=4000)
-    alone = run_search(adapter.kernel_domain(), SearchSettings(**settings), adapter.kernel_bias)
+    alone = run_search(adapter.kernel_domain(), SearchSettings(**settings), bias_for(adapter))
     threaded = run_search(adapter.kernel_domain(), SearchSettings(parallel="shared", threads=1, **settings),
-                          adapter.kernel_bias)
+                          bias_for(adapter))
     assert (alone.best_moves, alone.trace.playouts, alone.trace.score, alone.playouts) == (
         threaded.best_moves, threaded.trace.playouts, threaded.trace.score, threaded.playouts)

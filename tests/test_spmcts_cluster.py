@@ -6,14 +6,15 @@ import json
 
 import numpy as np
 import pytest
+from numba.typed import List
 
 from experiments.cluster import merged_result
 from experiments.runs import verify_record
-from nrpa import spmcts
 from nrpa.domains.registry import TsptwOptions, make_domain
 from nrpa.errors import InputError
 from nrpa.search import SearchSettings, run_search
-from nrpa.spmcts import add_child, backpropagate, graft, new_tree, share_statistics, top_subtree
+from nrpa.spmcts_parallel import graft, top_subtree
+from nrpa.spmcts_tree import add_child, backpropagate, find_child, new_tree, share_statistics
 from tests.conftest import cli
 
 
@@ -45,7 +46,7 @@ def test_the_top_of_a_tree_holds_the_moves_down_to_the_share_depth_with_their_st
     assert root_only.legal_index[moves[9]] == 4 and root_only.visits[0] == 3.0
     assert root_only.n_children[moves[7]] == 0  # depth 0: the moves below 7 stay out
     deeper = top_subtree(tree, 0, 1, 0)
-    assert deeper.size[0] == 4 and spmcts._find_child(deeper, spmcts._find_child(deeper, 0, 7), 3) > 0
+    assert deeper.size[0] == 4 and find_child(deeper, find_child(deeper, 0, 7), 3) > 0
 
 
 def test_a_member_grafts_its_averaged_top_and_keeps_the_rest_of_its_tree(tsptw_domain):
@@ -55,13 +56,13 @@ def test_a_member_grafts_its_averaged_top_and_keeps_the_rest_of_its_tree(tsptw_d
     for value in (40.0, 40.0, 40.0, 40.0):
         backpropagate(second, np.array([0, a2]), 2, value)
     tops = [top_subtree(tree, 0, 0, 10) for tree in (first, second)]
-    share_statistics(spmcts.List(tops), np.zeros(2, dtype=np.int64), 0, 0.0)
+    share_statistics(List(tops), np.zeros(2, dtype=np.int64), 0, 0.0)
     graft(first, 0, tops[0])
     graft(second, 0, tops[1])
     # the same averages as the threaded version's by hand (tests/test_spmcts.py)
     for tree, child in ((first, a1), (second, a2)):
         assert tree.visits[child] == 3.0 and tree.total[child] == 95.0 and tree.top[child] == 40.0
-    added = spmcts._find_child(second, 0, 9)
+    added = find_child(second, 0, 9)
     assert added > 0 and second.visits[added] == 0.5 and second.legal_index[added] == 4
     assert first.visits[b1] == 0.5 and first.visits[below1] == 2.0  # depth 1 is not the member's to change
     assert first.size[0] == 4 and second.size[0] == 3
