@@ -38,8 +38,8 @@ from analysis import decide, sequential
 from analysis.claims import Claim, load_claims
 from experiments.config import exit_on_input_error
 from experiments.experiment import Experiment, load_experiment
-from experiments.workers import run_runs
 from experiments.store import code_version
+from experiments.workers import run_runs
 from nrpa.errors import InputError
 
 CAP = 200  # runs per column: the papers' own count

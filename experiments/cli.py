@@ -10,10 +10,10 @@ from hydra.core.hydra_config import HydraConfig
 from omegaconf import DictConfig, OmegaConf
 
 from experiments.config import engine_speed_of
-from experiments.workers import run_job
 from experiments.root_parallel import group_root_runs
 from experiments.runs import Job
 from experiments.store import RunStore
+from experiments.workers import run_job
 from nrpa.bias import bias_for
 from nrpa.domains.registry import make_domain
 from nrpa.errors import InputError

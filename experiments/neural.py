@@ -28,9 +28,9 @@ from analysis import neural_report
 from analysis.tables import load_reference
 from experiments.config import print_outputs
 from experiments.estimate import duration
-from experiments.workers import run_job
 from experiments.runs import Job
 from experiments.store import PROJECT_ROOT, RunStore
+from experiments.workers import run_job
 from nrpa.domains.morpion import encode_move, make_morpion
 from nrpa.domains.registry import MorpionOptions
 from nrpa.errors import InputError

@@ -15,8 +15,8 @@ from analysis.report import collect, variant_key
 from experiments import archive, leaderboard
 from experiments.estimate import cost
 from experiments.experiment import load_experiment
-from experiments.workers import run_job
 from experiments.store import RunStore
+from experiments.workers import run_job
 from nrpa.domains.registry import make_domain
 from nrpa.errors import InputError
 from tests.conftest import cli, small_job

@@ -11,8 +11,8 @@ import pandas as pd
 import pytest
 
 from experiments.leaderboard import Leaderboard
-from experiments.workers import run_job
 from experiments.store import RunStore
+from experiments.workers import run_job
 from nrpa.domains.registry import make_domain
 from tests.conftest import cli, python, small_job
 

@@ -10,8 +10,8 @@ import pytest
 
 from experiments.experiment import experiment_names, load_experiment
 from experiments.leaderboard import Leaderboard
-from experiments.workers import run_job
 from experiments.store import RunStore
+from experiments.workers import run_job
 from tests.conftest import cli, small_job
 
 ROOT = Path(__file__).resolve().parent.parent
