@@ -87,7 +87,7 @@ class Algorithm:
     identity: tuple[str, ...]
     label: Callable[[SearchSettings], str]  # its name in tables and logs, with its parallel strategy
     checks: Callable[[SearchSettings], list[tuple[bool, str]]] = lambda s: []  # its (condition, message) checks
-    # The settings only it reads (SearchSettings fields), with the value every other algorithm runs
+    # The settings only it reads (SearchSettings fields): every other algorithm runs their defaults
     own_settings: tuple[str, ...] = ()
     biased: bool = False  # whether its playouts take GNRPA's bias (``domain.bias``)
     # The parallel strategy's part of a run's identity (with parallel != none)
