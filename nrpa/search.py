@@ -91,9 +91,7 @@ class Algorithm:
     own_settings: tuple[str, ...] = ()
     biased: bool = False  # whether its playouts take GNRPA's bias (``domain.bias``)
     # The parallel strategy's part of a run's identity (with parallel != none)
-    parallel_identity: Callable[[SearchSettings], dict] = lambda s: (
-        {"strategy": s.parallel, "searches": s.threads, "average_every": s.average_every}
-        if s.parallel == "averaged" else {"strategy": s.parallel, "level": s.parallel_level, "threads": s.threads})
+    parallel_identity: Callable[[SearchSettings], dict] = lambda s: _nrpa_parallel_identity(s)
 
 
 def _parallel_text(s: SearchSettings) -> str:
@@ -194,11 +192,18 @@ def _spmcts_checks(s: SearchSettings) -> list[tuple[bool, str]]:
     ]
 
 
+def _nrpa_parallel_identity(s: SearchSettings) -> dict:
+    if s.parallel == "averaged":
+        return {"strategy": s.parallel, "searches": s.threads, "average_every": s.average_every}
+    return {"strategy": s.parallel, "level": s.parallel_level, "threads": s.threads}
+
+
 def _spmcts_parallel_identity(s: SearchSettings) -> dict:
+    """NRPA's, and the averaged trees' depth and visits (the cluster's too)."""
     if s.parallel in ("averaged", "cluster"):
         return {"strategy": s.parallel, "searches": s.threads, "average_every": s.average_every,
                 "share_depth": s.share_depth, "share_min_visits": s.share_min_visits}
-    return {"strategy": s.parallel, "level": s.parallel_level, "threads": s.threads}
+    return _nrpa_parallel_identity(s)
 
 
 NRPA_KERNELS = {"none": nrpa_search, "shared": leaf_node_search, "thread_local": leaf_node_search,
