@@ -42,6 +42,17 @@ def make_weakschur(parts: int, *, rule: str = "standard", max_number: int | None
                      words=np.int64((2 * cap + 2) // 64 + 2), rule=np.int64(RULES[rule]))
 
 
+# The bounds first: a state's arrays are sized by them (one move per number; a part per move).
+@njit(cache=True)
+def ws_max_moves(domain):
+    return domain.parts
+
+
+@njit(cache=True)
+def ws_max_length(domain):
+    return domain.max_number
+
+
 @njit(cache=True)
 def ws_new_state(domain):
     state = WeakSchurState(
@@ -130,16 +141,6 @@ def ws_play(domain, state, part):
 @njit(cache=True)
 def ws_score(domain, state):
     return np.float64(state.info[1])
-
-
-@njit(cache=True)
-def ws_max_moves(domain):
-    return domain.parts
-
-
-@njit(cache=True)
-def ws_max_length(domain):
-    return domain.max_number
 
 
 contract.register(
