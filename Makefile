@@ -17,7 +17,7 @@ EXPERIMENTS := selective-table2 selective-table3 selective-table4 selective-tabl
 	family-samegame family-tsptw family-weakschur family-boards spmcts-samegame spmcts-boards spmcts-speedup
 
 .DEFAULT_GOAL := help
-.PHONY: help install test test-slow bench verify list leaderboard archive clean-cache table4 family claims export morpion-table1 morpion-table3 morpion-table4 $(EXPERIMENTS)
+.PHONY: help install test test-slow bench bench-cpp verify list leaderboard archive clean-cache table4 family claims export morpion-table1 morpion-table3 morpion-table4 $(EXPERIMENTS)
 
 help: ## list the targets
 	@grep -E '^[a-zA-Z0-9_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-20s %s\n", $$1, $$2}'
@@ -37,8 +37,17 @@ test: ## fast test suite, one worker process per core, each test file in one (nu
 test-slow: ## the slow checks only (kernel cache under interrupted and concurrent compiles, submitit; about 4 minutes)
 	$(PY) -m pytest -q -m slow
 
-bench: ## engine speed: playouts per CPU-second of every domain, leaf parallel speed-up, threaded run start cold and warm, SP-MCTS, the neural networks (about 7 minutes)
-	$(PY) -m experiments.bench
+bench: ## engine speed: playouts per CPU-second of every domain, leaf parallel speed-up, the scaling figure (root and leaf parallelism on 1..all cores: outputs/bench/scaling.{csv,png}; alone: ARGS=--scaling-only), threaded run start cold and warm, SP-MCTS, the neural networks (about 8 minutes)
+	$(PY) -m experiments.bench $(ARGS)
+
+bench-cpp: ## this engine beside the C++ reference (github.com/bnegreve/nrpa), SameGame board 1, NRPA level 4, playouts per CPU-second in interleaved pairs: make bench-cpp CPP_REF=<its mirror or checkout> (ARGS="--pairs 7 --seconds 10"; CPP_REF_BUILD: the build script; about 6 minutes)
+ifndef CPP_REF
+	@echo "make bench-cpp needs CPP_REF=<a git mirror or checkout of github.com/bnegreve/nrpa>: get it with" \
+		"git clone https://github.com/bnegreve/nrpa, or the search tool's fetch of github:bnegreve/nrpa" \
+		"(it gives /work/.mirror/bnegreve+nrpa/repo)" >&2; exit 2
+else
+	$(PY) -m experiments.bench_cpp --reference "$(CPP_REF)" $(ARGS)
+endif
 
 verify: ## replay every certificate under outputs/ and in the archive (archive/) with the plain-Python rules
 	$(PY) -m experiments.verify

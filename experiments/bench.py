@@ -2,8 +2,11 @@
 with the `tabu` and the `none` playout rule, about 20 CPU-seconds each, and the other
 domains (Weak Schur, Maximum, TSPTW, bus regulation, Morpion) at 5 CPU-seconds each, and leaf
 parallelisation (shared and thread-local policy) on 1 and 2 threads, in playouts per
-wall-second (five interleaved pairs of 4 s runs each), and GNRPA's playouts per CPU-second
-over NRPA's with a domain bias on SameGame and TSPTW (the same playouts, fastest of seven).
+wall-second (five interleaved pairs of 4 s runs each), the scaling figure (playouts per
+wall-second of root parallelism and of leaf parallelism with thread-local policies on 1, 2, ...
+os.cpu_count() workers, 2.5 s a point, written to outputs/bench/scaling.{csv,png}), and GNRPA's
+playouts per CPU-second over NRPA's with a domain bias on SameGame and TSPTW (the same
+playouts, fastest of seven).
 
 Prints playouts per CPU-second for both, what reading the budget clock after every
 playout costs as a share of the run, the cold start of `python run.py` with a warm
@@ -11,6 +14,10 @@ cache (process start to the end of a one-playout run, an upper bound on the time
 first playout), and the start of a threaded run (`parallel=shared threads=2`) with an empty
 kernel cache (everything compiled) and then with that cache (everything loaded). The last
 line is `playouts_per_cpu_second: <tabu figure>`.
+
+    python -m experiments.bench --scaling-only [--outputs-dir DIR]
+
+makes the scaling figure alone (its points take --seconds / 8 each, 2.5 s by default).
 
     python -m experiments.bench --against REV [--pairs 9] [--seconds 5]
 
@@ -23,6 +30,8 @@ alternating, and prints each pair's ratio (this / REV), and per workload their m
 from __future__ import annotations
 
 import argparse
+import csv
+import multiprocessing
 import os
 import statistics
 import subprocess
@@ -30,6 +39,7 @@ import sys
 import tempfile
 import time
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -147,6 +157,95 @@ def thread_speedup(settings: SearchSettings, threads: int, pairs: int,
     return statistics.median(one_thread), statistics.median(many_threads), ratios
 
 
+# The scaling figure: playouts per wall-second on 1, 2, ... cores of root parallelism (independent
+# searches in as many processes, their rates summed as a root run's playouts are,
+# experiments.root_parallel) and of leaf parallelism with thread-local policies (one search whose
+# level-1 calls run on threads). SameGame board 1, tabu, NRPA level 4, N = 100.
+SCALING = {"root": "root (independent searches, one process each)",
+           "leaf_thread_local": "leaf, thread-local policies (one search, threads)"}
+
+
+_root_barrier = None  # in a root member's process: set by _set_root_barrier
+
+
+def _set_root_barrier(barrier) -> None:
+    """Pool initializer: the barrier at which the root members start their measured runs together."""
+    global _root_barrier
+    _root_barrier = barrier
+
+
+def _root_member(seed: int, seconds: float) -> float:
+    domain = make_domain(SameGameOptions(board="1", policy="tabu")).kernel_domain()
+    settings = SearchSettings(level=4, N=100, clock="wall", max_time=0.05)
+    run_search(domain, settings)  # compile or load from cache, which takes each process its own time
+    _root_barrier.wait(timeout=600)
+    result = run_search(domain, replace(settings, max_time=seconds, seed=seed))
+    return result.playouts / result.wall_seconds
+
+
+def root_rate(workers: int, seconds: float) -> float:
+    """Playouts per wall-second of ``workers`` searches (seeds 1..workers) in as many processes at once."""
+    context = multiprocessing.get_context("spawn")  # no fork of a process whose numba threads have run
+    with context.Pool(workers, initializer=_set_root_barrier, initargs=(context.Barrier(workers),)) as pool:
+        # each member waits at the barrier, so no process takes a second member
+        return sum(pool.map(partial(_root_member, seconds=seconds), range(1, workers + 1), chunksize=1))
+
+
+def leaf_thread_local_rate(threads: int, seconds: float) -> float:
+    """Playouts per wall-second of one search whose level-1 calls run on ``threads`` threads."""
+    domain = make_domain(SameGameOptions(board="1", policy="tabu")).kernel_domain()
+    settings = SearchSettings(level=4, N=100, parallel="thread_local", parallel_level=1, threads=threads,
+                              clock="wall", max_time=0.05)
+    run_search(domain, settings)  # compile or load from cache
+    result = run_search(domain, replace(settings, max_time=seconds, seed=1))
+    return result.playouts / result.wall_seconds
+
+
+def scaling(seconds: float, folder: Path) -> list[Path]:
+    """Each strategy of ``SCALING`` on 1 .. os.cpu_count() workers, ``seconds`` of wall time a
+    point, printed, then written to ``folder``/scaling.csv and scaling.png; returns both paths."""
+    rates = {"root": root_rate, "leaf_thread_local": leaf_thread_local_rate}
+    workers = range(1, (os.cpu_count() or 1) + 1)
+    points = {strategy: [] for strategy in SCALING}
+    for count in workers:
+        for strategy, words in SCALING.items():
+            points[strategy].append(rates[strategy](count, seconds))
+            print(f"scaling, {words}, {count} workers: {points[strategy][-1]:,.0f} playouts per wall-second "
+                  f"({seconds:g} s)", flush=True)
+    folder.mkdir(parents=True, exist_ok=True)
+    table = folder / "scaling.csv"
+    with table.open("w", newline="") as file:
+        writer = csv.writer(file)
+        writer.writerow(["strategy", "workers", "playouts_per_wall_second", "seconds"])
+        writer.writerows((strategy, count, f"{rate:.1f}", seconds)
+                         for strategy in SCALING for count, rate in zip(workers, points[strategy]))
+    figure = folder / "scaling.png"
+    plot_scaling(workers, points, figure)
+    return [table, figure]
+
+
+def plot_scaling(workers: range, points: dict[str, list[float]], path: Path) -> None:
+    """The rates of ``scaling`` against the workers, with the linear speed-up from root's first point."""
+    import matplotlib
+
+    matplotlib.use("Agg")  # files only: no display on the machines this runs on
+    import matplotlib.pyplot as plt
+
+    figure, ax = plt.subplots(figsize=(6, 4))
+    for strategy, words in SCALING.items():
+        ax.plot(workers, points[strategy], marker="o", label=words)
+    ax.plot(workers, [count * points["root"][0] for count in workers], linestyle=":", color="0.5",
+            label="linear: workers x root's rate on 1")
+    ax.set_xticks(list(workers))
+    ax.set_xlabel("workers (processes or threads)")
+    ax.set_ylabel("playouts per wall-second")
+    ax.set_title(f"NRPA level 4, N = 100, SameGame board 1 (tabu), {os.cpu_count()} cores")
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize="small")
+    figure.savefig(path, dpi=150, bbox_inches="tight")
+    plt.close(figure)
+
+
 # GNRPA's cost: its time against NRPA's for the same work. A bias of weight 0 gives every move
 # the factor exp(0) = 1, so GNRPA then makes NRPA's very moves (tested): the same playouts,
 # and the difference in CPU time is the engine's cost of the bias alone.
@@ -242,19 +341,32 @@ def against(revision: str, pairs: int, seconds: float) -> dict[str, list[float]]
     return ratios
 
 
+def ratio_summary(ratios: list[float], runs: str) -> str:
+    """The median and the range of a comparison's pairs' ratios; ``runs`` says what a pair's runs are."""
+    return (f"median ratio {statistics.median(ratios):.3f} over {len(ratios)} pairs of {runs} "
+            f"(range {min(ratios):.3f} to {max(ratios):.3f})")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seconds", type=float, default=20.0,
-                        help="CPU-seconds per playout rule (per run with --against)")
+                        help="CPU-seconds per playout rule (per run with --against; / 8: wall-seconds per scaling point)")
     parser.add_argument("--against", metavar="REV", help="compare NRPA, GNRPA and SP-MCTS on SameGame board 1 with the code at git revision REV")
     parser.add_argument("--pairs", type=int, default=9, help="interleaved pairs of runs with --against")
+    parser.add_argument("--scaling-only", action="store_true",
+                        help="only the scaling figure (root and leaf parallelism on 1 .. all cores)")
+    parser.add_argument("--outputs-dir", type=Path, default=PROJECT_ROOT / "outputs",
+                        help="the scaling figure goes to OUTPUTS_DIR/bench/scaling.{csv,png}")
     arguments = parser.parse_args()
     seconds = arguments.seconds
+    scaling_folder = arguments.outputs_dir / "bench"
     if arguments.against:
         for workload, ratios in against(arguments.against, arguments.pairs, seconds).items():
-            print(f"{AGAINST_WORKLOADS[workload]}: this / {arguments.against} median ratio "
-                  f"{statistics.median(ratios):.3f} over {len(ratios)} pairs of {seconds:g} CPU-s runs "
-                  f"(range {min(ratios):.3f} to {max(ratios):.3f})")
+            print(f"{AGAINST_WORKLOADS[workload]}: this / {arguments.against} "
+                  f"{ratio_summary(ratios, f'{seconds:g} CPU-s runs')}")
+        return
+    if arguments.scaling_only:
+        print(*scaling(seconds / 8, scaling_folder), sep="\n")
         return
     print(f"machine: {os.cpu_count()} cores; NRPA level 4, N=100")
     print(f"cold start (python run.py, warm cache, one playout): {cold_start_seconds():.2f} s")
@@ -284,6 +396,7 @@ def main() -> None:
               f"runs: 1 thread {one:,.0f}, {threads} threads {many:,.0f} playouts per wall-second (medians); "
               f"x{statistics.median(ratios):.2f} (median of the pairs' ratios; they range "
               f"{min(ratios):.2f} to {max(ratios):.2f}; target x1.8 on 2 cores)")
+    print(*scaling(seconds / 8, scaling_folder), sep="\n")
     # S = 100 as the SP-MCTS experiments (conf/variant/spmcts.yaml): with one tree for the whole
     # run (S = 0) the tree soon keeps selecting a finished game, whose simulations cost nothing.
     spmcts = SearchSettings(algorithm="spmcts", simulations_per_move=100, max_time=seconds / 4)
