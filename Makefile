@@ -17,7 +17,7 @@ EXPERIMENTS := selective-table2 selective-table3 selective-table4 selective-tabl
 	family-samegame family-tsptw family-weakschur family-boards spmcts-samegame spmcts-boards spmcts-speedup
 
 .DEFAULT_GOAL := help
-.PHONY: help install test test-slow bench bench-cpp verify list leaderboard archive clean-cache table4 family claims export morpion-table1 morpion-table3 morpion-table4 $(EXPERIMENTS)
+.PHONY: help install test test-slow bench bench-cpp verify list leaderboard archive clean-cache table4 family claims export site morpion-table1 morpion-table3 morpion-table4 $(EXPERIMENTS)
 
 help: ## list the targets
 	@grep -E '^[a-zA-Z0-9_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-20s %s\n", $$1, $$2}'
@@ -30,6 +30,8 @@ install: ## create .venv and install the project with its dev extras and PyTorch
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e ".[$(extras)]"
+	@# the browser test of the results site drives Debian's chromium; without apt (or root) it is skipped
+	command -v chromium >/dev/null || apt-get install -y chromium || echo "chromium not installed: tests/test_site_browser.py will be skipped"
 
 test: ## fast test suite, one worker process per core, each test file in one (numba compile included; about 4.5 minutes on 2 cores from a fresh clone)
 	$(PY) -m pytest -q -n auto --dist loadfile
@@ -116,6 +118,9 @@ endif
 
 export: ## every stored run at SCALE (or of EXPERIMENT=name only) as one long table: outputs/export/*.{parquet,csv}
 	$(PY) -m analysis.export scale=$(SCALE) $(if $(EXPERIMENT),experiment=$(EXPERIMENT)) $(ARGS)
+
+site: ## the results site from the stored runs at SCALE: outputs/site/index.html, a page per paper, the claims, the records (opens from disk)
+	$(PY) -m analysis.site scale=$(SCALE) $(ARGS)
 
 clean-cache: ## delete numba's compiled kernels and make list's cache (both are rebuilt on the next use)
 	rm -rf .numba_cache .catalog_cache

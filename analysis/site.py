@@ -1,0 +1,321 @@
+"""A static results site from the stored runs: each paper's tables beside the published
+values, interactive figures, the claims and their verdicts, the records (never runs a search).
+
+    python -m analysis.site scale=quick [outputs_dir=...] [--experiments NAME ...] [--to FOLDER]
+
+writes <outputs_dir>/site/ (or FOLDER), which opens from disk with nothing to serve:
+  index.html          the papers, every experiment with its runs per column and engine speed
+  <paper>.html        a section per experiment (anchor: its name): the report's tables with the
+                      published value beside ours and the 95% CI, the matched-work table, the
+                      fixed-target view (ERT table and figure, the report's ECDF), the 20-board
+                      comparisons; plotly figures (hover: a cell's mean, CI, n, published
+                      value; a click on the legend shows or hides a column; log2 time axis)
+  claims.html         every claim of the claims reports of this scale (outputs/claims/*.csv,
+                      `make claims`), filtered by verdict and by paper, linked to its table
+  records.html        the leaderboard's certificates, replayed now and drawn
+  runs_<scale>.parquet   analysis.export's long table of every run on the site
+  plotly.min.js, site.js, site.css   written once, shared by the pages
+Every page ends with its provenance: code version, date, scale, the machine.
+
+The numbers are the report's (analysis.report.REPORTS on the runs it reads: the store and
+the archive); nothing is recomputed here. `--experiments` builds the pages of those only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import html
+import os
+import platform
+import subprocess
+import sys
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+
+import pandas as pd
+from plotly.offline import get_plotlyjs
+
+from analysis.claims import Source, load_claims
+from analysis.decide import columns, run_cost
+from analysis.export import run_rows
+from analysis.report import collect
+from analysis.site_records import records_html
+from analysis.site_sections import column_runs, engine_speed_text, inline, make_report, section_html
+from experiments.config import print_outputs
+from experiments.experiment import Experiment, experiment_names, load_experiment
+from experiments.store import PROJECT_ROOT, code_version
+from nrpa.errors import InputError
+
+# A page per paper. An experiment belongs to the page of its name's first word (the Makefile's
+# <paper>-<table>, conf/experiment/<paper>_<table>.yaml); Gelly et al.'s speed-up measure and
+# SP-MCTS share a page, as they share a claims file (analysis/claims/gelly.yaml).
+PAGES = {
+    "selective": ("NRPA with Selective Policies (Cazenave, CGW 2016)", ("selective",)),
+    "stabilized": ("Stabilized NRPA (Cazenave, Sevestre, Toulemont, MCS@IJCAI 2020)", ("stabilized",)),
+    "distributed": ("Distributed NRPA for SameGame (Negrevergne, Cazenave, CGW 2017)", ("distributed",)),
+    "morpion": ("Deep RL for Morpion Solitaire (Doux, Negrevergne, Cazenave)", ("morpion",)),
+    "gelly": ("Gelly et al. 2008: the speed-up of parallel search, and SP-MCTS", ("speedup", "spmcts")),
+    "family": ("The NRPA family since 2012: GNRPA, GNRPA-LR, Beam NRPA (no published tables)", ("family",)),
+}
+VERDICTS = ("supported", "contradicted", "inconclusive", "not judged")
+
+SITE_JS = """// Draws each figure from its JSON payload (plotly.js is loaded before this file), and
+// filters the claims table by verdict and by paper.
+document.querySelectorAll("script.figure-data").forEach(function (script) {
+  var payload = JSON.parse(script.textContent);
+  Plotly.newPlot(script.dataset.target, payload.data, payload.layout, {responsive: true, displaylogo: false});
+});
+function filterClaims() {
+  var verdict = document.getElementById("verdict-filter").value;
+  var paper = document.getElementById("paper-filter").value;
+  var shown = 0;
+  document.querySelectorAll("tr.claim").forEach(function (row) {
+    var show = (!verdict || row.dataset.verdict === verdict) && (!paper || row.dataset.paper === paper);
+    row.style.display = show ? "" : "none";
+    shown += show ? 1 : 0;
+  });
+  document.getElementById("claims-shown").textContent = shown;
+}
+document.querySelectorAll("select.claims-filter").forEach(function (select) {
+  select.addEventListener("change", filterClaims);
+});
+"""
+
+SITE_CSS = """body { font-family: sans-serif; margin: 0 auto; max-width: 1250px; padding: 0 1em; color: #222; }
+nav { padding: 0.6em 0; border-bottom: 1px solid #ccc; } nav a { margin-right: 1em; }
+table { border-collapse: collapse; font-size: 0.85em; } th, td { border: 1px solid #ddd; padding: 2px 6px; }
+th { background: #f3f3f3; } td.missing, p.missing { color: #a33; font-style: italic; }
+div.table { overflow-x: auto; margin: 0.5em 0; } p.caption { font-size: 0.85em; color: #444; }
+p.meta { font-size: 0.85em; background: #f7f7f2; padding: 0.4em; } section { margin-bottom: 2.5em; }
+.verified { color: #2a7a2a; font-weight: bold; } .unverified { color: #b22; font-weight: bold; }
+img.record { max-width: 420px; max-height: 420px; } figure img { max-width: 100%; }
+footer { font-size: 0.8em; color: #555; border-top: 1px solid #ccc; margin-top: 2em; padding: 0.6em 0 2em; }
+"""
+
+
+def page_of(experiment_name: str) -> str:
+    prefix = experiment_name.split("_")[0]
+    for page, (_, prefixes) in PAGES.items():
+        if prefix in prefixes:
+            return page
+    raise InputError(f"experiment {experiment_name}: no page of analysis/site.py's PAGES takes {prefix}_*")
+
+
+@dataclass(frozen=True)
+class Provenance:
+    code: str  # git describe, or the source hash outside a checkout
+    built: str
+    command: str
+    scale: str
+    machine: str
+    export: str | None  # the export's file name in the site folder; None without runs
+
+    def html(self) -> str:
+        export = (f'<a href="{self.export}">{self.export}</a> (every run on this site, one row per run and checkpoint: '
+                  "analysis/export.py)" if self.export else "none (no runs at this scale)")
+        return (f"<footer>Built {html.escape(self.built)} by <code>{html.escape(self.command)}</code> "
+                f"on {html.escape(self.machine)}. Code: {html.escape(self.code)}. Scale: <strong>{self.scale}"
+                f"</strong>; runs per column and the engine-speed factor k: each section, and the "
+                f'<a href="index.html#experiments">index</a>. Export: {export}.</footer>')
+
+
+def provenance(command: str, scale: str, export: str | None) -> Provenance:
+    version = code_version()
+    try:
+        described = subprocess.run(["git", "describe", "--always", "--dirty", "--tags"], cwd=PROJECT_ROOT,
+                                   capture_output=True, text=True, timeout=10, check=True).stdout.strip()
+        code = f"{described} (commit {version['git_commit']})"
+    except (OSError, subprocess.SubprocessError):
+        code = f"not a git checkout, source hash {version['source_hash']}"
+    machine = (f"{platform.node()} ({platform.machine()}, {os.cpu_count()} cores, {platform.system()} "
+               f"{platform.release()}, Python {platform.python_version()})")
+    built = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    return Provenance(code, built, command, scale, machine, export)
+
+
+def page(title: str, body: str, facts: Provenance, nav: list[str], figures: bool = False) -> str:
+    """A page of the site; ``nav``: the paper pages built."""
+    links = " ".join(['<a href="index.html">Index</a>'] + [f'<a href="{name}.html">{name}</a>' for name in nav]
+                     + ['<a href="claims.html">Claims</a>', '<a href="records.html">Records</a>'])
+    plotly = '<script src="plotly.min.js"></script>' if figures else ""
+    return (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>{html.escape(title)}</title>'
+            f'<link rel="stylesheet" href="site.css">{plotly}</head>\n<body><nav>{links}</nav><main>'
+            f"<h1>{html.escape(title)}</h1>\n{body}\n</main>{facts.html()}<script src=\"site.js\"></script>"
+            "</body></html>\n")
+
+
+@dataclass
+class Built:
+    """An experiment as the site shows it: its runs, its report's outputs (or why none)."""
+
+    experiment: Experiment
+    source: Source
+    outputs: list | None
+    error: str | None
+
+    def runs_text(self) -> str:
+        return ", ".join(f"{label} {have}" + (f" of {planned}" if have != planned else "")
+                         for label, (have, planned) in column_runs(self.experiment, self.source.runs).items())
+
+    def meta(self) -> str:
+        experiment, runs = self.experiment, self.source.runs
+        hosts = sorted({r["host"]["name"] for rs in runs.records.values() for r in rs if "host" in r})
+        facts = [html.escape(experiment.report_source),
+                 f"<code>make {experiment.name.replace('_', '-')} SCALE={experiment.scale}</code>",
+                 f"runs per column: {html.escape(self.runs_text())}"]
+        speed = engine_speed_text(self.outputs or [])
+        if speed:
+            facts.append(html.escape(speed))
+        if hosts:
+            facts.append(f"runs made on {html.escape(', '.join(hosts))}, code source hash(es) "
+                         f"{html.escape(', '.join(sorted(runs.code_versions)))}")
+        return '<p class="meta">' + " · ".join(facts) + "</p>"
+
+
+def paper_page(name: str, built: list[Built], folder: Path, facts: Provenance, nav: list[str]) -> str:
+    sections = []
+    for item in built:
+        body = section_html(item.experiment, item.source.runs, item.outputs, item.error, folder)
+        sections.append(f'<section id="{item.experiment.name}"><h2>{html.escape(item.experiment.title)}</h2>\n'
+                        f"{item.meta()}\n{body}</section>")
+    contents = "<ul>" + "".join(f'<li><a href="#{b.experiment.name}">{html.escape(b.experiment.title)}</a></li>'
+                                for b in built) + "</ul>"
+    return page(PAGES[name][0], contents + "\n".join(sections), facts, nav, figures=True)
+
+
+def claims_files(root: Path, scale: str) -> list[Path]:
+    """The claims reports of this scale: claims_<scale>[_<files>][_decided].csv."""
+    return sorted((root / "claims").glob(f"claims_{scale}*.csv"))
+
+
+def claim_cpu_hours(claim_id: str, claims: dict, built: dict[str, Built]) -> float | None:
+    """The CPU-hours of the runs a claim reads (analysis.decide's columns and run cost), when
+    its experiment is on the site."""
+    claim = claims.get(claim_id)
+    if claim is None or claim.experiment not in built:
+        return None
+    source = built[claim.experiment].source
+    return sum(run_cost(r) for key in columns(claim, source) for r in source.runs.records.get(key, [])) / 3600
+
+
+def claims_page(root: Path, scale: str, built: dict[str, Built], facts: Provenance, nav: list[str]) -> str:
+    files = claims_files(root, scale)
+    if not files:
+        body = (f'<p class="missing">No claims report at {scale} scale: <code>make claims SCALE={scale}</code> (or '
+                f"<code>python -m analysis.claims scale={scale}</code> on the stored runs) writes it.</p>")
+        return page("Claims", body, facts, nav)
+    claims = {claim.id: claim for claim in load_claims()}
+    tables = [(path, pd.read_csv(path)) for path in files]
+    papers = sorted({paper for _, table in tables for paper in table["paper"]})
+    options = "".join(f'<option value="{html.escape(p)}">{html.escape(p)}</option>' for p in papers)
+    verdict_options = "".join(f'<option value="{v}">{v}</option>' for v in VERDICTS)
+    total = sum(len(table) for _, table in tables)
+    parts = [f'<p>Verdict: <select id="verdict-filter" class="claims-filter"><option value="">all</option>'
+             f'{verdict_options}</select> Paper: <select id="paper-filter" class="claims-filter"><option value="">'
+             f'all</option>{options}</select> <span id="claims-shown">{total}</span> of {total} rows shown.</p>',
+             "<p>The effect is in the paper's unit, positive in the claimed direction, with its 95% CI (analysis/"
+             "verdicts.py; under a budget, analysis/decide.py's confidence sequence). CPU-h: the runs the claim "
+             "reads (a fixed-n report: those on this site now).</p>"]
+    for path, table in tables:
+        decided = path.stem.endswith("_decided")
+        kind = ("under a CPU budget (<code>make claims BUDGET=...</code>, anytime-valid)" if decided
+                else "fixed number of runs (<code>make claims</code>)")
+        written = datetime.fromtimestamp(path.stat().st_mtime, timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+        parts.append(f"<h2>{path.name}</h2><p>{kind}; written {written}.</p>")
+        rows = []
+        for row in table.itertuples():
+            cpu = row.cpu_hours if decided else claim_cpu_hours(row.claim, claims, built)
+            effect = ("-" if pd.isna(row.effect) else
+                      f"{row.effect:+.4g} [{row.effect_low:+.4g}, {row.effect_high:+.4g}]")
+            target = (f'<a href="{page_of(row.experiment)}.html#{row.experiment}">{row.experiment}</a>'
+                      if row.experiment in built else html.escape(row.experiment))
+            rows.append(
+                f'<tr class="claim" data-verdict="{html.escape(row.verdict)}" data-paper="{html.escape(row.paper)}">'
+                f"<td>{inline(row.text)}<br><code>{html.escape(row.claim)}</code></td><td>{html.escape(row.paper)}</td>"
+                f"<td>{html.escape(row.basis)}<br>{html.escape(str(row.evaluated_at))}</td>"
+                f'<td class="verdict {row.verdict.replace(" ", "-")}">{html.escape(row.verdict)}</td><td>{effect}</td>'
+                f"<td>{'-' if pd.isna(row.runs) else f'{row.runs:.0f}'}</td>"
+                f"<td>{'-' if cpu is None or pd.isna(cpu) else f'{cpu:.3g}'}</td><td>{target}</td></tr>")
+        parts.append('<div class="table"><table><thead><tr><th>claim</th><th>paper</th><th>judged</th><th>verdict'
+                     "</th><th>effect [95% CI]</th><th>runs</th><th>CPU-h</th><th>table</th></tr></thead><tbody>\n"
+                     + "\n".join(rows) + "\n</tbody></table></div>")
+    return page("Claims", "\n".join(parts), facts, nav)
+
+
+def index_page(built: dict[str, Built], pages: dict[str, list[Built]], facts: Provenance) -> str:
+    papers = "".join(
+        f'<tr><td><a href="{name}.html">{html.escape(PAGES[name][0])}</a></td><td>'
+        f"{sum(1 for b in items if any(b.source.runs.records.values()))} of {len(items)}</td></tr>"
+        for name, items in pages.items())
+    experiments = "".join(
+        f'<tr><td><a href="{page_of(name)}.html#{name}">{name}</a></td><td>{html.escape(b.experiment.title)}</td>'
+        f"<td>{html.escape(b.runs_text())}</td><td>{html.escape(engine_speed_text(b.outputs or []) or '')}</td></tr>"
+        for name, b in built.items())
+    body = (f"<p>Scale <strong>{facts.scale}</strong>. Each paper's tables beside the published values, "
+            "with figures to explore; the <a href=\"claims.html\">claims</a> and their verdicts; the "
+            "<a href=\"records.html\">records</a> (the best certificate per instance, replayed).</p>"
+            "<h2>Papers</h2><table><thead><tr><th>paper</th><th>experiments with runs</th></tr></thead>"
+            f"<tbody>{papers}</tbody></table>"
+            '<h2 id="experiments">Experiments</h2><table><thead><tr><th>experiment</th><th>table</th>'
+            f"<th>runs per column</th><th>engine speed</th></tr></thead><tbody>{experiments}</tbody></table>")
+    return page(f"NRPA results ({facts.scale} scale)", body, facts, list(pages))
+
+
+def export(built: dict[str, Built], folder: Path) -> str | None:
+    """analysis.export's long table of the site's experiments, as runs_<scale>.parquet."""
+    rows = [row for item in built.values() for row in run_rows(item.experiment)]
+    if not rows:
+        return None
+    name = f"runs_{next(iter(built.values())).experiment.scale}.parquet"
+    # the column types analysis.export.export gives: a root run has no seed, most runs no playout budget
+    pd.DataFrame(rows).astype({"seed": "Int64", "max_playouts": "Int64"}).to_parquet(folder / name, index=False)
+    return name
+
+
+def build(overrides: list[str], names: list[str] | None = None, folder: Path | None = None) -> Path:
+    """Write the site of the experiments ``names`` (default: all) composed with ``overrides``
+    (scale=S, outputs_dir=...) into ``folder`` (default: <outputs_dir>/site); return index.html."""
+    known = experiment_names()
+    unknown = sorted(set(names or []) - set(known))
+    if unknown:
+        raise InputError(f"no experiment {', '.join(unknown)}: choose among {', '.join(known)}")
+    built = {}
+    for name in names or known:
+        experiment = load_experiment([f"experiment={name}", *overrides])
+        source = Source(experiment, collect(experiment))
+        built[name] = Built(experiment, source, *make_report(experiment, source.runs))
+    first = next(iter(built.values())).experiment
+    root, scale = first.store.root, first.scale
+    folder = folder or root / "site"
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "plotly.min.js").write_text(get_plotlyjs())
+    (folder / "site.js").write_text(SITE_JS)
+    (folder / "site.css").write_text(SITE_CSS)
+    command = " ".join(["python -m analysis.site", *overrides, *(["--experiments", *names] if names else [])])
+    facts = provenance(command, scale, export(built, folder))
+    pages: dict[str, list[Built]] = {}
+    for name, item in built.items():
+        pages.setdefault(page_of(name), []).append(item)
+    pages = {name: pages[name] for name in PAGES if name in pages}
+    nav = list(pages)
+    for name, items in pages.items():
+        (folder / f"{name}.html").write_text(paper_page(name, items, folder, facts, nav))
+    (folder / "claims.html").write_text(claims_page(root, scale, built, facts, nav))
+    (folder / "records.html").write_text(page("Records", records_html(root, folder), facts, nav))
+    (folder / "index.html").write_text(index_page(built, pages, facts))
+    return folder / "index.html"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("overrides", nargs="+", help="scale=S (paper, quick, smoke), outputs_dir=... and any other "
+                                                     "override of the experiments")
+    parser.add_argument("--experiments", nargs="+", metavar="NAME", help="only these experiments (default: all)")
+    parser.add_argument("--to", type=Path, metavar="FOLDER", help="write the site here (default: <outputs_dir>/site)")
+    arguments = parser.parse_args(argv)
+    return print_outputs(lambda: [build(arguments.overrides, arguments.experiments, arguments.to)])
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,208 @@
+"""The results site (analysis/site.py) built from smoke runs: its pages, that every link and
+image resolves, its figure payloads, a column without runs shown as missing, the records
+replayed and drawn, the claims linked to their tables, the provenance on every page."""
+
+from __future__ import annotations
+
+import json
+import re
+import xml.etree.ElementTree as ElementTree
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+import pandas as pd
+import pytest
+
+from analysis.claims import claims_report, load_claims
+from analysis.site import PAGES, VERDICTS, page_of
+from experiments.experiment import experiment_names
+from experiments.store import code_version
+from nrpa.domains.registry import make_domain
+from nrpa.errors import InputError
+from tests.conftest import cli
+
+EXPERIMENT = "stabilized_table4"  # run at smoke scale without its SNRPA(10) column
+WITHOUT_RUNS = "stabilized_table1"  # on the site, never run
+COLUMNS = ["NRPA", "SNRPA(2)", "SNRPA(3)", "SNRPA(4)", "SNRPA(5)", "SNRPA(6)", "SNRPA(7)"]
+
+# A figure payload, as site.js hands it to Plotly.newPlot: what each part must hold.
+PAYLOAD_SCHEMA = {"data": list, "layout": dict}
+TRACE_SCHEMA = {"type": str, "x": list, "y": list, "legendgroup": str}
+
+
+def payload_problems(payload) -> list[str]:
+    """What in ``payload`` breaks the schema: a missing or mistyped key, x and y of
+    different lengths, a hoverable trace without one hover text per point."""
+    if not isinstance(payload, dict):
+        return ["the payload is not an object"]
+    problems = [f"{key}: not a {kind.__name__}" for key, kind in PAYLOAD_SCHEMA.items()
+                if not isinstance(payload.get(key), kind)]
+    for index, trace in enumerate(payload.get("data") or []):
+        problems += [f"trace {index}, {key}: not a {kind.__name__}" for key, kind in TRACE_SCHEMA.items()
+                     if not isinstance(trace.get(key), kind)]
+        if isinstance(trace.get("x"), list) and isinstance(trace.get("y"), list) and len(trace["x"]) != len(trace["y"]):
+            problems.append(f"trace {index}: {len(trace['x'])} x and {len(trace['y'])} y")
+        if trace.get("hoverinfo") != "skip" and len(trace.get("text") or []) != len(trace.get("x") or []):
+            if "%{text}" in trace.get("hovertemplate", ""):
+                problems.append(f"trace {index}: not one hover text per point")
+    return problems
+
+
+def write_entries(leaderboard: Path) -> None:
+    """Leaderboard entries of the domains the smoke runs do not reach, scored by their own
+    rules, and one (Weak Schur K = 3: 1 + 2 = 3 in one part) that does not replay."""
+    games = {"weakschur/K2": ({"name": "weakschur", "parts": 2}, [[1, 2, 4, 8], [3, 5, 6, 7]]),
+             "tsptw/rc_204.1": ({"name": "tsptw", "instance": "rc_204.1"}, None),
+             "morpion/5D": ({"name": "morpion", "variant": "5D"}, [])}
+    for key, (options, moves) in games.items():
+        domain = make_domain(options)
+        if moves is None:  # a tour visiting the customers in order
+            moves = list(range(1, domain.instance.nodes))
+        write_entry(leaderboard, key, options, moves, domain.replay_score(moves))
+    write_entry(leaderboard, "weakschur/K3", {"name": "weakschur", "parts": 3}, [[1, 2, 3], [], []], 3.0)
+
+
+def write_entry(leaderboard: Path, key: str, options: dict, moves, score: float) -> None:
+    path = leaderboard / f"{key}.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps({"key": key, "score": score, "certificate": {"score": score, "moves": moves},
+                                "run_id": "hand-made", "config": {"domain": options},
+                                "found_at": "2026-01-01T00:00:00+00:00"}))
+
+
+def build_smoke_site(outputs: Path) -> Path:
+    """Smoke runs of Table 4 without SNRPA(10), the claims report on them, a few hand-made
+    leaderboard entries, then `python -m analysis.site` for Table 4 and an experiment without
+    runs; returns the site's folder."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("NRPA_ARCHIVE", "none")  # tests/conftest.py's no_project_archive, for a module's fixture
+        done = cli("run.py", "-m", f"experiment={EXPERIMENT}", "scale=smoke", f"outputs_dir={outputs}",
+                   "P=1,2,3,4,5,6,7")
+        assert done.returncode == 0, done.stderr
+        claims_report(["scale=smoke", f"outputs_dir={outputs}"],
+                      claims=[claim for claim in load_claims() if claim.experiment == EXPERIMENT])
+        write_entries(outputs / "leaderboard")
+        done = cli("-m", "analysis.site", "scale=smoke", f"outputs_dir={outputs}", "--experiments", EXPERIMENT,
+                   WITHOUT_RUNS)
+        assert done.returncode == 0, done.stderr
+    return outputs / "site"
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> Path:
+    return build_smoke_site(tmp_path_factory.mktemp("site") / "outputs")
+
+
+class Links(HTMLParser):
+    """The ids of a page and the targets of its href and src attributes."""
+
+    def __init__(self, text: str):
+        super().__init__()
+        self.ids, self.targets = set(), []
+        self.feed(text)
+
+    def handle_starttag(self, tag, attrs):
+        for name, value in attrs:
+            if name == "id":
+                self.ids.add(value)
+            if name in ("href", "src"):
+                self.targets.append(value)
+
+
+def section(page: str, name: str) -> str:
+    return re.search(rf'<section id="{name}">(.*?)</section>', page, flags=re.S).group(1)
+
+
+def figure_payloads(text: str) -> list:
+    return [json.loads(payload) for payload in re.findall(
+        r'<script type="application/json" class="figure-data" data-target="[^"]*">(.*?)</script>', text, flags=re.S)]
+
+
+def test_every_experiment_has_a_page():
+    assert {page_of(name) for name in experiment_names()} <= set(PAGES)
+    with pytest.raises(InputError, match="no page"):
+        page_of("newpaper_table1")
+
+
+def test_the_site_has_its_pages_and_the_export(site):
+    assert sorted(path.name for path in site.glob("*.html")) == [
+        "claims.html", "index.html", "records.html", "stabilized.html"]
+    runs = pd.read_parquet(site / "runs_smoke.parquet")
+    assert set(runs["experiment"]) == {EXPERIMENT}
+    assert sorted(set(runs["variant"])) == sorted(COLUMNS)
+
+
+def test_every_link_and_image_resolves_to_a_file_of_the_site(site):
+    pages = {path.name: Links(path.read_text()) for path in site.glob("*.html")}
+    checked = 0
+    for name, links in pages.items():
+        for target in links.targets:
+            parts = urlsplit(target)
+            assert not parts.scheme and not parts.netloc, f"{name} links outside the site: {target}"
+            file = site / unquote(parts.path) if parts.path else site / name
+            assert file.is_file(), f"{name}: {target} is not a file"
+            if parts.fragment:
+                assert parts.fragment in pages[file.name].ids, f"{name}: no id {parts.fragment} in {file.name}"
+            checked += 1
+    assert checked > 50  # the navigation, scripts, export, drawings, the claims' links
+
+
+def test_figure_payloads_follow_their_schema_and_hover_with_the_cells_values(site):
+    page = (site / "stabilized.html").read_text()
+    payloads = figure_payloads(section(page, EXPERIMENT))
+    assert len(payloads) == 3  # by time, by playouts, ERT
+    for payload in payloads:
+        assert payload_problems(payload) == []
+    by_time = payloads[0]
+    assert by_time["layout"]["xaxis"]["type"] == "log"
+    assert by_time["layout"]["xaxis"]["ticktext"] == ["0.01", "0.02", "0.04", "0.08"]
+    lines = [trace for trace in by_time["data"] if trace.get("showlegend") is not False]
+    assert [trace["name"] for trace in lines] == COLUMNS
+    for hover in lines[0]["text"]:
+        assert re.search(r"mean [\d.]+<br>95% CI \[.+\]<br>n = 2 of 2 runs<br>published \d+", hover), hover
+    # every trace of a column (band, line, published points at t and at t / k) toggles with it
+    assert {trace["legendgroup"] for trace in by_time["data"]} == set(COLUMNS)
+    assert payload_problems({"data": [{"type": "scatter", "x": [1], "y": []}], "layout": {}}) != []
+
+
+def test_a_column_without_runs_shows_as_missing_and_not_as_a_line(site):
+    page = (site / "stabilized.html").read_text()
+    table4 = section(page, EXPERIMENT)
+    assert "<th>SNRPA(10)</th>" in table4
+    assert table4.count('<td class="missing">no runs</td>') >= 4 * 3  # four checkpoints in each table
+    assert all(trace["legendgroup"] != "SNRPA(10)" for payload in figure_payloads(table4) for trace in payload["data"])
+    assert "SNRPA(10) 0 of 2" in table4
+    never_run = section(page, WITHOUT_RUNS)
+    assert "No runs at smoke scale" in never_run and "figure-data" not in never_run
+
+
+def test_the_records_are_replayed_and_drawn(site):
+    page = (site / "records.html").read_text()
+    for drawing in ("samegame_board_01.svg", "weakschur_K2.svg", "tsptw_rc_204.1.svg", "morpion_5D.png"):
+        assert f'src="records/{drawing}"' in page
+    for svg in (site / "records").glob("*.svg"):  # well-formed, with something drawn
+        shapes = [e for e in ElementTree.parse(svg).getroot().iter() if e.tag.rpartition("}")[2] in ("rect", "path")]
+        assert shapes, svg
+    row = next(row for row in page.split("<tr>") if "weakschur/K3" in row)
+    assert "not verified" in row and "<img" not in row
+    assert page.count("&#10004; verified") == 4
+
+
+def test_each_claim_has_its_verdict_and_links_to_its_table(site):
+    table = pd.read_csv(site.parent / "claims" / "claims_smoke.csv")
+    page = (site / "claims.html").read_text()
+    rows = re.findall(r'<tr class="claim" data-verdict="([^"]*)" data-paper="[^"]*">(.*?)</tr>', page, flags=re.S)
+    assert [verdict for verdict, _ in rows] == list(table["verdict"])
+    assert {verdict for verdict, _ in rows} <= set(VERDICTS)
+    assert all(f'href="stabilized.html#{EXPERIMENT}"' in row for _, row in rows)
+
+
+def test_every_page_says_where_its_numbers_come_from(site):
+    commit = code_version()["git_commit"]
+    for path in site.glob("*.html"):
+        footer = path.read_text().split("<footer>")[1]
+        assert "scale=smoke" in footer and 'href="runs_smoke.parquet"' in footer, path.name
+        assert commit is None or commit in footer, path.name
+    meta = section((site / "stabilized.html").read_text(), EXPERIMENT)
+    assert "runs per column: NRPA 2, SNRPA(2) 2" in meta and "engine-speed factor k = " in meta
