@@ -41,7 +41,7 @@ from analysis.decide import columns, run_cost
 from analysis.export import run_rows
 from analysis.report import collect
 from analysis.site_records import records_html
-from analysis.site_sections import column_runs, engine_speed_text, inline, make_report, section_html
+from analysis.site_sections import column_runs, engine_speed_text, inline, make_report, section_html, section_id
 from experiments.config import print_outputs
 from experiments.experiment import Experiment, experiment_names, load_experiment
 from experiments.store import PROJECT_ROOT, code_version
@@ -154,6 +154,9 @@ class Built:
     outputs: list | None
     error: str | None
 
+    def title(self) -> str:
+        return self.experiment.title + (" (at matched work: budgets t / k)" if self.experiment.matched_work else "")
+
     def runs_text(self) -> str:
         return ", ".join(f"{label} {have}" + (f" of {planned}" if have != planned else "")
                          for label, (have, planned) in column_runs(self.experiment, self.source.runs).items())
@@ -161,8 +164,9 @@ class Built:
     def meta(self) -> str:
         experiment, runs = self.experiment, self.source.runs
         hosts = sorted({r["host"]["name"] for rs in runs.records.values() for r in rs if "host" in r})
+        matched = " ARGS=matched_work=true" if experiment.matched_work else ""
         facts = [html.escape(experiment.report_source),
-                 f"<code>make {experiment.name.replace('_', '-')} SCALE={experiment.scale}</code>",
+                 f"<code>make {experiment.name.replace('_', '-')} SCALE={experiment.scale}{matched}</code>",
                  f"runs per column: {html.escape(self.runs_text())}"]
         speed = engine_speed_text(self.outputs or [])
         if speed:
@@ -177,9 +181,9 @@ def paper_page(name: str, built: list[Built], folder: Path, facts: Provenance, n
     sections = []
     for item in built:
         body = section_html(item.experiment, item.source.runs, item.outputs, item.error, folder)
-        sections.append(f'<section id="{item.experiment.name}"><h2>{html.escape(item.experiment.title)}</h2>\n'
+        sections.append(f'<section id="{section_id(item.experiment)}"><h2>{html.escape(item.title())}</h2>\n'
                         f"{item.meta()}\n{body}</section>")
-    contents = "<ul>" + "".join(f'<li><a href="#{b.experiment.name}">{html.escape(b.experiment.title)}</a></li>'
+    contents = "<ul>" + "".join(f'<li><a href="#{section_id(b.experiment)}">{html.escape(b.title())}</a></li>'
                                 for b in built) + "</ul>"
     return page(PAGES[name][0], contents + "\n".join(sections), facts, nav, figures=True)
 
@@ -228,8 +232,12 @@ def claims_page(root: Path, scale: str, built: dict[str, Built], facts: Provenan
             cpu = row.cpu_hours if decided else claim_cpu_hours(row.claim, claims, built)
             effect = ("-" if pd.isna(row.effect) else
                       f"{row.effect:+.4g} [{row.effect_low:+.4g}, {row.effect_high:+.4g}]")
-            target = (f'<a href="{page_of(row.experiment)}.html#{row.experiment}">{row.experiment}</a>'
-                      if row.experiment in built else html.escape(row.experiment))
+            # under a budget, a claim judged at matched work read the matched-work runs (a fixed-n
+            # report reads the plain runs at t / k): link to their section when the site has it
+            matched = decided and row.basis == "matched work" and f"{row.experiment}_work" in built
+            anchor = f"{row.experiment}_work" if matched else row.experiment
+            target = (f'<a href="{page_of(row.experiment)}.html#{anchor}">{row.experiment}</a>'
+                      if anchor in built else html.escape(row.experiment))
             rows.append(
                 f'<tr class="claim" data-verdict="{html.escape(row.verdict)}" data-paper="{html.escape(row.paper)}">'
                 f"<td>{inline(row.text)}<br><code>{html.escape(row.claim)}</code></td><td>{html.escape(row.paper)}</td>"
@@ -249,7 +257,7 @@ def index_page(built: dict[str, Built], pages: dict[str, list[Built]], facts: Pr
         f"{sum(1 for b in items if any(b.source.runs.records.values()))} of {len(items)}</td></tr>"
         for name, items in pages.items())
     experiments = "".join(
-        f'<tr><td><a href="{page_of(name)}.html#{name}">{name}</a></td><td>{html.escape(b.experiment.title)}</td>'
+        f'<tr><td><a href="{page_of(name)}.html#{name}">{name}</a></td><td>{html.escape(b.title())}</td>'
         f"<td>{html.escape(b.runs_text())}</td><td>{html.escape(engine_speed_text(b.outputs or []) or '')}</td></tr>"
         for name, b in built.items())
     body = (f"<p>Scale <strong>{facts.scale}</strong>. Each paper's tables beside the published values, "
@@ -273,6 +281,20 @@ def export(built: dict[str, Built], folder: Path) -> str | None:
     return name
 
 
+def compositions(name: str, overrides: list[str]) -> list[tuple[Experiment, object]]:
+    """The experiment ``name`` as ``overrides`` compose it, with its runs (store and archive),
+    and for a published time table (a fixed engine-speed factor k) its matched-work runs too
+    when there are some: `make claims BUDGET=...` makes and judges those (matched_work=true)."""
+    experiment = load_experiment([f"experiment={name}", *overrides])
+    found = [(experiment, collect(experiment))]
+    if experiment.engine_speed is not None and not experiment.matched_work:
+        matched = load_experiment([f"experiment={name}", *overrides, "matched_work=true"])
+        runs = collect(matched)
+        if any(runs.records.values()):
+            found.append((matched, runs))
+    return found
+
+
 def build(overrides: list[str], names: list[str] | None = None, folder: Path | None = None) -> Path:
     """Write the site of the experiments ``names`` (default: all) composed with ``overrides``
     (scale=S, outputs_dir=...) into ``folder`` (default: <outputs_dir>/site); return index.html."""
@@ -282,9 +304,9 @@ def build(overrides: list[str], names: list[str] | None = None, folder: Path | N
         raise InputError(f"no experiment {', '.join(unknown)}: choose among {', '.join(known)}")
     built = {}
     for name in names or known:
-        experiment = load_experiment([f"experiment={name}", *overrides])
-        source = Source(experiment, collect(experiment))
-        built[name] = Built(experiment, source, *make_report(experiment, source.runs))
+        for experiment, runs in compositions(name, overrides):
+            source = Source(experiment, runs)
+            built[section_id(experiment)] = Built(experiment, source, *make_report(experiment, source.runs))
     first = next(iter(built.values())).experiment
     root, scale = first.store.root, first.scale
     folder = folder or root / "site"

@@ -283,6 +283,12 @@ def engine_speed_text(outputs: list) -> str | None:
     return f"engine-speed factor k = {estimated}{fixed}"
 
 
+def section_id(experiment: Experiment) -> str:
+    """The anchor of an experiment's section (and the stem of its figures' ids): its name, and
+    _work for its matched-work runs (a published time table has both on the site)."""
+    return experiment.name + ("_work" if experiment.matched_work else "")
+
+
 def section_html(experiment: Experiment, runs: Runs, outputs: list | None, error: str | None,
                  folder: Path) -> str:
     """The body of an experiment's section: a note when it has no runs (or its report could
@@ -294,7 +300,7 @@ def section_html(experiment: Experiment, runs: Runs, outputs: list | None, error
         return missing_note(error)
     tables = {o.suffix: o for o in outputs if isinstance(o, Table)}
     static = {o.suffix: o for o in outputs if isinstance(o, Figure)}
-    name = experiment.name
+    name = section_id(experiment)
 
     def table(suffix: str) -> str:
         return markdown_html(tables[suffix].markdown, labels, missing)

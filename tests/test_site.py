@@ -80,6 +80,9 @@ def build_smoke_site(outputs: Path) -> Path:
         done = cli("run.py", "-m", f"experiment={EXPERIMENT}", "scale=smoke", f"outputs_dir={outputs}",
                    "P=1,2,3,4,5,6,7")
         assert done.returncode == 0, done.stderr
+        done = cli("run.py", "-m", f"experiment={EXPERIMENT}", "scale=smoke", "matched_work=true", "P=1",
+                   f"outputs_dir={outputs}")  # NRPA's runs at matched work, as `make claims BUDGET=...` makes
+        assert done.returncode == 0, done.stderr
         claims_report(["scale=smoke", f"outputs_dir={outputs}"],
                       claims=[claim for claim in load_claims() if claim.experiment == EXPERIMENT])
         write_entries(outputs / "leaderboard")
@@ -164,6 +167,16 @@ def test_figure_payloads_follow_their_schema_and_hover_with_the_cells_values(sit
     # every trace of a column (band, line, published points at t and at t / k) toggles with it
     assert {trace["legendgroup"] for trace in by_time["data"]} == set(COLUMNS)
     assert payload_problems({"data": [{"type": "scatter", "x": [1], "y": []}], "layout": {}}) != []
+
+
+def test_matched_work_runs_get_their_own_section_beside_the_plain_runs(site):
+    page = (site / "stabilized.html").read_text()
+    matched = section(page, f"{EXPERIMENT}_work")
+    assert "at matched work: budgets t / k" in page and "ARGS=matched_work=true" in matched
+    assert "runs per column: NRPA 2, SNRPA(2) 0 of 2" in matched
+    assert len(figure_payloads(matched)) == 3 and f'id="{EXPERIMENT}_work-figure"' in matched
+    runs = pd.read_parquet(site / "runs_smoke.parquet")
+    assert len(set(runs.loc[runs["variant"] == "NRPA", "run_id"])) == 4  # 2 plain, 2 at matched work
 
 
 def test_a_column_without_runs_shows_as_missing_and_not_as_a_line(site):
