@@ -19,7 +19,7 @@ line is `playouts_per_cpu_second: <tabu figure>`.
 
 makes the scaling figure alone (its points take --seconds / 8 each, 2.5 s by default).
 
-    python -m experiments.bench --against REV [--pairs 9] [--seconds 5]
+    python -m experiments.bench --against REV [--pairs 9] [--seconds 5] [--workloads nrpa gnrpa spmcts]
 
 compares instead this checkout with the code at git revision REV (a temporary worktree, with
 its own kernel cache) on SameGame board 1: NRPA (tabu), GNRPA (selective t = 10, tabu bias) and
@@ -306,9 +306,9 @@ AGAINST_WORKLOADS = {"nrpa": "NRPA level 4, tabu", "gnrpa": "GNRPA level 4, sele
                      "spmcts": "SP-MCTS S = 100, tabu"}
 
 
-def against(revision: str, pairs: int, seconds: float) -> dict[str, list[float]]:
+def against(revision: str, pairs: int, seconds: float, workloads: list[str]) -> dict[str, list[float]]:
     """Playouts per CPU-second of this checkout over those of the code at ``revision``, for
-    each workload of ``AGAINST_WORKLOADS``, in ``pairs`` interleaved pairs of fresh processes
+    each of ``workloads`` (names of ``AGAINST_WORKLOADS``), in ``pairs`` interleaved pairs of fresh processes
     of ``seconds`` each. Pairs, for the reason ``leaf_speedup`` gives."""
     with tempfile.TemporaryDirectory() as scratch:
         worktree = Path(scratch) / "checkout"
@@ -324,12 +324,13 @@ def against(revision: str, pairs: int, seconds: float) -> dict[str, list[float]]
                                   check=True, capture_output=True, text=True)
             return float(done.stdout.split()[-1])
 
-        ratios = {workload: [] for workload in AGAINST_WORKLOADS}
+        ratios = {workload: [] for workload in workloads}
         try:
-            for workload in AGAINST_WORKLOADS:
+            for workload in workloads:
                 rate("this", workload), rate("that", workload)  # compile or load from cache
             for pair in range(pairs):
-                for workload, words in AGAINST_WORKLOADS.items():
+                for workload in workloads:
+                    words = AGAINST_WORKLOADS[workload]
                     order = ("this", "that") if pair % 2 == 0 else ("that", "this")
                     rates = {tree: rate(tree, workload) for tree in order}
                     ratios[workload].append(rates["this"] / rates["that"])
@@ -353,6 +354,8 @@ def main() -> None:
                         help="CPU-seconds per playout rule (per run with --against; / 8: wall-seconds per scaling point)")
     parser.add_argument("--against", metavar="REV", help="compare NRPA, GNRPA and SP-MCTS on SameGame board 1 with the code at git revision REV")
     parser.add_argument("--pairs", type=int, default=9, help="interleaved pairs of runs with --against")
+    parser.add_argument("--workloads", nargs="+", choices=list(AGAINST_WORKLOADS), default=list(AGAINST_WORKLOADS),
+                        help="with --against: these workloads only (default: all)")
     parser.add_argument("--scaling-only", action="store_true",
                         help="only the scaling figure (root and leaf parallelism on 1 .. all cores)")
     parser.add_argument("--outputs-dir", type=Path, default=PROJECT_ROOT / "outputs",
@@ -361,7 +364,7 @@ def main() -> None:
     seconds = arguments.seconds
     scaling_folder = arguments.outputs_dir / "bench"
     if arguments.against:
-        for workload, ratios in against(arguments.against, arguments.pairs, seconds).items():
+        for workload, ratios in against(arguments.against, arguments.pairs, seconds, arguments.workloads).items():
             print(f"{AGAINST_WORKLOADS[workload]}: this / {arguments.against} "
                   f"{ratio_summary(ratios, f'{seconds:g} CPU-s runs')}")
         return
