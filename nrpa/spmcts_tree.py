@@ -207,7 +207,7 @@ def _untried_index(tree, node, n):
     return -1  # unreachable: fewer children than moves
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def descend(domain, tree, root, root_state, depth, scratch, params, lock):
     """Selection and expansion from ``root`` (whose state is ``root_state``, reached by
     ``scratch.path[:depth]``): leaves the state of the path's last node in ``scratch.state``,
