@@ -123,13 +123,17 @@ def layout(figure: go.Figure, *, xtitle: str, ytitle: str, log2_ticks=None, log_
     return figure
 
 
-def band(figure: go.Figure, x, low, high, colour: str, group: str) -> None:
-    """A CI band: the upper bound, then the lower one filled up to it (no hover, no legend)."""
+def banded_line(figure: go.Figure, x, y, low, high, name: str, colour: str, text: list[str],
+                mode: str = "lines+markers") -> None:
+    """A column's line (its legend entry and hover ``text``) over its CI band: the upper bound,
+    then the lower one filled up to it, in the line's legend group (no hover, no legend)."""
     red, green, blue = (int(colour[i:i + 2], 16) for i in (1, 3, 5))
-    common = dict(x=values(x), mode="lines", line=dict(width=0), legendgroup=group, showlegend=False,
+    common = dict(x=values(x), mode="lines", line=dict(width=0), legendgroup=name, showlegend=False,
                   hoverinfo="skip")
     figure.add_scatter(y=values(high), **common)
     figure.add_scatter(y=values(low), fill="tonexty", fillcolor=f"rgba({red},{green},{blue},0.15)", **common)
+    figure.add_scatter(x=values(x), y=values(y), mode=mode, name=name, legendgroup=name, line=dict(color=colour),
+                       text=text, hovertemplate=HOVER)
 
 
 def cell_text(variant: str, axis_name: str, row) -> str:
@@ -147,10 +151,8 @@ def checkpoint_figure(table: pd.DataFrame, axis_name: str, ytitle: str, matched:
     figure = go.Figure()
     for index, (variant, rows) in enumerate(table.groupby("variant", sort=False)):
         colour = PALETTE[index % len(PALETTE)]
-        band(figure, rows["checkpoint"], rows["ci_low"], rows["ci_high"], colour, variant)
         text = [cell_text(variant, axis_name, row) for row in rows.itertuples()]
-        figure.add_scatter(x=values(rows["checkpoint"]), y=values(rows["mean"]), mode="lines+markers", name=variant,
-                           legendgroup=variant, line=dict(color=colour), text=text, hovertemplate=HOVER)
+        banded_line(figure, rows["checkpoint"], rows["mean"], rows["ci_low"], rows["ci_high"], variant, colour, text)
         if rows["published"].notna().any():
             figure.add_scatter(x=values(rows["checkpoint"]), y=values(rows["published"]), mode="markers",
                                name=f"{variant}, published", legendgroup=variant, showlegend=False,
@@ -189,14 +191,11 @@ def speedup_figure(table: pd.DataFrame) -> go.Figure:
     """k(t) per variant with its CI band over log2 wall time."""
     figure = go.Figure()
     for index, (variant, rows) in enumerate(table.groupby("variant", sort=False)):
-        colour = PALETTE[index % len(PALETTE)]
-        band(figure, rows["checkpoint"], rows["ci_low"], rows["ci_high"], colour, variant)
-        figure.add_scatter(
-            x=values(rows["checkpoint"]), y=values(rows["speedup"]), mode="lines+markers", name=variant,
-            legendgroup=variant, line=dict(color=colour), hovertemplate=HOVER,
-            text=[f"<b>{html.escape(variant)}</b><br>wall seconds {row.checkpoint:g}<br>speed-up k "
-                  f"{number(row.speedup, '.3g')}<br>95% CI [{number(row.ci_low, '.3g')}, {number(row.ci_high, '.3g')}]"
-                  + ("<br>beyond the sequential budget" if row.censored else "") for row in rows.itertuples()])
+        text = [f"<b>{html.escape(variant)}</b><br>wall seconds {row.checkpoint:g}<br>speed-up k "
+                f"{number(row.speedup, '.3g')}<br>95% CI [{number(row.ci_low, '.3g')}, {number(row.ci_high, '.3g')}]"
+                + ("<br>beyond the sequential budget" if row.censored else "") for row in rows.itertuples()]
+        banded_line(figure, rows["checkpoint"], rows["speedup"], rows["ci_low"], rows["ci_high"], variant,
+                    PALETTE[index % len(PALETTE)], text)
     return layout(figure, xtitle="wall seconds", ytitle="speed-up k over sequential", log2_ticks=table["checkpoint"])
 
 
@@ -224,13 +223,10 @@ def boards_figure(table: pd.DataFrame, algorithms: list[str]) -> go.Figure:
 def profile_figure(profile: pd.DataFrame) -> go.Figure:
     figure = go.Figure()
     for index, (algorithm, rows) in enumerate(profile.groupby("algorithm", sort=False)):
-        colour = PALETTE[index % len(PALETTE)]
-        band(figure, rows["tau"], rows["ci_low"], rows["ci_high"], colour, algorithm)
-        figure.add_scatter(
-            x=values(rows["tau"]), y=values(rows["share_above"]), mode="lines", name=algorithm, legendgroup=algorithm,
-            line=dict(color=colour), hovertemplate=HOVER,
-            text=[f"<b>{html.escape(algorithm)}</b><br>tau {row.tau:.3f}: {row.share_above:.2f} of runs above"
-                  f"<br>95% CI [{row.ci_low:.2f}, {row.ci_high:.2f}]" for row in rows.itertuples()])
+        text = [f"<b>{html.escape(algorithm)}</b><br>tau {row.tau:.3f}: {row.share_above:.2f} of runs above"
+                f"<br>95% CI [{row.ci_low:.2f}, {row.ci_high:.2f}]" for row in rows.itertuples()]
+        banded_line(figure, rows["tau"], rows["share_above"], rows["ci_low"], rows["ci_high"], algorithm,
+                    PALETTE[index % len(PALETTE)], text, mode="lines")
     return layout(figure, xtitle="normalized score tau (score / the board's best known)",
                   ytitle="share of runs above tau")
 
