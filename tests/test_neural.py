@@ -47,6 +47,7 @@ def test_both_networks_give_a_logit_per_point_and_direction():
         make_network("mlp", 9)
 
 
+@pytest.mark.slow  # trains for ~25 s
 def test_a_tiny_network_overfits_a_tiny_data_set(record_games, tmp_path):
     settings = TrainSettings(network="basic", representation="R1", epochs=60, batch_size=16, learning_rate=0.05,
                              decay_every=1000, validation=0.0, seed=1)
@@ -346,6 +347,7 @@ def test_an_expert_iteration_record_of_another_definition_is_refused_not_reused(
         exit_run(expert, 5, "smoke", tmp_path, torch.device("cpu"))
 
 
+@pytest.mark.slow  # two expert-iteration runs, ~15 s
 def test_an_expert_iteration_run_resumed_from_its_checkpoint_equals_an_unbroken_one(tmp_path):
     """Two iterations of NeuralNRPA(1) A in one go, and one, a kill, then one more: the same
     games, losses and network scores; the best game replays to its score."""

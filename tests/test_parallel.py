@@ -30,8 +30,12 @@ def once(**settings):
     return SearchSettings(max_time=None, restart=False, seed=11, **settings)
 
 
+# The fast suite keeps level 1 of each strategy (the leaf kernel compiled once); the node levels
+# and the other threaded kernels (averaged, GNRPA threaded) are behind `slow`, with the threaded
+# CLI run and the speed-up table: compiling them took about a minute of the fast suite.
 @pytest.mark.parametrize("parallel", ["shared", "thread_local"])
-@pytest.mark.parametrize("parallel_level", [1, 2, 3])
+@pytest.mark.parametrize("parallel_level", [1, pytest.param(2, marks=pytest.mark.slow),
+                                            pytest.param(3, marks=pytest.mark.slow)])
 def test_one_thread_gives_the_sequential_run(board, parallel, parallel_level):
     sequential = run_search(board, once(level=3, N=6))
     threaded = run_search(board, once(level=3, N=6, parallel=parallel, parallel_level=parallel_level, threads=1))
@@ -43,7 +47,9 @@ def test_one_thread_gives_the_sequential_run(board, parallel, parallel_level):
 
 
 @pytest.mark.parametrize("parallel", ["shared", "thread_local"])
-@pytest.mark.parametrize("parallel_level, threads", [(1, 2), (2, 2), (1, 3), (3, 2)])
+@pytest.mark.parametrize("parallel_level, threads", [(1, 2), pytest.param(2, 2, marks=pytest.mark.slow),
+                                                     pytest.param(1, 3, marks=pytest.mark.slow),
+                                                     pytest.param(3, 2, marks=pytest.mark.slow)])
 def test_threads_give_the_same_run_for_the_same_seed(board, parallel, parallel_level, threads):
     settings = once(level=3, N=6, parallel=parallel, parallel_level=parallel_level, threads=threads)
     first, second = run_search(board, settings), run_search(board, settings)
@@ -66,6 +72,7 @@ def test_the_merged_trace_is_the_best_so_far_in_time_order(board):
     assert 0.3 <= result.wall_seconds < 2.0 and result.playouts > 0
 
 
+@pytest.mark.slow
 def test_a_threaded_run_from_the_command_line(tmp_path):
     done = cli("run.py", "parallel=thread_local", "threads=2", "clock=wall", "level=2", "N=10", "max_time=null",
                "restart=false", f"outputs_dir={tmp_path}")
@@ -117,6 +124,7 @@ def test_a_hybrid_search_runs_through_a_dask_cluster(tmp_path):
     assert f"best score mean {mean:.1f}" in done.stdout
 
 
+@pytest.mark.slow
 def test_the_speedup_table_builds_at_smoke_scale_with_root_runs(tmp_path):
     run_experiment("speedup", tmp_path)
     table = pd.read_csv(tmp_path / "tables" / "speedup_smoke.csv")
@@ -131,6 +139,7 @@ def test_the_speedup_table_builds_at_smoke_scale_with_root_runs(tmp_path):
     assert sum("parallel" not in r["config"] for r in sequential) == 4
 
 
+@pytest.mark.slow
 def test_one_averaged_search_pausing_often_is_the_sequential_run(board):
     sequential = run_search(board, once(level=3, N=6))
     paused = run_search(board, once(level=3, N=6, parallel="averaged", threads=1, average_every=0.0005))
@@ -156,6 +165,7 @@ def test_averaging_takes_the_mean_weight_of_each_code_missing_codes_weighing_0()
         assert policy.n_used[1] == 2
 
 
+@pytest.mark.slow
 def test_averaged_root_searches_on_two_threads(board):
     result = run_search(board, SearchSettings(level=3, N=10, parallel="averaged", threads=2, average_every=0.05,
                                               clock="wall", max_time=0.3, seed=5))
@@ -164,6 +174,7 @@ def test_averaged_root_searches_on_two_threads(board):
     assert 0.3 <= result.wall_seconds < 2.0  # wall time: allow for a loaded machine
 
 
+@pytest.mark.slow
 def test_gnrpa_threaded_with_one_thread_is_the_sequential_gnrpa():
     # (here, where the threaded kernels are compiled once for the file's tests)
     adapter = make_domain(SameGameOptions(board="1", policy="none", bias="tabu", bias_weight=2.0))

@@ -168,13 +168,6 @@ def test_a_tree_pool_that_fills_up_keeps_searching_with_playouts(tsptw_domain):
     assert small.playouts == 500 and math.isfinite(small.best_score)
 
 
-def test_an_spmcts_certificate_replays_to_its_score_with_the_plain_python_rules():
-    adapter = make_domain(SameGameOptions(board="1", policy="tabu"))
-    result = run_search(adapter.kernel_domain(), SearchSettings(algorithm="spmcts", seed=3, max_time=None,
-                                                                max_playouts=2000))
-    assert adapter.replay_score(adapter.certificate(result.best_moves)) == result.best_score
-
-
 ROOTS = np.zeros(2, dtype=np.int64)  # both trees averaged from their node 0
 
 
