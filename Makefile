@@ -36,7 +36,7 @@ install: ## create .venv and install the project with its dev extras and PyTorch
 test: ## fast test suite, one worker process per core, each test file in one (numba compile included; about 4 minutes on 2 cores from a fresh clone)
 	$(PY) -m pytest -q -n auto --dist loadfile
 
-test-slow: ## the slow checks only (kernel cache under interrupted and concurrent compiles, the threaded kernels, submitit, the site in a browser; about 10 minutes)
+test-slow: ## the slow checks only (kernel cache under interrupted and concurrent compiles, the threaded kernels, submitit, the site in a browser; 20 minutes from a fresh clone on a busy machine)
 	$(PY) -m pytest -q -m slow
 
 bench: ## engine speed: playouts per CPU-second of every domain, leaf parallel speed-up, the scaling figure (root and leaf parallelism on 1..all cores: outputs/bench/scaling.{csv,png}; alone: ARGS=--scaling-only), threaded run start cold and warm, SP-MCTS, the neural networks (about 8 minutes)
