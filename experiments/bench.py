@@ -324,21 +324,29 @@ def against(revision: str, pairs: int, seconds: float, workloads: list[str]) -> 
                                   check=True, capture_output=True, text=True)
             return float(done.stdout.split()[-1])
 
-        ratios = {workload: [] for workload in workloads}
         try:
             for workload in workloads:
                 rate("this", workload), rate("that", workload)  # compile or load from cache
-            for pair in range(pairs):
-                for workload in workloads:
-                    words = AGAINST_WORKLOADS[workload]
-                    order = ("this", "that") if pair % 2 == 0 else ("that", "this")
-                    rates = {tree: rate(tree, workload) for tree in order}
-                    ratios[workload].append(rates["this"] / rates["that"])
-                    print(f"pair {pair + 1}, {words}: this {rates['this']:,.0f}, {revision} {rates['that']:,.0f} "
-                          f"playouts per CPU-second, ratio {ratios[workload][-1]:.3f}", flush=True)
+            return interleaved_ratios(rate, {workload: AGAINST_WORKLOADS[workload] for workload in workloads},
+                                      pairs, ("this", revision))
         finally:
             subprocess.run(["git", "worktree", "remove", "--force", str(worktree)], cwd=PROJECT_ROOT,
                            capture_output=True)
+
+
+def interleaved_ratios(rate, workloads: dict[str, str], pairs: int, names: tuple[str, str]) -> dict[str, list[float]]:
+    """Each pair's ratio (this / that, playouts per CPU-second) per workload of ``workloads``
+    (key -> its words), ``rate(engine, key)`` measuring engine "this" or "that"; which goes
+    first alternates from pair to pair, so that a drift of the machine's speed favours
+    neither. Each pair is printed as it comes, the engines called ``names``."""
+    ratios = {key: [] for key in workloads}
+    for pair in range(pairs):
+        for key, words in workloads.items():
+            order = ("this", "that") if pair % 2 == 0 else ("that", "this")
+            rates = {engine: rate(engine, key) for engine in order}
+            ratios[key].append(rates["this"] / rates["that"])
+            print(f"pair {pair + 1}, {words}: {names[0]} {rates['this']:,.0f}, {names[1]} {rates['that']:,.0f} "
+                  f"playouts per CPU-second, ratio {ratios[key][-1]:.3f}", flush=True)
     return ratios
 
 

@@ -40,7 +40,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from experiments.bench import playouts_per_cpu_second, ratio_summary
+from experiments.bench import interleaved_ratios, playouts_per_cpu_second, ratio_summary
 from experiments.config import exit_on_input_error
 from experiments.store import PROJECT_ROOT
 from nrpa.domains.registry import SameGameOptions
@@ -117,18 +117,13 @@ def cpp_rate(binary: Path, seconds: int) -> float:
 
 def compare(binary: Path, pairs: int, seconds: int) -> dict[str, list[float]]:
     """Each pair's ratio (this engine / C++) per workload of ``WORKLOADS``, printed as they come."""
-    def rate(engine: str, options: SameGameOptions) -> float:
-        return playouts_per_cpu_second(options, seconds) if engine == "this" else cpp_rate(binary, seconds)
+    def rate(engine: str, workload: str) -> float:
+        if engine == "this":
+            return playouts_per_cpu_second(WORKLOADS[workload][1], seconds)
+        return cpp_rate(binary, seconds)
 
-    ratios = {workload: [] for workload in WORKLOADS}
-    for pair in range(pairs):
-        for workload, (words, options) in WORKLOADS.items():
-            order = ("this", "C++") if pair % 2 == 0 else ("C++", "this")
-            rates = {engine: rate(engine, options) for engine in order}
-            ratios[workload].append(rates["this"] / rates["C++"])
-            print(f"pair {pair + 1}, {words}: this engine {rates['this']:,.0f}, C++ {rates['C++']:,.0f} "
-                  f"playouts per CPU-second, ratio {ratios[workload][-1]:.3f}", flush=True)
-    return ratios
+    return interleaved_ratios(rate, {workload: words for workload, (words, _) in WORKLOADS.items()}, pairs,
+                              ("this engine", "C++"))
 
 
 def main() -> None:
