@@ -30,7 +30,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from analysis.report import FIRST_PLAYOUTS, FIRST_TIME, collect, variant_key
+from analysis.report import FIRST_PLAYOUTS, FIRST_TIME, Runs, collect, variant_key
 from analysis.stats import best_at, doubling_checkpoints
 from experiments.config import print_outputs
 from experiments.experiment import Experiment, experiment_names, load_experiment
@@ -60,9 +60,10 @@ def checkpoint_axes(experiment: Experiment, records: list[dict]) -> list[tuple[s
     return axes
 
 
-def run_rows(experiment: Experiment) -> list[dict]:
-    """The rows of every stored run of ``experiment`` (root runs as their members' best)."""
-    runs = collect(experiment)
+def run_rows(experiment: Experiment, runs: Runs | None = None) -> list[dict]:
+    """The rows of every stored run of ``experiment`` (root runs as their members' best);
+    ``runs``: its runs, when the caller has collected them already."""
+    runs = collect(experiment) if runs is None else runs
     every = [record for records in runs.records.values() for record in records]
     axes = checkpoint_axes(experiment, every)
     rows = []
@@ -89,6 +90,12 @@ def run_rows(experiment: Experiment) -> list[dict]:
     return rows
 
 
+def run_table(rows: list[dict]) -> pd.DataFrame:
+    """The long table of ``run_rows``' rows, with nullable integers where a run may have none
+    (a root run has no seed, most runs no playout budget)."""
+    return pd.DataFrame(rows).astype({"seed": "Int64", "max_playouts": "Int64"})
+
+
 def export(overrides: list[str]) -> list[Path]:
     """Write the long table of the experiment named in ``overrides`` (or of every experiment
     with runs at the scale given); return the Parquet and CSV paths."""
@@ -102,7 +109,7 @@ def export(overrides: list[str]) -> list[Path]:
     if not rows:
         raise InputError(f"no runs at scale {scale} under {root}: run an experiment first "
                          "(`make table4 SCALE=quick`)")
-    frame = pd.DataFrame(rows).astype({"seed": "Int64", "max_playouts": "Int64"})
+    frame = run_table(rows)
     stem = root / "export" / (f"{experiment.name}_{scale}" if named else f"runs_{scale}")
     stem.parent.mkdir(parents=True, exist_ok=True)
     paths = [stem.with_suffix(".parquet"), stem.with_suffix(".csv")]

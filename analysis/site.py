@@ -38,7 +38,7 @@ from plotly.offline import get_plotlyjs
 
 from analysis.claims import Source, load_claims
 from analysis.decide import columns, run_cost
-from analysis.export import run_rows
+from analysis.export import run_rows, run_table
 from analysis.report import collect
 from analysis.site_records import records_html
 from analysis.site_sections import column_runs, engine_speed_text, inline, make_report, section_html, section_id
@@ -272,12 +272,11 @@ def index_page(built: dict[str, Built], pages: dict[str, list[Built]], facts: Pr
 
 def export(built: dict[str, Built], folder: Path) -> str | None:
     """analysis.export's long table of the site's experiments, as runs_<scale>.parquet."""
-    rows = [row for item in built.values() for row in run_rows(item.experiment)]
+    rows = [row for item in built.values() for row in run_rows(item.experiment, item.source.runs)]
     if not rows:
         return None
     name = f"runs_{next(iter(built.values())).experiment.scale}.parquet"
-    # the column types analysis.export.export gives: a root run has no seed, most runs no playout budget
-    pd.DataFrame(rows).astype({"seed": "Int64", "max_playouts": "Int64"}).to_parquet(folder / name, index=False)
+    run_table(rows).to_parquet(folder / name, index=False)
     return name
 
 
