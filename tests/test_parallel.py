@@ -30,12 +30,12 @@ def once(**settings):
     return SearchSettings(max_time=None, restart=False, seed=11, **settings)
 
 
-# The fast suite keeps level 1 of each strategy (the leaf kernel compiled once); the node levels
-# and the other threaded kernels (averaged, GNRPA threaded) are behind `slow`, with the threaded
-# CLI run and the speed-up table: compiling them took about a minute of the fast suite.
+# Every test that runs the threaded kernels is behind `slow` (CI runs it): compiling the leaf
+# kernel alone took 39 s of the fast suite, whose 4-minute limit (issue 30) it broke. The fast
+# suite keeps the kernel-free tests of this file (root merging, policy averaging).
 @pytest.mark.parametrize("parallel", ["shared", "thread_local"])
-@pytest.mark.parametrize("parallel_level", [1, pytest.param(2, marks=pytest.mark.slow),
-                                            pytest.param(3, marks=pytest.mark.slow)])
+@pytest.mark.parametrize("parallel_level", [1, 2, 3])
+@pytest.mark.slow
 def test_one_thread_gives_the_sequential_run(board, parallel, parallel_level):
     sequential = run_search(board, once(level=3, N=6))
     threaded = run_search(board, once(level=3, N=6, parallel=parallel, parallel_level=parallel_level, threads=1))
@@ -47,9 +47,8 @@ def test_one_thread_gives_the_sequential_run(board, parallel, parallel_level):
 
 
 @pytest.mark.parametrize("parallel", ["shared", "thread_local"])
-@pytest.mark.parametrize("parallel_level, threads", [(1, 2), pytest.param(2, 2, marks=pytest.mark.slow),
-                                                     pytest.param(1, 3, marks=pytest.mark.slow),
-                                                     pytest.param(3, 2, marks=pytest.mark.slow)])
+@pytest.mark.parametrize("parallel_level, threads", [(1, 2), (2, 2), (1, 3), (3, 2)])
+@pytest.mark.slow
 def test_threads_give_the_same_run_for_the_same_seed(board, parallel, parallel_level, threads):
     settings = once(level=3, N=6, parallel=parallel, parallel_level=parallel_level, threads=threads)
     first, second = run_search(board, settings), run_search(board, settings)
@@ -61,6 +60,7 @@ def test_threads_give_the_same_run_for_the_same_seed(board, parallel, parallel_l
     assert other_seed.best_moves != first.best_moves  # the seed matters
 
 
+@pytest.mark.slow
 def test_the_merged_trace_is_the_best_so_far_in_time_order(board):
     result = run_search(board, SearchSettings(level=3, N=10, parallel="shared", parallel_level=1, threads=2,
                                               clock="wall", max_time=0.3, seed=5))
