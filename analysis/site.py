@@ -9,7 +9,8 @@ writes <outputs_dir>/site/ (or FOLDER), which opens from disk with nothing to se
                       published value beside ours and the 95% CI, the matched-work table, the
                       fixed-target view (ERT table and figure, the report's ECDF), the 20-board
                       comparisons; plotly figures (hover: a cell's mean, CI, n, published
-                      value; a click on the legend shows or hides a column; log2 time axis)
+                      value; a click on the legend shows or hides a column; log2 time axis);
+                      the Morpion page ends with the neural tables and figures (site_neural.py)
   claims.html         every claim of the claims reports of this scale (outputs/claims/*.csv,
                       `make claims`), filtered by verdict and by paper, linked to its table
   records.html        the leaderboard's certificates, replayed now and drawn
@@ -40,6 +41,7 @@ from analysis.claims import Source, load_claims
 from analysis.decide import columns, run_cost
 from analysis.export import run_rows, run_table
 from analysis.report import collect
+from analysis.site_neural import NEURAL_TITLE, SECTION_ID, neural_section
 from analysis.site_records import records_html
 from analysis.site_sections import column_runs, engine_speed_text, inline, make_report, section_html, section_id
 from experiments.config import print_outputs
@@ -177,14 +179,20 @@ class Built:
         return '<p class="meta">' + " · ".join(facts) + "</p>"
 
 
-def paper_page(name: str, built: list[Built], folder: Path, facts: Provenance, nav: list[str]) -> str:
+def paper_page(name: str, built: list[Built], folder: Path, facts: Provenance, nav: list[str],
+               extra: tuple[str, str, str] | None = None) -> str:
+    """A paper's page: a section per experiment, and ``extra`` (anchor, title, HTML) after them."""
     sections = []
     for item in built:
         body = section_html(item.experiment, item.source.runs, item.outputs, item.error, folder)
         sections.append(f'<section id="{section_id(item.experiment)}"><h2>{html.escape(item.title())}</h2>\n'
                         f"{item.meta()}\n{body}</section>")
-    contents = "<ul>" + "".join(f'<li><a href="#{section_id(b.experiment)}">{html.escape(b.title())}</a></li>'
-                                for b in built) + "</ul>"
+    links = [(section_id(b.experiment), b.title()) for b in built]
+    if extra is not None:
+        links.append(extra[:2])
+        sections.append(extra[2])
+    contents = "<ul>" + "".join(f'<li><a href="#{anchor}">{html.escape(title)}</a></li>'
+                                for anchor, title in links) + "</ul>"
     return page(PAGES[name][0], contents + "\n".join(sections), facts, nav, figures=True)
 
 
@@ -321,7 +329,9 @@ def build(overrides: list[str], names: list[str] | None = None, folder: Path | N
     pages = {name: pages[name] for name in PAGES if name in pages}
     nav = list(pages)
     for name, items in pages.items():
-        (folder / f"{name}.html").write_text(paper_page(name, items, folder, facts, nav))
+        # the Morpion paper's neural tables are files of experiments.neural, not runs in the store
+        extra = (SECTION_ID, NEURAL_TITLE, neural_section(root, scale, folder)) if name == "morpion" else None
+        (folder / f"{name}.html").write_text(paper_page(name, items, folder, facts, nav, extra))
     (folder / "claims.html").write_text(claims_page(root, scale, built, facts, nav))
     (folder / "records.html").write_text(page("Records", records_html(root, folder), facts, nav))
     (folder / "index.html").write_text(index_page(built, pages, facts))

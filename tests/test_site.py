@@ -16,6 +16,7 @@ import pytest
 
 from analysis.claims import claims_report, load_claims
 from analysis.site import PAGES, VERDICTS, page_of
+from analysis.site_neural import neural_section
 from experiments.experiment import experiment_names
 from experiments.store import code_version
 from nrpa.domains.registry import make_domain
@@ -219,3 +220,20 @@ def test_every_page_says_where_its_numbers_come_from(site):
         assert commit is None or commit in footer, path.name
     meta = section((site / "stabilized.html").read_text(), EXPERIMENT)
     assert "runs per column: NRPA 2, SNRPA(2) 2" in meta and "engine-speed factor k = " in meta
+
+
+def test_the_neural_section_shows_the_files_experiments_neural_wrote_and_what_is_missing(tmp_path):
+    root, folder = tmp_path / "outputs", tmp_path / "site"
+    (root / "tables").mkdir(parents=True)
+    (root / "figures").mkdir()
+    (root / "tables" / "morpion_table1_smoke.md").write_text(
+        "**Table 1** (smoke scale)\n\n| network | held_out_accuracy |\n|:--|--:|\n| Resnet R1 | 0.31 |\n")
+    (root / "figures" / "morpion_fig2_smoke.png").write_bytes(b"\x89PNG\r\n\x1a\n")
+    (root / "tables" / "morpion_table3_quick.md").write_text("| a |\n|--|\n| 1 |\n")  # another scale: not shown
+    text = neural_section(root, "smoke", folder)
+    assert "<td>Resnet R1</td><td>0.31</td>" in text and "<strong>Table 1</strong>" in text
+    assert 'src="img/morpion_fig2_smoke.png"' in text and (folder / "img" / "morpion_fig2_smoke.png").is_file()
+    assert "morpion_fig4" not in text  # a figure not made is left out, its table shown
+    for target in ("morpion-table2", "morpion-table3", "morpion-table4"):
+        assert f"<code>make {target} SCALE=smoke</code> makes it" in text
+    assert "make morpion-table1 SCALE" not in text
