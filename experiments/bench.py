@@ -19,12 +19,14 @@ line is `playouts_per_cpu_second: <tabu figure>`.
 
 makes the scaling figure alone (its points take --seconds / 8 each, 2.5 s by default).
 
-    python -m experiments.bench --against REV [--pairs 9] [--seconds 5] [--workloads nrpa gnrpa spmcts]
+    python -m experiments.bench --against REV [--pairs 9] [--seconds 5] [--workloads nrpa gnrpa spmcts ...]
 
 compares instead this checkout with the code at git revision REV (a temporary worktree, with
-its own kernel cache) on SameGame board 1: NRPA (tabu), GNRPA (selective t = 10, tabu bias) and
-SP-MCTS (S = 100, tabu), in interleaved pairs of fresh processes, which one goes first
-alternating, and prints each pair's ratio (this / REV), and per workload their median and range.
+its own kernel cache): by default on SameGame board 1, NRPA (tabu), GNRPA (selective t = 10,
+tabu bias) and SP-MCTS (S = 100, tabu); the workloads morpion, tsptw, weakschur, maximum and bus
+add NRPA level 4 on the other domains, as above. The runs are interleaved pairs of fresh processes,
+which one goes first alternating; it prints each pair's ratio (this / REV), and per workload their
+median and range.
 """
 
 from __future__ import annotations
@@ -279,12 +281,15 @@ def gnrpa_cost(options, repeats: int, playouts: int) -> tuple[float, float]:
     return min(times["nrpa"]), min(times["gnrpa"])
 
 
-# What ``--against`` compares: NRPA, GNRPA (with a domain bias) and SP-MCTS on SameGame board 1.
+# What ``--against`` compares: NRPA, GNRPA (with a domain bias) and SP-MCTS on SameGame board 1,
+# and NRPA on each other domain.
 # The code runs in a fresh process of either checkout, so it reads only what every revision
 # since the run archive has: the bias was the adapter's ``kernel_bias`` before ``bias_for``.
 AGAINST_CODE = """
 from dataclasses import replace
-from nrpa.domains.registry import SameGameOptions, make_domain
+from nrpa.domains.registry import (
+    BusOptions, MaximumOptions, MorpionOptions, SameGameOptions, TsptwOptions, WeakSchurOptions, make_domain,
+)
 from nrpa.search import SearchSettings, run_search
 try:
     from nrpa.bias import bias_for
@@ -295,6 +300,11 @@ options, settings = {{
     "gnrpa": (SameGameOptions(board="1", policy="selective", threshold=10, bias="tabu"),
               SearchSettings(algorithm="gnrpa", level=4, N=100)),
     "spmcts": (SameGameOptions(board="1", policy="tabu"), SearchSettings(algorithm="spmcts", simulations_per_move=100)),
+    "morpion": (MorpionOptions(variant="5D"), SearchSettings(level=4, N=100)),
+    "tsptw": (TsptwOptions(instance="rc_204.1", policy="all"), SearchSettings(level=4, N=100)),
+    "weakschur": (WeakSchurOptions(parts=7, policy="rule"), SearchSettings(level=4, N=100)),
+    "maximum": (MaximumOptions(max_atoms=199), SearchSettings(level=4, N=100)),
+    "bus": (BusOptions(delta=0), SearchSettings(level=4, N=100)),
 }}["{workload}"]
 adapter = make_domain(options)
 domain, bias = adapter.kernel_domain(), bias_for(adapter)
@@ -303,7 +313,12 @@ result = run_search(domain, replace(settings, max_time={seconds}, seed=1), bias)
 print(result.playouts / result.cpu_seconds)
 """
 AGAINST_WORKLOADS = {"nrpa": "NRPA level 4, tabu", "gnrpa": "GNRPA level 4, selective t = 10, bias tabu",
-                     "spmcts": "SP-MCTS S = 100, tabu"}
+                     "spmcts": "SP-MCTS S = 100, tabu", "morpion": "NRPA level 4, Morpion 5D",
+                     "tsptw": "NRPA level 4, TSPTW rc_204.1, all moves", "weakschur": "NRPA level 4, Weak Schur WS(7), rule",
+                     "maximum": "NRPA level 4, Maximum, 199 atoms", "bus": "NRPA level 4, bus regulation, standard"}
+# The workloads `--against` runs unless told: the three algorithms on SameGame. The domains
+# (Morpion, TSPTW, ...) are asked for by name, e.g. `--workloads nrpa morpion tsptw`.
+DEFAULT_AGAINST = ["nrpa", "gnrpa", "spmcts"]
 
 
 def against(revision: str, pairs: int, seconds: float, workloads: list[str]) -> dict[str, list[float]]:
@@ -362,8 +377,8 @@ def main() -> None:
                         help="CPU-seconds per playout rule (per run with --against; / 8: wall-seconds per scaling point)")
     parser.add_argument("--against", metavar="REV", help="compare NRPA, GNRPA and SP-MCTS on SameGame board 1 with the code at git revision REV")
     parser.add_argument("--pairs", type=int, default=9, help="interleaved pairs of runs with --against")
-    parser.add_argument("--workloads", nargs="+", choices=list(AGAINST_WORKLOADS), default=list(AGAINST_WORKLOADS),
-                        help="with --against: these workloads only (default: all)")
+    parser.add_argument("--workloads", nargs="+", choices=list(AGAINST_WORKLOADS), default=DEFAULT_AGAINST,
+                        help="with --against: these workloads (default: nrpa gnrpa spmcts, on SameGame board 1)")
     parser.add_argument("--scaling-only", action="store_true",
                         help="only the scaling figure (root and leaf parallelism on 1 .. all cores)")
     parser.add_argument("--outputs-dir", type=Path, default=PROJECT_ROOT / "outputs",

@@ -32,11 +32,13 @@ def workspace_with_sequence(legal_per_step, chosen, factors=None):
     return ws
 
 
-def test_one_adapt_step_matches_the_hand_computed_update():
+@pytest.mark.parametrize("repeat_codes", [True, False], ids=["one exp per code", "one exp per legal move"])
+def test_one_adapt_step_matches_the_hand_computed_update(repeat_codes):
     # Step 1: codes 10, 20, 30 all at weight 0, 20 chosen: p = 1/3 each.
     # Step 2: codes 20, 40, 40 chosen: p = 1/2 each, with 20 still at its weight from
-    # before this Adapt (0), not at the 2/3 that step 1 gives it.
-    ws = workspace_with_sequence([[10, 20, 30], [20, 40]], chosen=[1, 1])
+    # before this Adapt (0), not at the 2/3 that step 1 gives it. The domain's
+    # ``codes_repeat`` changes only how many exps Adapt takes, not the weights.
+    ws = workspace_with_sequence([[10, 20, 30], [20, 40]], chosen=[1, 1])._replace(repeat_codes=repeat_codes)
     policy = pol.new_policy(1, 10)
     adapt(ws, policy, 1, 1, 1.0)
     expected = {10: -1 / 3, 20: 1 - 1 / 3 - 1 / 2, 30: -1 / 3, 40: 1 - 1 / 2}

@@ -80,14 +80,29 @@ def bias(domain, state, moves, codes, n, factors):
     bias (``domain.bias``)."""
 
 
+def codes_repeat(domain):
+    """Whether one code can be legal at several steps of a sequence (``bool``): SameGame's
+    untouched groups and Morpion's open lines are, step after step. Adapt then takes one exp
+    per distinct code instead of one per legal move of each step. Optional (default True);
+    a domain whose codes cannot repeat within a sequence (TSPTW's (from, to): ``from`` is a
+    new node at each step) returns False and spares Adapt the bookkeeping. Only the speed
+    depends on it: both ways give the same weights."""
+
+
 @njit(cache=True)
 def no_bias(domain, state, moves, codes, n, factors):
     factors[:n] = 1.0
 
 
+@njit(cache=True)
+def codes_may_repeat(domain):
+    return True
+
+
 CONTRACT = {stub.__name__: stub for stub in (new_state, reset, copy_state, legal_moves, play, score, max_moves,
-                                             max_length, bias)}
-OPTIONAL = {"bias": no_bias}  # what a domain that does not register these gets
+                                             max_length, bias, codes_repeat)}
+# what a domain that does not register these gets
+OPTIONAL = {"bias": no_bias, "codes_repeat": codes_may_repeat}
 REGISTERED = {}  # domain NamedTuple class -> its implementations, by contract name
 
 
@@ -173,6 +188,10 @@ def _max_length(domain):
 
 def _bias(domain, state, moves, codes, n, factors):
     return implementation(domain, state, moves, codes, n, factors)  # noqa: F821
+
+
+def _codes_repeat(domain):
+    return implementation(domain)  # noqa: F821
 
 
 _FORWARDERS = {name: globals()["_" + name] for name in CONTRACT}

@@ -103,7 +103,15 @@ def mx_max_length(domain):
     return domain.max_atoms
 
 
+@njit(cache=True)
+def mx_codes_repeat(domain):
+    """A code is never legal at two steps of a sequence: ``length * 100 + atom``, and the
+    length grows by one at every step."""
+    return False
+
+
 contract.register(
     Maximum, new_state=mx_new_state, reset=mx_reset, copy_state=mx_copy_state, legal_moves=mx_legal_moves,
     play=mx_play, score=mx_score, max_moves=mx_max_moves, max_length=mx_max_length,
+    codes_repeat=mx_codes_repeat,
 )

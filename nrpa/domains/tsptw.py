@@ -90,7 +90,7 @@ def _arrival(domain, time, here, there):
     return max(time + domain.distance[here, there], domain.ready[there])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def tw_legal_moves(domain, state, moves, codes):
     nodes = domain.nodes
     here = state.info[0]
@@ -127,7 +127,7 @@ def tw_legal_moves(domain, state, moves, codes):
     return count
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def tw_play(domain, state, customer):
     here = state.info[0]
     state.clock[1] += domain.distance[here, customer]
@@ -139,7 +139,7 @@ def tw_play(domain, state, customer):
     state.info[1] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def tw_score(domain, state):
     """-(1e6 * violations + cost), the return to the depot included once every customer is visited."""
     cost = state.clock[1]
@@ -184,7 +184,15 @@ def tw_max_moves(domain):
     return domain.nodes
 
 
+@njit(cache=True)
+def tw_codes_repeat(domain):
+    """A code is never legal at two steps of a sequence: ``here * 4096 + next``, and ``here``
+    is a new node at every step."""
+    return False
+
+
 contract.register(
     Tsptw, new_state=tw_new_state, reset=tw_reset, copy_state=tw_copy_state, legal_moves=tw_legal_moves,
     play=tw_play, score=tw_score, max_moves=tw_max_moves, max_length=tw_max_moves, bias=tw_bias,
+    codes_repeat=tw_codes_repeat,
 )
