@@ -198,6 +198,13 @@ def bus_legal_moves(domain, state, moves, codes):
 
 
 @njit(cache=True)
+def bus_codes_repeat(domain):
+    """A code is never legal at two steps of a sequence: it holds the minute and the bus, and
+    a bus has at most one decision a minute (play resumes with the next bus)."""
+    return False
+
+
+@njit(cache=True)
 def bus_play(domain, state, dwell):
     data = state.data
     b = data[DECISION_BUS]
@@ -220,13 +227,6 @@ def bus_max_moves(domain):
 def bus_max_length(domain):
     # each bus is advanced once a minute, so at most one decision per bus and minute
     return np.int64(BUSES * CLOSING)
-
-
-@njit(cache=True)
-def bus_codes_repeat(domain):
-    """A code is never legal at two steps of a sequence: it holds the minute and the bus, and
-    a bus has at most one decision a minute (play resumes with the next bus)."""
-    return False
 
 
 contract.register(

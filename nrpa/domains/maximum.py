@@ -66,6 +66,12 @@ def mx_legal_moves(domain, state, moves, codes):
     return count
 
 
+@njit(cache=True)
+def mx_codes_repeat(domain):
+    """No code is legal at two steps: a code holds the length, one more at every step."""
+    return False
+
+
 @njit(cache=True, inline="always")
 def mx_play(domain, state, atom):
     state.atoms[state.info[0]] = atom
@@ -101,13 +107,6 @@ def mx_max_moves(domain):
 @njit(cache=True)
 def mx_max_length(domain):
     return domain.max_atoms
-
-
-@njit(cache=True)
-def mx_codes_repeat(domain):
-    """A code is never legal at two steps of a sequence: ``length * 100 + atom``, and the
-    length grows by one at every step."""
-    return False
 
 
 contract.register(

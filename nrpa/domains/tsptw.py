@@ -127,6 +127,13 @@ def tw_legal_moves(domain, state, moves, codes):
     return count
 
 
+@njit(cache=True)
+def tw_codes_repeat(domain):
+    """A code is never legal at two steps of a sequence: ``here * 4096 + next``, and ``here``
+    is a new node at every step."""
+    return False
+
+
 @njit(cache=True, inline="always")
 def tw_play(domain, state, customer):
     here = state.info[0]
@@ -182,13 +189,6 @@ def tw_bias(domain, state, moves, codes, n, factors):
 @njit(cache=True)
 def tw_max_moves(domain):
     return domain.nodes
-
-
-@njit(cache=True)
-def tw_codes_repeat(domain):
-    """A code is never legal at two steps of a sequence: ``here * 4096 + next``, and ``here``
-    is a new node at every step."""
-    return False
 
 
 contract.register(

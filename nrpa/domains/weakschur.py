@@ -116,6 +116,13 @@ def ws_legal_moves(domain, state, moves, codes):
     return count
 
 
+@njit(cache=True)
+def ws_codes_repeat(domain):
+    """A code is never legal at two steps of a sequence: it holds the number n placed, one
+    more at every step."""
+    return False
+
+
 @njit(cache=True, inline="always")
 def ws_play(domain, state, part):
     n = state.info[0]
@@ -141,13 +148,6 @@ def ws_play(domain, state, part):
 @njit(cache=True)
 def ws_score(domain, state):
     return np.float64(state.info[1])
-
-
-@njit(cache=True)
-def ws_codes_repeat(domain):
-    """A code is never legal at two steps of a sequence: it holds the number n placed, one
-    more at every step."""
-    return False
 
 
 contract.register(
