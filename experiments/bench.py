@@ -15,6 +15,14 @@ first playout), and the start of a threaded run (`parallel=shared threads=2`) wi
 kernel cache (everything compiled) and then with that cache (everything loaded). The last
 line is `playouts_per_cpu_second: <tabu figure>`.
 
+    python -m experiments.bench --level1 [--seconds S]
+
+prints instead where a level-1 NRPA iteration (one playout, one Adapt) spends its time on
+SameGame board 1 (tabu), Morpion 5D and TSPTW rc_204.1 (all moves): microseconds of playout
+and of Adapt, on the wall clock, in level-1 calls of N = 100 from a uniform policy for about
+S / 4 seconds, and how many legal moves a playout lists (each is a policy look-up in the
+playout and in Adapt).
+
     python -m experiments.bench --scaling-only [--outputs-dir DIR]
 
 makes the scaling figure alone (its points take --seconds / 8 each, 2.5 s by default).
@@ -49,11 +57,13 @@ from numba import njit
 
 from experiments.store import PROJECT_ROOT
 from nrpa.bias import bias_for
-from nrpa.clock import CLOCK_PROCESS_CPUTIME_ID, read_clock
+from nrpa import nested, policy as pol
+from nrpa.clock import CLOCK_MONOTONIC, CLOCK_PROCESS_CPUTIME_ID, read_clock
+from nrpa.run import new_run, start_clocks
 from nrpa.domains.registry import (
     BusOptions, MaximumOptions, MorpionOptions, SameGameOptions, TsptwOptions, WeakSchurOptions, make_domain,
 )
-from nrpa.search import SearchSettings, run_search
+from nrpa.search import SearchSettings, kernel_params, run_search
 
 
 # The other domains, on the paper tables' settings (NRPA level 4, N = 100).
@@ -94,6 +104,62 @@ def clock_read_seconds(times: int = 1_000_000) -> float:
     start = time.process_time()
     _read_cpu_clock(times)
     return (time.process_time() - start) / times
+
+
+@njit(cache=True)
+def _level1_iterations(domain, params, iterations):
+    """``iterations`` level-1 iterations: a playout on row 1, kept when it scores >= the
+    best, then Adapt toward the best, in calls of N iterations each from a uniform policy (a
+    single long call drives the weights to where exp takes its slow path). Returns the wall
+    seconds of the playouts, of the Adapts, and the legal moves the playouts listed."""
+    np.random.seed(params.seed)
+    run = new_run(domain, params)
+    ws = nested._new_workspace(domain, 1, params)
+    policy = pol.new_policy(1, params.policy_capacity_bits)
+    scratch = np.zeros(2, dtype=np.int64)
+    start_clocks(run)
+    best = -np.inf
+    playing = adapting = 0.0
+    listed = 0
+    for iteration in range(iterations):
+        if iteration % params.iterations == 0:
+            pol.clear(policy, 1)
+            best = -np.inf
+        start = read_clock(CLOCK_MONOTONIC, scratch)
+        value = nested._policy_playout(domain, ws, policy, 1, run, params)
+        played = read_clock(CLOCK_MONOTONIC, scratch)
+        listed += ws.seq_starts[0, ws.seq_len[0]]
+        if value >= best:
+            best = value
+            nested.copy_sequence(ws, 0, ws, 1)
+        nested.adapt(ws, policy, 1, 1, nested.adapt_step(params))
+        adapting += read_clock(CLOCK_MONOTONIC, scratch) - played
+        playing += played - start
+    return playing, adapting, listed
+
+
+LEVEL1_DOMAINS = {
+    "SameGame board 1, tabu": SameGameOptions(board="1", policy="tabu"),
+    "Morpion 5D": MorpionOptions(variant="5D"),
+    "TSPTW rc_204.1, all moves": TsptwOptions(instance="rc_204.1", policy="all"),
+}
+
+
+def level1_split(seconds: float) -> list[str]:
+    """Per domain of ``LEVEL1_DOMAINS``: microseconds of playout and of Adapt per level-1
+    iteration (level-1 calls of N = 100 from a uniform policy, about ``seconds`` of them), and
+    the legal moves a playout lists. Wall-clock times: run it on an idle machine."""
+    lines = []
+    for name, options in LEVEL1_DOMAINS.items():
+        domain = make_domain(options).kernel_domain()
+        params = kernel_params(SearchSettings(level=1, N=100, seed=1))
+        playing, adapting, _ = _level1_iterations(domain, params, 1000)  # compiles, and sizes the run
+        iterations = max(1000, int(1000 * seconds / (playing + adapting)))
+        playing, adapting, listed = _level1_iterations(domain, params, iterations)
+        lines.append(f"{name}: playout {playing / iterations * 1e6:.2f} µs, Adapt {adapting / iterations * 1e6:.2f} µs "
+                     f"({100 * adapting / (playing + adapting):.0f}% of a level-1 iteration), "
+                     f"{listed / iterations:.0f} legal moves listed a playout ({iterations:,} iterations)")
+    return lines
 
 
 def run_py_seconds(arguments: list[str], times: int, cache_root: str | None = None) -> list[float]:
@@ -379,6 +445,8 @@ def main() -> None:
     parser.add_argument("--pairs", type=int, default=9, help="interleaved pairs of runs with --against")
     parser.add_argument("--workloads", nargs="+", choices=list(AGAINST_WORKLOADS), default=DEFAULT_AGAINST,
                         help="with --against: these workloads (default: nrpa gnrpa spmcts, on SameGame board 1)")
+    parser.add_argument("--level1", action="store_true",
+                        help="only where a level-1 iteration spends its time (playout, Adapt) on SameGame, Morpion, TSPTW")
     parser.add_argument("--scaling-only", action="store_true",
                         help="only the scaling figure (root and leaf parallelism on 1 .. all cores)")
     parser.add_argument("--outputs-dir", type=Path, default=PROJECT_ROOT / "outputs",
@@ -393,6 +461,9 @@ def main() -> None:
         return
     if arguments.scaling_only:
         print(*scaling(seconds / 8, scaling_folder), sep="\n")
+        return
+    if arguments.level1:
+        print(*level1_split(seconds / 4), sep="\n")
         return
     print(f"machine: {os.cpu_count()} cores; NRPA level 4, N=100")
     print(f"cold start (python run.py, warm cache, one playout): {cold_start_seconds():.2f} s")
