@@ -111,7 +111,8 @@ def _level1_iterations(domain, params, iterations):
     """``iterations`` level-1 iterations: a playout on row 1, kept when it scores >= the
     best, then Adapt toward the best, in calls of N iterations each from a uniform policy (a
     single long call drives the weights to where exp takes its slow path). Returns the wall
-    seconds of the playouts, of the Adapts, and the legal moves the playouts listed."""
+    seconds of the playouts, of keeping the best and adapting (the keeping is a copy now and
+    then), and the legal moves the playouts listed."""
     np.random.seed(params.seed)
     run = new_run(domain, params)
     ws = nested._new_workspace(domain, 1, params)
