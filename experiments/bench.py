@@ -139,11 +139,8 @@ def _level1_iterations(domain, params, iterations):
     return playing, adapting, listed
 
 
-LEVEL1_DOMAINS = {
-    "SameGame board 1, tabu": SameGameOptions(board="1", policy="tabu"),
-    "Morpion 5D": MorpionOptions(variant="5D"),
-    "TSPTW rc_204.1, all moves": TsptwOptions(instance="rc_204.1", policy="all"),
-}
+LEVEL1_DOMAINS = {"SameGame board 1, tabu": SameGameOptions(board="1", policy="tabu"),
+                  **{name: OTHER_DOMAINS[name] for name in ("Morpion 5D", "TSPTW rc_204.1, all moves")}}
 
 
 def level1_split(seconds: float) -> list[str]:

@@ -220,7 +220,8 @@ def adapt(ws, policy, row, level, step):
         weights[row, slots[j]] += deltas[j]
     if repeat_codes:
         # One exp per distinct code (NaN marks a weight whose exp is not taken yet): Morpion
-        # 5D runs 10% more playouts a second for it, TSPTW, whose codes never repeat, 5% fewer.
+        # 5D runs 10% more playouts a second for it; TSPTW, whose codes never repeat, would
+        # run 5% fewer, so such domains take the plain loop below.
         for j in range(n_codes):
             exp_weights[row, slots[j]] = np.nan
         for j in range(n_codes):
