@@ -83,13 +83,19 @@ def test_the_same_seed_gives_the_same_run_in_another_process():
 
 
 def test_level_2_nrpa_reaches_the_exhaustive_optimum_of_a_small_board():
+    """Counted over seeds 1-20: one seed's result depends on the order of the legal moves.
+    Measured over seeds 1-40, one level-2 call (N = 100) clears this board for 15 and 19
+    seeds under two move orders; as many uniform playouts for 3."""
     assert exhaustive_optimum(SMALL) == 1044
     domain = make_samegame(SMALL, rule="none")
-    nrpa = run_search(domain, SearchSettings(level=2, N=100, seed=1, max_time=None, restart=False))
-    assert nrpa.playouts == 100 * 100
-    assert nrpa.best_score == 1044 == replayed(SMALL, nrpa)
-    uniform = run_search(domain, playouts(100 * 100, level=0, seed=1))
-    assert uniform.best_score < 1000  # the same number of uniform playouts never clears it
+    seeds = range(1, 21)
+    calls = [run_search(domain, SearchSettings(level=2, N=100, seed=seed, max_time=None, restart=False))
+             for seed in seeds]
+    assert all(nrpa.playouts == 100 * 100 for nrpa in calls)
+    cleared = [nrpa for nrpa in calls if nrpa.best_score == 1044]
+    assert all(replayed(SMALL, nrpa) == 1044 for nrpa in cleared)
+    uniform = [run_search(domain, playouts(100 * 100, level=0, seed=seed)).best_score for seed in seeds]
+    assert len(cleared) >= 4 and len(cleared) > 2 * uniform.count(1044)
 
 
 def test_a_playout_budget_stops_after_exactly_that_many_playouts():

@@ -5,7 +5,7 @@ from hypothesis import given, settings, strategies as st
 
 from nrpa.domains import samegame_rules as rules
 from nrpa.domains.samegame import (
-    make_samegame, sg_legal_moves, sg_new_state, sg_play, zobrist_table,
+    make_samegame, sg_copy_state, sg_legal_moves, sg_new_state, sg_play, zobrist_table,
 )
 from tests.conftest import kernel_grid, random_rows
 
@@ -61,6 +61,51 @@ def test_kernel_plays_exactly_the_python_rules(seed, height, width, colours, rul
         assert kernel_grid(domain, state) == grid
         assert state.info[1] == score
         assert state.info[2] == moves_played + 1
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    height=st.integers(1, 9),
+    width=st.integers(1, 9),
+    colours=st.integers(1, 5),
+    rule=st.sampled_from(["none", "tabu", "selective"]),
+    threshold=st.integers(0, 4),
+)
+def test_the_kept_groups_stay_exact_through_unlisted_moves_and_state_copies(seed, height, width, colours, rule,
+                                                                            threshold):
+    """The kernel keeps its groups between moves and finds again only those near a move; it
+    must list what a full scan (the Python rules) finds even when several moves are played
+    between two listings, when a move is clicked on any stone of its group, and when the state
+    is copied (stale groups included) and play goes on from the copy."""
+    rows = random_rows(seed, height, width, colours)
+    domain = make_samegame(rows, rule=rule, threshold=threshold, zobrist_seed=seed)
+    table = zobrist_table(width, height, seed)
+    tabu = rules.tabu_colour(rows)
+    state, spare = sg_new_state(domain), sg_new_state(domain)
+    grid = rules.new_grid(rows)
+    rng = np.random.default_rng(seed)
+    listed = 0
+    for moves_played in range(height * width):
+        groups = rules.all_groups(grid)
+        if rng.random() < 0.5 or not groups:
+            expected = {
+                cells[0]: (len(cells), rules.group_code(grid, cells, table))
+                for cells in rules.legal_groups(grid, rule=rule, threshold=threshold, tabu=tabu,
+                                                moves_played=moves_played)
+            }
+            assert kernel_groups(domain, state)[0] == expected
+            listed += 1
+        if not groups:
+            break
+        if rng.random() < 0.3:
+            sg_copy_state(domain, state, spare)
+            state, spare = spare, state
+        cells = groups[rng.integers(len(groups))]
+        row, col = cells[rng.integers(len(cells))]
+        rules.remove_group(grid, cells)
+        sg_play(domain, state, col * 64 + height - 1 - row)
+    assert listed > 0
 
 
 def test_move_code_is_the_xor_of_the_cell_numbers_of_the_group():

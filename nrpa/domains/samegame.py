@@ -14,10 +14,20 @@ Groups are found with bit operations: a stone belongs to a group of size >= 2 ex
 it has a same-colour neighbour, so "paired" masks are computed for all cells at once and
 flood fills start only from paired cells (most stones of a fresh board are singletons).
 
-A move id is the cell ``x * 64 + k`` of the first stone of the group found by the scan
-(lowest column, then lowest stone); the printable certificate move, ``(row, col)`` of the
-group's top-left stone with row 0 at the top, is made by the plain-Python rules in
-``nrpa.domains.samegame_rules``.
+Groups are kept between moves as records (code, move, size, colour, column range). A move
+changes only the columns of the group it removes, so the next ``legal_moves`` drops the records
+of groups touching those columns or their two neighbours (every column from there on when a
+column emptied: the columns to its right moved) and flood-fills only there; the others keep
+their records. A step re-finds about 6 of 19 groups on board 1 (uniform playouts).
+
+The moves are listed in record order: the kept groups in their order, then the new ones.
+The order changes no probability, only which move a given random number picks; it changed
+on 2026-11-25 (before, a full scan listed them by colour, column and stone), so a run of an
+earlier version with the same seed made other draws.
+
+A move id is the cell ``x * 64 + k`` of a stone of the group (the first its fill started
+from); the printable certificate move, ``(row, col)`` of the group's top-left stone with row
+0 at the top, is made by the plain-Python rules in ``nrpa.domains.samegame_rules``.
 
 Move code: the XOR of one random 64-bit number per (cell, colour) over the group's current
 cells. The table is indexed by board cell ``row * width + col`` (row 0 at the top) and made
@@ -64,14 +74,22 @@ SameGame = namedtuple(
 )
 SameGameState = namedtuple(
     "SameGameState",
+    # masks: rows 0 .. n_colours - 1 the stones of each colour, rows n_colours ..
+    # 2 n_colours - 1 the paired stones of each colour, then two scratch rows;
     # info = [number of non-empty columns, score, moves played, components of the tabu
-    # colour (set by legal_moves)];
-    # work = scratch: flood-fill stack, then group sizes, then group colour indices (of the
-    # moves legal_moves returned, in its order).
-    ["masks", "info", "work"],
+    # colour (set by legal_moves), number of group records, first and last stale column];
+    # groups: one record per group of 2 or more stones (fields _CODE .. _HI), valid for the
+    # columns outside the stale ones;
+    # work = scratch: flood-fill stack, then the colour indices of the moves legal_moves
+    # returned, in its order.
+    ["masks", "info", "groups", "work"],
 )
 
 _ONE = np.uint64(1)
+# A group record: its code, its move id, its size, its colour index and its first and last column.
+_CODE, _MOVE, _SIZE, _COLOUR, _LO, _HI = range(6)
+_RECORD = 6
+_TO_THE_END = 1 << 40  # a last stale column past any board's
 
 
 def make_samegame(rows, *, rule="tabu", threshold=0, zobrist_seed=0, bias="none", bias_weight=1.0):
@@ -81,7 +99,7 @@ def make_samegame(rows, *, rule="tabu", threshold=0, zobrist_seed=0, bias="none"
     values, counts = np.unique(board, return_counts=True)
     tabu_index = int(np.argmax(counts))  # argmax returns the first (lowest code) on ties
     n_colours = values.size
-    initial_masks = np.zeros((n_colours + 2, width), dtype=np.uint64)
+    initial_masks = np.zeros((2 * n_colours + 2, width), dtype=np.uint64)  # rows: SameGameState's
     for x in range(width):
         for k in range(height):
             colour_index = int(np.searchsorted(values, board[height - 1 - k, x]))
@@ -135,10 +153,11 @@ def _vertical_fill(column_mask, seeds):
 
 
 @njit(cache=True, inline="always")
-def _flood(cells, ncols, x0, seed, group, stack):
-    """Fill ``group`` (all zero on entry) with the 4-connected component of ``cells`` that
-    contains bit ``seed`` of column ``x0``; return the column range (lo, hi) it touches."""
-    group[x0] = _vertical_fill(cells[x0], seed)
+def _flood(masks, row, group_row, ncols, x0, seed, stack):
+    """Fill row ``group_row`` of ``masks`` (all zero on entry) with the 4-connected component
+    of row ``row`` that contains bit ``seed`` of column ``x0``; return the column range
+    (lo, hi) it touches."""
+    masks[group_row, x0] = _vertical_fill(masks[row, x0], seed)
     lo = x0
     hi = x0
     stack[0] = x0
@@ -149,9 +168,9 @@ def _flood(cells, ncols, x0, seed, group, stack):
         for nx in (x - 1, x + 1):
             if nx < 0 or nx >= ncols:
                 continue
-            touching = group[x] & cells[nx] & ~group[nx]
+            touching = masks[group_row, x] & masks[row, nx] & ~masks[group_row, nx]
             if touching != 0:
-                group[nx] = _vertical_fill(cells[nx], group[nx] | touching)
+                masks[group_row, nx] = _vertical_fill(masks[row, nx], masks[group_row, nx] | touching)
                 stack[top] = nx
                 top += 1
                 lo = min(lo, nx)
@@ -162,9 +181,14 @@ def _flood(cells, ncols, x0, seed, group, stack):
 @njit(cache=True)
 def sg_reset(domain, state):
     state.masks[:, :] = domain.initial_masks
-    state.info[0] = domain.width
-    state.info[1] = 0
-    state.info[2] = 0
+    info = state.info
+    info[0] = domain.width
+    info[1] = 0
+    info[2] = 0
+    info[3] = 0
+    info[4] = 0
+    info[5] = 0  # every column is stale: the first legal_moves finds every group
+    info[6] = _TO_THE_END
 
 
 @njit(cache=True)
@@ -172,8 +196,9 @@ def sg_new_state(domain):
     cells = domain.width * domain.height
     state = SameGameState(
         masks=np.zeros(domain.initial_masks.shape, dtype=np.uint64),
-        info=np.zeros(4, dtype=np.int64),
-        work=np.zeros(cells + domain.width + 2 * (cells // 2 + 1), dtype=np.int64),
+        info=np.zeros(7, dtype=np.int64),
+        groups=np.zeros((cells // 2 + 1, _RECORD), dtype=np.int64),
+        work=np.zeros(cells + domain.width + cells // 2 + 1, dtype=np.int64),
     )
     sg_reset(domain, state)
     return state
@@ -181,86 +206,125 @@ def sg_new_state(domain):
 
 @njit(cache=True)
 def sg_copy_state(domain, source, target):
-    target.masks[: domain.colours.size, :] = source.masks[: domain.colours.size, :]
+    kept_rows = 2 * domain.colours.size  # the stones and the paired masks
+    target.masks[:kept_rows, :] = source.masks[:kept_rows, :]
     target.info[:] = source.info
+    target.groups[: source.info[4], :] = source.groups[: source.info[4], :]
 
 
 @njit(cache=True, inline="always")
-def _work_layout(domain):
-    """Where ``state.work`` keeps the group sizes and colours after the flood-fill stack."""
-    cells = domain.width * domain.height
-    sizes_at = cells + domain.width
-    return sizes_at, sizes_at + cells // 2 + 1
+def _colours_at(domain):
+    """Where ``state.work`` keeps the colours of the listed moves, after the flood-fill stack."""
+    return domain.width * domain.height + domain.width
 
 
 @njit(cache=True, inline="always")
-def sg_legal_moves(domain, state, moves, codes):
-    # Array fields are read into locals once: each read of a NamedTuple field inside a
-    # loop costs an atomic reference-count update, which dominated the run time.
-    ncols = state.info[0]
+def _refresh_groups(domain, state):
+    """Bring the group records up to date with the stale columns ``info[5] .. info[6]``: drop
+    the records of groups touching them, recompute their paired masks and flood-fill the
+    groups that have a stone there (a fill may reach beyond them: such a group touched them,
+    so its record was dropped too). Survivors keep their order; new groups are appended."""
+    info = state.info
+    ncols = info[0]
+    stale_first = info[5]
+    stale_last = info[6]
+    info[5] = _TO_THE_END
+    info[6] = -1
     masks = state.masks
-    work = state.work
+    groups = state.groups
     zobrist = domain.zobrist
     n_colours = domain.colours.size
-    paired = masks[n_colours]
-    group = masks[n_colours + 1]
-    stack = work[: domain.width * domain.height + domain.width]
-    sizes_at, colours_at = _work_layout(domain)
-    tabu = domain.tabu_index
-    tabu_components = 0
-    n = 0
+    seeds = 2 * n_colours  # scratch rows of masks
+    group = seeds + 1
+    stack = state.work
+    n_groups = 0
+    for i in range(info[4]):
+        if groups[i, _LO] > stale_last or groups[i, _HI] < stale_first:
+            if n_groups != i:
+                for field in range(_RECORD):
+                    groups[n_groups, field] = groups[i, field]
+            n_groups += 1
+    lo = max(stale_first, 0)
+    hi = min(stale_last, ncols - 1)
     for colour in range(n_colours):
-        for x in range(ncols):
+        paired = n_colours + colour
+        for x in range(lo, hi + 1):
             column = masks[colour, x]
             neighbours = (column << _ONE) | (column >> _ONE)
             if x > 0:
                 neighbours |= masks[colour, x - 1]
             if x + 1 < ncols:
                 neighbours |= masks[colour, x + 1]
-            paired[x] = column & neighbours
-            if colour == tabu:
-                tabu_components += _popcount(column & ~paired[x])  # singletons count too
-        for x0 in range(ncols):
-            while paired[x0] != 0:
-                seed = paired[x0] & (~paired[x0] + _ONE)
-                lo, hi = _flood(paired, ncols, x0, seed, group, stack)
+            masks[paired, x] = column & neighbours
+            masks[seeds, x] = column & neighbours
+        for x0 in range(lo, hi + 1):
+            while masks[seeds, x0] != 0:
+                seed = masks[seeds, x0] & (~masks[seeds, x0] + _ONE)
+                first, last = _flood(masks, paired, group, ncols, x0, seed, stack)
                 size = 0
                 code = np.int64(0)
-                for x in range(lo, hi + 1):
-                    bits = group[x]
+                for x in range(first, last + 1):
+                    bits = masks[group, x]
                     size += _popcount(bits)
+                    masks[seeds, x] &= ~bits  # read only inside lo..hi
                     while bits != 0:
                         low = bits & (~bits + _ONE)
                         code ^= zobrist[x, _lowest_index(low), colour]
                         bits ^= low
-                    paired[x] &= ~group[x]
-                    group[x] = 0
-                moves[n] = x0 * 64 + _lowest_index(seed)
-                codes[n] = code
-                work[sizes_at + n] = size
-                work[colours_at + n] = colour
-                n += 1
-                if colour == tabu:
-                    tabu_components += 1
-    state.info[3] = tabu_components
-    if domain.rule == 0 or tabu_components < 2:
-        return n
-    moves_played = state.info[2]
-    allowed = 0
-    for i in range(n):
-        if _rule_allows(domain, moves_played, work[sizes_at + i], work[colours_at + i]):
-            allowed += 1
-    if allowed == 0:  # the rule left nothing: every group is legal again
-        return n
-    kept = 0
-    for i in range(n):
-        if _rule_allows(domain, moves_played, work[sizes_at + i], work[colours_at + i]):
-            moves[kept] = moves[i]
-            codes[kept] = codes[i]
-            work[sizes_at + kept] = work[sizes_at + i]
-            work[colours_at + kept] = work[colours_at + i]
-            kept += 1
-    return kept
+                    masks[group, x] = 0
+                groups[n_groups, _CODE] = code
+                groups[n_groups, _MOVE] = x0 * 64 + _lowest_index(seed)
+                groups[n_groups, _SIZE] = size
+                groups[n_groups, _COLOUR] = colour
+                groups[n_groups, _LO] = first
+                groups[n_groups, _HI] = last
+                n_groups += 1
+    info[4] = n_groups
+
+
+@njit(cache=True, inline="always")
+def sg_legal_moves(domain, state, moves, codes):
+    # Array fields are read into locals once: each read of a NamedTuple field inside a
+    # loop costs an atomic reference-count update, which dominated the run time.
+    info = state.info
+    if info[5] <= info[6]:
+        _refresh_groups(domain, state)
+    ncols = info[0]
+    masks = state.masks
+    groups = state.groups
+    work = state.work
+    n_colours = domain.colours.size
+    colours_at = _colours_at(domain)
+    tabu = domain.tabu_index
+    n_groups = info[4]
+    # Components of the tabu colour: its singletons and its groups.
+    tabu_components = 0
+    for x in range(ncols):
+        tabu_components += _popcount(masks[tabu, x] & ~masks[n_colours + tabu, x])
+    for i in range(n_groups):
+        if groups[i, _COLOUR] == tabu:
+            tabu_components += 1
+    info[3] = tabu_components
+    # The rule holds the tabu colour's groups back while that colour has 2 or more
+    # components (the selective rule lets its pairs through after t moves).
+    pairs_allowed = domain.rule == 2 and info[2] > domain.threshold
+    held = domain.rule != 0 and tabu_components >= 2
+    n = 0
+    for i in range(n_groups):
+        colour = groups[i, _COLOUR]
+        if held and colour == tabu and not (pairs_allowed and groups[i, _SIZE] == 2):
+            continue
+        moves[n] = groups[i, _MOVE]
+        codes[n] = groups[i, _CODE]
+        work[colours_at + n] = colour
+        n += 1
+    if n == 0 and n_groups > 0:  # the rule left nothing: every group is legal again
+        for i in range(n_groups):
+            moves[n] = groups[i, _MOVE]
+            codes[n] = groups[i, _CODE]
+            work[colours_at + n] = groups[i, _COLOUR]
+            n += 1
+    return n
 
 
 @njit(cache=True, inline="always")
@@ -268,20 +332,12 @@ def sg_bias(domain, state, moves, codes, n, factors):
     """GNRPA's bias ``tabu`` as factors exp(beta): exp(-bias_weight) for a group of the tabu
     colour while that colour has 2 or more components, else 1 (reads the colours
     ``sg_legal_moves`` left in ``work``)."""
-    colours_at = _work_layout(domain)[1]
+    colours_at = _colours_at(domain)
     active = state.info[3] >= 2
     work = state.work
     tabu = domain.tabu_index
     for i in range(n):
         factors[i] = domain.tabu_factor if (active and work[colours_at + i] == tabu) else 1.0
-
-
-@njit(cache=True, inline="always")
-def _rule_allows(domain, moves_played, size, colour):
-    """Whether the tabu/selective rule lets a group be played while the tabu colour is active."""
-    if colour != domain.tabu_index:
-        return True
-    return domain.rule == 2 and size == 2 and moves_played > domain.threshold
 
 
 @njit(cache=True, inline="always")
@@ -304,7 +360,7 @@ def _drop_bits(column, removed):
 def sg_play(domain, state, move):
     masks = state.masks
     n_colours = domain.colours.size
-    group = masks[n_colours + 1]
+    group = 2 * n_colours + 1
     x0 = move >> 6
     k0 = move & 63
     seed = _ONE << np.uint64(k0)
@@ -312,16 +368,16 @@ def sg_play(domain, state, move):
     while masks[colour, x0] & seed == 0:
         colour += 1
     ncols = state.info[0]
-    lo, hi = _flood(masks[colour], ncols, x0, seed, group, state.work)
+    lo, hi = _flood(masks, colour, group, ncols, x0, seed, state.work)
     removed = 0
     for x in range(lo, hi + 1):
-        bits = group[x]
+        bits = masks[group, x]
         if bits != 0:
             removed += _popcount(bits)
             for c in range(n_colours):
                 if masks[c, x] != 0:
                     masks[c, x] = _drop_bits(masks[c, x], bits)
-            group[x] = 0
+            masks[group, x] = 0
     # Remove the columns the move emptied (only lo..hi can have become empty).
     write = lo
     for x in range(lo, ncols):
@@ -337,11 +393,17 @@ def sg_play(domain, state, move):
     for x in range(write, ncols):
         for c in range(n_colours):
             masks[c, x] = 0
-    state.info[0] = write
-    state.info[1] += (removed - 2) * (removed - 2)
+    info = state.info
+    info[0] = write
+    info[1] += (removed - 2) * (removed - 2)
     if write == 0:
-        state.info[1] += 1000
-    state.info[2] += 1
+        info[1] += 1000
+    info[2] += 1
+    # The groups to find again: those touching lo - 1 .. hi + 1 (the stones of lo..hi fell,
+    # which changes what touches them), or every one from lo - 1 on when a column emptied
+    # (the columns to its right moved, and a group's code depends on where its stones are).
+    info[5] = min(info[5], lo - 1)
+    info[6] = _TO_THE_END if write < ncols else max(info[6], hi + 1)
 
 
 @njit(cache=True)
