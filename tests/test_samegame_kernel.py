@@ -108,6 +108,23 @@ def test_the_kept_groups_stay_exact_through_unlisted_moves_and_state_copies(seed
     assert listed > 0
 
 
+def test_a_board_wider_than_64_columns_lists_every_group():
+    """The kernel notes which of 64 columns hold seeds in one word; wider boards scan the rest."""
+    rows = random_rows(3, 4, 70, 3)
+    domain = make_samegame(rows, rule="none", zobrist_seed=3)
+    table = zobrist_table(70, 4, 3)
+    state = sg_new_state(domain)
+    grid = rules.new_grid(rows)
+    assert any(col >= 64 for cells in rules.all_groups(grid) for _, col in cells)
+    for _ in range(20):
+        expected = {cells[0]: (len(cells), rules.group_code(grid, cells, table)) for cells in rules.all_groups(grid)}
+        offered, moves = kernel_groups(domain, state)
+        assert offered == expected
+        col, k = divmod(int(moves[0]), 64)
+        rules.remove_group(grid, rules.group_at(grid, 3 - k, col))
+        sg_play(domain, state, int(moves[0]))
+
+
 def test_move_code_is_the_xor_of_the_cell_numbers_of_the_group():
     rows = [[2, 2], [1, 0]]
     domain = make_samegame(rows, rule="none", zobrist_seed=7)

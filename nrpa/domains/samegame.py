@@ -248,6 +248,7 @@ def _refresh_groups(domain, state):
     hi = min(stale_last, ncols - 1)
     for colour in range(n_colours):
         paired = n_colours + colour
+        seeded = np.int64(0)  # bit i: column lo + i has seeds (i < 64; wider bands scan the rest)
         for x in range(lo, hi + 1):
             column = masks[colour, x]
             neighbours = (column << _ONE) | (column >> _ONE)
@@ -257,7 +258,17 @@ def _refresh_groups(domain, state):
                 neighbours |= masks[colour, x + 1]
             masks[paired, x] = column & neighbours
             masks[seeds, x] = column & neighbours
-        for x0 in range(lo, hi + 1):
+            if x - lo < 64:
+                seeded |= np.int64(column & neighbours != 0) << (x - lo)
+        x0 = lo - 1
+        while True:  # x0: the columns with seeds, in order (skipping the others saves mispredicted tests)
+            if seeded != 0:
+                x0 = lo + _lowest_index(np.uint64(seeded))
+                seeded &= seeded - 1
+            else:
+                x0 = max(x0 + 1, lo + 64)
+                if x0 > hi:
+                    break
             while masks[seeds, x0] != 0:
                 seed = masks[seeds, x0] & (~masks[seeds, x0] + _ONE)
                 first, last = _flood(masks, paired, group, ncols, x0, seed, stack)
@@ -310,14 +321,12 @@ def sg_legal_moves(domain, state, moves, codes):
     pairs_allowed = domain.rule == 2 and info[2] > domain.threshold
     held = domain.rule != 0 and tabu_components >= 2
     n = 0
-    for i in range(n_groups):
+    for i in range(n_groups):  # written without a branch: whether a tabu group is held is a coin toss
         colour = groups[i, _COLOUR]
-        if held and colour == tabu and not (pairs_allowed and groups[i, _SIZE] == 2):
-            continue
         moves[n] = groups[i, _MOVE]
         codes[n] = groups[i, _CODE]
         work[colours_at + n] = colour
-        n += 1
+        n += 1 - np.int64(held & (colour == tabu) & (not (pairs_allowed & (groups[i, _SIZE] == 2))))
     if n == 0 and n_groups > 0:  # the rule left nothing: every group is legal again
         for i in range(n_groups):
             moves[n] = groups[i, _MOVE]
@@ -341,22 +350,6 @@ def sg_bias(domain, state, moves, codes, n, factors):
 
 
 @njit(cache=True, inline="always")
-def _drop_bits(column, removed):
-    """Column bitboard ``column`` with the stones at the bits of ``removed`` taken out and
-    the stones above them fallen down (removed bits are taken from the lowest up, so each
-    later position has dropped by the number already removed)."""
-    dropped = 0
-    while removed != 0:
-        low = removed & (~removed + _ONE)
-        k = np.uint64(_lowest_index(low) - dropped)
-        below = (_ONE << k) - _ONE
-        column = (column & below) | ((column >> _ONE) & ~below)
-        removed ^= low
-        dropped += 1
-    return column
-
-
-@njit(cache=True, inline="always")
 def sg_play(domain, state, move):
     masks = state.masks
     n_colours = domain.colours.size
@@ -370,29 +363,42 @@ def sg_play(domain, state, move):
     ncols = state.info[0]
     lo, hi = _flood(masks, colour, group, ncols, x0, seed, state.work)
     removed = 0
+    emptied = False
     for x in range(lo, hi + 1):
         bits = masks[group, x]
-        if bits != 0:
-            removed += _popcount(bits)
+        removed += _popcount(bits)
+        # Gravity, one removed stone at a time from the lowest (each later position has
+        # dropped by the number already removed), applied to every colour at once.
+        dropped = 0
+        while bits != 0:
+            low = bits & (~bits + _ONE)
+            below = (_ONE << np.uint64(_lowest_index(low) - dropped)) - _ONE
             for c in range(n_colours):
-                if masks[c, x] != 0:
-                    masks[c, x] = _drop_bits(masks[c, x], bits)
-            masks[group, x] = 0
-    # Remove the columns the move emptied (only lo..hi can have become empty).
-    write = lo
-    for x in range(lo, ncols):
+                masks[c, x] = (masks[c, x] & below) | ((masks[c, x] >> _ONE) & ~below)
+            bits ^= low
+            dropped += 1
         occupied = np.uint64(0)
         for c in range(n_colours):
             occupied |= masks[c, x]
-        if occupied == 0:
-            continue
-        if write != x:
+        masks[group, x] = 0
+        emptied |= occupied == 0
+    # Remove the columns the move emptied (only lo..hi can have become empty).
+    write = ncols
+    if emptied:
+        write = lo
+        for x in range(lo, ncols):
+            occupied = np.uint64(0)
             for c in range(n_colours):
-                masks[c, write] = masks[c, x]
-        write += 1
-    for x in range(write, ncols):
-        for c in range(n_colours):
-            masks[c, x] = 0
+                occupied |= masks[c, x]
+            if occupied == 0:
+                continue
+            if write != x:
+                for c in range(n_colours):
+                    masks[c, write] = masks[c, x]
+            write += 1
+        for x in range(write, ncols):
+            for c in range(n_colours):
+                masks[c, x] = 0
     info = state.info
     info[0] = write
     info[1] += (removed - 2) * (removed - 2)
