@@ -87,11 +87,9 @@ def _new_workspace(domain, levels, params):
 
 
 @njit(cache=True, inline="always")
-def _sample(weights, n):
-    """Index drawn with probability weights[i] / sum(weights[:n])."""
-    total = 0.0
-    for i in range(n):
-        total += weights[i]
+def _sample(weights, n, total):
+    """Index drawn with probability weights[i] / total, ``total`` being sum(weights[:n])
+    added up in index order (the caller sums while it fills ``weights``)."""
     threshold = np.random.random() * total
     cumulative = 0.0
     for i in range(n - 1):
@@ -131,9 +129,11 @@ def _policy_playout(domain, ws, policy, row, run, params):
         n = legal_moves(domain, state, moves, codes)
         if n == 0:
             break
+        total = 0.0
         if bias_kind == NO_BIAS:
             for i in range(n):
                 weights[i] = pol.exp_weight(keys, exp_weights, shift, row, codes[i])
+                total += weights[i]
                 seq_legal[0, offset + i] = codes[i]
         else:  # GNRPA: exp(w / tau + beta) = exp(v) * exp(beta)
             # exp(beta) of each move: the domain's, or a table's (a code it lacks has beta = 0).
@@ -147,9 +147,10 @@ def _policy_playout(domain, ws, policy, row, run, params):
                     factors[i] = pol.exp_weight(bias_keys, bias_factors, bias_shift, 0, codes[i])
             for i in range(n):
                 weights[i] = pol.exp_weight(keys, exp_weights, shift, row, codes[i]) * factors[i]
+                total += weights[i]
                 seq_legal[0, offset + i] = codes[i]
                 seq_factor[0, offset + i] = factors[i]
-        chosen = _sample(weights, n)
+        chosen = _sample(weights, n, total)
         seq_moves[0, length] = moves[chosen]
         seq_chosen[0, length] = chosen
         seq_starts[0, length] = offset
