@@ -77,7 +77,8 @@ SameGameState = namedtuple(
     # masks: rows 0 .. n_colours - 1 the stones of each colour, rows n_colours ..
     # 2 n_colours - 1 the paired stones of each colour, then two scratch rows;
     # info = [number of non-empty columns, score, moves played, components of the tabu
-    # colour (set by legal_moves), number of group records, first and last stale column];
+    # colour counted up to 2 at least (set by legal_moves), number of group records, first
+    # and last stale column];
     # groups: one record per group of 2 or more stones (fields _CODE .. _HI), valid for the
     # columns outside the stale ones;
     # work = scratch: flood-fill stack, then the colour indices of the moves legal_moves
@@ -308,13 +309,15 @@ def sg_legal_moves(domain, state, moves, codes):
     colours_at = _colours_at(domain)
     tabu = domain.tabu_index
     n_groups = info[4]
-    # Components of the tabu colour: its singletons and its groups.
+    # Components of the tabu colour, its groups and its single stones, counted only as far
+    # as 2: the rule and the bias ask only whether there are 2 or more.
     tabu_components = 0
-    for x in range(ncols):
-        tabu_components += _popcount(masks[tabu, x] & ~masks[n_colours + tabu, x])
     for i in range(n_groups):
-        if groups[i, _COLOUR] == tabu:
-            tabu_components += 1
+        tabu_components += np.int64(groups[i, _COLOUR] == tabu)
+    x = 0
+    while tabu_components < 2 and x < ncols:
+        tabu_components += _popcount(masks[tabu, x] & ~masks[n_colours + tabu, x])
+        x += 1
     info[3] = tabu_components
     # The rule holds the tabu colour's groups back while that colour has 2 or more
     # components (the selective rule lets its pairs through after t moves).
