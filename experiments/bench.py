@@ -21,7 +21,9 @@ prints instead where a level-1 NRPA iteration (one playout, one Adapt) spends it
 SameGame board 1 (tabu), Morpion 5D and TSPTW rc_204.1 (all moves): microseconds of playout
 and of Adapt, on the wall clock, in level-1 calls of N = 100 from a uniform policy for about
 S / 4 seconds, and how many legal moves a playout lists (each is a policy look-up in the
-playout and in Adapt).
+playout and in Adapt); then, for the same domains, what a move of the game alone costs:
+uniform games recorded, then replayed with and without listing the legal moves before each
+move (nanoseconds of listing and of playing, the fastest of three rounds).
 
     python -m experiments.bench --scaling-only [--outputs-dir DIR]
 
@@ -60,6 +62,7 @@ from nrpa.bias import bias_for
 from nrpa import nested, policy as pol
 from nrpa.clock import CLOCK_MONOTONIC, CLOCK_PROCESS_CPUTIME_ID, read_clock
 from nrpa.run import new_run, start_clocks
+from nrpa.domains.contract import legal_moves, max_length, max_moves, new_state, play, reset
 from nrpa.domains.registry import (
     BusOptions, MaximumOptions, MorpionOptions, SameGameOptions, TsptwOptions, WeakSchurOptions, make_domain,
 )
@@ -157,6 +160,73 @@ def level1_split(seconds: float) -> list[str]:
         lines.append(f"{name}: playout {playing / iterations * 1e6:.2f} µs, Adapt {adapting / iterations * 1e6:.2f} µs "
                      f"({100 * adapting / (playing + adapting):.0f}% of a level-1 iteration), "
                      f"{listed / iterations:.0f} legal moves listed a playout ({iterations:,} iterations)")
+    return lines
+
+
+@njit(cache=True)
+def _max_length(domain):
+    return max_length(domain)
+
+
+@njit(cache=True)
+def _uniform_games(domain, games, seed, sequences, lengths):
+    """Play ``games`` games with uniform draws; record each game's moves in ``sequences``."""
+    np.random.seed(seed)
+    state = new_state(domain)
+    moves = np.zeros(max_moves(domain), dtype=np.int64)
+    codes = np.zeros(max_moves(domain), dtype=np.int64)
+    for game in range(games):
+        reset(domain, state)
+        length = 0
+        while True:
+            n = legal_moves(domain, state, moves, codes)
+            if n == 0:
+                break
+            sequences[game, length] = moves[np.random.randint(n)]
+            play(domain, state, sequences[game, length])
+            length += 1
+        lengths[game] = length
+
+
+@njit(cache=True)
+def _replay_games(domain, sequences, lengths, listing):
+    """Play the recorded games again, listing the legal moves before each move when
+    ``listing``; returns the wall seconds and the moves listed."""
+    state = new_state(domain)
+    moves = np.zeros(max_moves(domain), dtype=np.int64)
+    codes = np.zeros(max_moves(domain), dtype=np.int64)
+    scratch = np.zeros(2, dtype=np.int64)
+    listed = 0
+    start = read_clock(CLOCK_MONOTONIC, scratch)
+    for game in range(lengths.size):
+        reset(domain, state)
+        for t in range(lengths[game]):
+            if listing:
+                listed += legal_moves(domain, state, moves, codes)
+            play(domain, state, sequences[game, t])
+    return read_clock(CLOCK_MONOTONIC, scratch) - start, listed
+
+
+def game_step_split(seconds: float, games: int = 2000) -> list[str]:
+    """Per domain of ``LEVEL1_DOMAINS``: nanoseconds per move of listing the legal moves and of
+    playing one, in ``games`` uniform games replayed (with and without the listing) about
+    ``seconds`` in all, the fastest of three rounds. The domain's game alone: no policy."""
+    lines = []
+    for name, options in LEVEL1_DOMAINS.items():
+        domain = make_domain(options).kernel_domain()
+        sequences = np.zeros((games, _max_length(domain)), dtype=np.int64)
+        lengths = np.zeros(games, dtype=np.int64)
+        _uniform_games(domain, games, 1, sequences, lengths)
+        steps = int(lengths.sum())
+        playing, _ = _replay_games(domain, sequences, lengths, False)  # compiles
+        both, listed = _replay_games(domain, sequences, lengths, True)
+        rounds = max(1, int(seconds / 3 / (playing + both)))
+        playing = min(sum(_replay_games(domain, sequences, lengths, False)[0] for _ in range(rounds)) for _ in range(3))
+        both = min(sum(_replay_games(domain, sequences, lengths, True)[0] for _ in range(rounds)) for _ in range(3))
+        per_step = 1e9 / (rounds * steps)
+        lines.append(f"{name}, uniform games: listing the legal moves {(both - playing) * per_step:.0f} ns and playing one "
+                     f"{playing * per_step:.0f} ns a move ({steps / games:.1f} moves a game, {listed / steps:.1f} "
+                     f"legal moves a step)")
     return lines
 
 
@@ -444,7 +514,8 @@ def main() -> None:
     parser.add_argument("--workloads", nargs="+", choices=list(AGAINST_WORKLOADS), default=DEFAULT_AGAINST,
                         help="with --against: these workloads (default: nrpa gnrpa spmcts, on SameGame board 1)")
     parser.add_argument("--level1", action="store_true",
-                        help="only where a level-1 iteration spends its time (playout, Adapt) on SameGame, Morpion, TSPTW")
+                        help="only where a level-1 iteration spends its time (playout, Adapt) on SameGame, Morpion, TSPTW, "
+                             "and what a move of the game alone costs (listing the legal moves, playing one)")
     parser.add_argument("--scaling-only", action="store_true",
                         help="only the scaling figure (root and leaf parallelism on 1 .. all cores)")
     parser.add_argument("--outputs-dir", type=Path, default=PROJECT_ROOT / "outputs",
@@ -461,7 +532,7 @@ def main() -> None:
         print(*scaling(seconds / 8, scaling_folder), sep="\n")
         return
     if arguments.level1:
-        print(*level1_split(seconds / 4), sep="\n")
+        print(*level1_split(seconds / 4), *game_step_split(seconds / 4), sep="\n")
         return
     print(f"machine: {os.cpu_count()} cores; NRPA level 4, N=100")
     print(f"cold start (python run.py, warm cache, one playout): {cold_start_seconds():.2f} s")
