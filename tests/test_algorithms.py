@@ -85,7 +85,7 @@ def test_the_same_seed_gives_the_same_run_in_another_process():
 def test_level_2_nrpa_reaches_the_exhaustive_optimum_of_a_small_board():
     """Counted over seeds 1-20: one seed's result depends on the order of the legal moves.
     Measured over seeds 1-40, one level-2 call (N = 100) clears this board for 15 and 19
-    seeds under two move orders; as many uniform playouts for 3."""
+    seeds under two move orders; as many uniform playouts for 3 (under the newer order)."""
     assert exhaustive_optimum(SMALL) == 1044
     domain = make_samegame(SMALL, rule="none")
     seeds = range(1, 21)
