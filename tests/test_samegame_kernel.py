@@ -25,8 +25,13 @@ def kernel_groups(domain, state):
     return offered, moves[:n]
 
 
-@settings(max_examples=60, deadline=None)
-@given(
+def python_groups(grid, groups, table):
+    """{top-left cell: (size, code)} of ``groups`` (lists of cells), by the plain-Python rules."""
+    return {cells[0]: (len(cells), rules.group_code(grid, cells, table)) for cells in groups}
+
+
+# Random boards and playout rules for the hypothesis tests.
+RANDOM_BOARDS = dict(
     seed=st.integers(0, 2**32 - 1),
     height=st.integers(1, 9),
     width=st.integers(1, 9),
@@ -34,6 +39,10 @@ def kernel_groups(domain, state):
     rule=st.sampled_from(["none", "tabu", "selective"]),
     threshold=st.integers(0, 4),
 )
+
+
+@settings(max_examples=60, deadline=None)
+@given(**RANDOM_BOARDS)
 def test_kernel_plays_exactly_the_python_rules(seed, height, width, colours, rule, threshold):
     rows = random_rows(seed, height, width, colours)
     domain = make_samegame(rows, rule=rule, threshold=threshold, zobrist_seed=seed)
@@ -44,11 +53,8 @@ def test_kernel_plays_exactly_the_python_rules(seed, height, width, colours, rul
     score = 0
     rng = np.random.default_rng(seed)
     for moves_played in range(height * width):
-        expected = {
-            cells[0]: (len(cells), rules.group_code(grid, cells, table))
-            for cells in rules.legal_groups(grid, rule=rule, threshold=threshold, tabu=tabu,
-                                            moves_played=moves_played)
-        }
+        expected = python_groups(grid, rules.legal_groups(grid, rule=rule, threshold=threshold, tabu=tabu,
+                                                          moves_played=moves_played), table)
         offered, moves = kernel_groups(domain, state)
         assert offered == expected
         assert (moves.size == 0) == (not rules.all_groups(grid))  # a rule never leaves a game without moves
@@ -64,14 +70,7 @@ def test_kernel_plays_exactly_the_python_rules(seed, height, width, colours, rul
 
 
 @settings(max_examples=60, deadline=None)
-@given(
-    seed=st.integers(0, 2**32 - 1),
-    height=st.integers(1, 9),
-    width=st.integers(1, 9),
-    colours=st.integers(1, 5),
-    rule=st.sampled_from(["none", "tabu", "selective"]),
-    threshold=st.integers(0, 4),
-)
+@given(**RANDOM_BOARDS)
 def test_the_kept_groups_stay_exact_through_unlisted_moves_and_state_copies(seed, height, width, colours, rule,
                                                                             threshold):
     """The kernel keeps its groups between moves and finds again only those near a move; it
@@ -89,11 +88,8 @@ def test_the_kept_groups_stay_exact_through_unlisted_moves_and_state_copies(seed
     for moves_played in range(height * width):
         groups = rules.all_groups(grid)
         if rng.random() < 0.5 or not groups:
-            expected = {
-                cells[0]: (len(cells), rules.group_code(grid, cells, table))
-                for cells in rules.legal_groups(grid, rule=rule, threshold=threshold, tabu=tabu,
-                                                moves_played=moves_played)
-            }
+            expected = python_groups(grid, rules.legal_groups(grid, rule=rule, threshold=threshold, tabu=tabu,
+                                                              moves_played=moves_played), table)
             assert kernel_groups(domain, state)[0] == expected
             listed += 1
         if not groups:
@@ -117,7 +113,7 @@ def test_a_board_wider_than_64_columns_lists_every_group():
     grid = rules.new_grid(rows)
     assert any(col >= 64 for cells in rules.all_groups(grid) for _, col in cells)
     for _ in range(20):
-        expected = {cells[0]: (len(cells), rules.group_code(grid, cells, table)) for cells in rules.all_groups(grid)}
+        expected = python_groups(grid, rules.all_groups(grid), table)
         offered, moves = kernel_groups(domain, state)
         assert offered == expected
         col, k = divmod(int(moves[0]), 64)
