@@ -62,7 +62,7 @@ from nrpa.bias import bias_for
 from nrpa import nested, policy as pol
 from nrpa.clock import CLOCK_MONOTONIC, CLOCK_PROCESS_CPUTIME_ID, read_clock
 from nrpa.run import new_run, start_clocks
-from nrpa.domains.contract import legal_moves, max_length, max_moves, new_state, play, reset
+from nrpa.domains.contract import code_bound, legal_moves, max_length, max_moves, new_state, play, reset
 from nrpa.domains.registry import (
     BusOptions, MaximumOptions, MorpionOptions, SameGameOptions, TsptwOptions, WeakSchurOptions, make_domain,
 )
@@ -119,7 +119,7 @@ def _level1_iterations(domain, params, iterations):
     np.random.seed(params.seed)
     run = new_run(domain, params)
     ws = nested._new_workspace(domain, 1, params)
-    policy = pol.new_policy(1, params.policy_capacity_bits)
+    policy = pol.new_policy(1, params.policy_capacity_bits, code_bound(domain))
     scratch = np.zeros(2, dtype=np.int64)
     start_clocks(run)
     best = -np.inf

@@ -27,6 +27,7 @@ import numpy as np
 from numba import njit
 
 from nrpa import policy as pol
+from nrpa.domains.contract import code_bound
 from nrpa.nested import _new_workspace, _policy_playout, adapt, adapt_step, copy_sequence
 from nrpa.run import STOP, go_on, new_run, result, start_clocks
 
@@ -202,7 +203,7 @@ def beam_search(domain, params):
     rows = 2 * params.beam * top  # policy and sequence rows 1..rows (row 0: the playouts' sequence)
     run = new_run(domain, params)
     ws = _new_workspace(domain, rows, params)
-    policy = pol.new_policy(rows, params.policy_capacity_bits)
+    policy = pol.new_policy(rows, params.policy_capacity_bits, code_bound(domain))
     b = _new_beam_state(top, params.beam)
     start_clocks(run)  # after the allocations, as ``search``
     while True:

@@ -25,3 +25,12 @@ def trailing_zeros(typingctx, value):
         return builder.cttz(args[0], ir.Constant(ir.IntType(1), 0))
 
     return types.uint64(types.uint64), codegen
+
+
+@intrinsic
+def float_from_bits(typingctx, bits):
+    """The float64 whose IEEE 754 bits are ``bits`` (an int64), with no conversion."""
+    def codegen(context, builder, signature, args):
+        return builder.bitcast(args[0], ir.DoubleType())
+
+    return types.float64(types.int64), codegen

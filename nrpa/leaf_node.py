@@ -35,6 +35,7 @@ from numba import njit, prange
 from numba.typed import List
 
 from nrpa import policy as pol
+from nrpa.domains.contract import code_bound
 from nrpa.nested import (
     ENDED, _new_workspace, _policy_playout, adapt_step, begin_call, copy_sequence, end_bottom_call, keep_then_adapt,
     new_call, nrpa, nrpa_until,
@@ -52,7 +53,7 @@ def _new_threads(domain, params, threads, levels):
     policies = List()
     for _ in range(threads):
         workspaces.append(_new_workspace(domain, levels, params))
-        policies.append(pol.new_policy(levels, params.policy_capacity_bits))
+        policies.append(pol.new_policy(levels, params.policy_capacity_bits, code_bound(domain)))
     return workspaces, policies, new_runs(domain, params, threads)
 
 
@@ -142,7 +143,7 @@ def leaf_node_search(domain, params):
     level = params.level
     run = new_run(domain, params)
     ws = _new_workspace(domain, level, params)
-    policy = pol.new_policy(level, params.policy_capacity_bits)
+    policy = pol.new_policy(level, params.policy_capacity_bits, code_bound(domain))
     call = new_call(level)
     thread_levels = params.parallel_level if params.strategy == THREAD_LOCAL else params.parallel_level - 1
     # (one set even for M = 1, which does not use it: numba cannot type an empty List)

@@ -38,7 +38,7 @@ from nrpa import policy as pol
 from nrpa.bias import DOMAIN_BIAS, NO_BIAS
 from nrpa.clock import CLOCK_MONOTONIC
 from nrpa.domains.contract import (
-    bias, codes_repeat, legal_moves, max_length, max_moves, new_state, play, reset, score,
+    bias, code_bound, legal_moves, max_length, max_moves, new_state, play, reset, score,
 )
 from nrpa.run import STOP, elapsed, end_playout, go_on, new_run, result, start_clocks
 
@@ -50,9 +50,9 @@ Workspace = namedtuple(
     # the sequence through the domain (a replay cost as much as the playout itself). With a
     # bias, seq_factor[l, j] is exp(beta) of the move of seq_legal[l, j]; without, seq_factor
     # has no columns (so copying a sequence copies nothing more than NRPA's); factors holds
-    # exp(beta) of the moves of one step. repeat_codes: the domain's ``codes_repeat``.
+    # exp(beta) of the moves of one step.
     ["state", "moves", "codes", "probabilities", "factors", "seq_moves", "seq_chosen", "seq_legal",
-     "seq_factor", "seq_starts", "seq_len", "update_slots", "update_deltas", "repeat_codes"],
+     "seq_factor", "seq_starts", "seq_len", "update_slots", "update_deltas"],
 )
 # The loop state of one NRPA call, so that it can pause and resume (``nrpa_until``): per
 # level, the best score of its current call, the iterations it has done and (GNRPA-LR) how
@@ -82,7 +82,6 @@ def _new_workspace(domain, levels, params):
         seq_len=np.zeros(levels + 1, dtype=np.int64),
         update_slots=np.zeros(length * width, dtype=np.int64),
         update_deltas=np.zeros(length * width),
-        repeat_codes=codes_repeat(domain),
     )
 
 
@@ -117,6 +116,7 @@ def _policy_playout(domain, ws, policy, row, run, params):
     factors = ws.factors
     keys = policy.keys
     exp_weights = policy.exp_weights
+    multiplier = policy.multiplier
     shift = policy.shift
     bias_kind = params.bias
     bias_keys = params.bias_keys
@@ -132,7 +132,7 @@ def _policy_playout(domain, ws, policy, row, run, params):
         total = 0.0
         if bias_kind == NO_BIAS:
             for i in range(n):
-                weights[i] = pol.exp_weight(keys, exp_weights, shift, row, codes[i])
+                weights[i] = pol.exp_weight(keys, exp_weights, multiplier, shift, row, codes[i])
                 total += weights[i]
                 seq_legal[0, offset + i] = codes[i]
         else:  # GNRPA: exp(w / tau + beta) = exp(v) * exp(beta)
@@ -144,9 +144,9 @@ def _policy_playout(domain, ws, policy, row, run, params):
                 bias(domain, state, moves, codes, n, factors)
             else:
                 for i in range(n):
-                    factors[i] = pol.exp_weight(bias_keys, bias_factors, bias_shift, 0, codes[i])
+                    factors[i] = pol.exp_weight(bias_keys, bias_factors, pol.GOLDEN, bias_shift, 0, codes[i])
             for i in range(n):
-                weights[i] = pol.exp_weight(keys, exp_weights, shift, row, codes[i]) * factors[i]
+                weights[i] = pol.exp_weight(keys, exp_weights, multiplier, shift, row, codes[i]) * factors[i]
                 total += weights[i]
                 seq_legal[0, offset + i] = codes[i]
                 seq_factor[0, offset + i] = factors[i]
@@ -185,13 +185,13 @@ def adapt(ws, policy, row, level, step):
     exp_weights = policy.exp_weights
     used = policy.used
     n_used = policy.n_used
+    multiplier = policy.multiplier
     shift = policy.shift
     legal = ws.seq_legal
     starts = ws.seq_starts
     chosen = ws.seq_chosen
     factor = ws.seq_factor
     biased = factor.shape[1] > 0
-    repeat_codes = ws.repeat_codes
     slots = ws.update_slots
     deltas = ws.update_deltas
     length = ws.seq_len[level]
@@ -200,38 +200,39 @@ def adapt(ws, policy, row, level, step):
         last = starts[level, t + 1]
         total = 0.0
         # Two copies of the same loops, with and without the bias factors: one loop testing
-        # for the bias at each move cost NRPA 20% of its playouts per second.
+        # for the bias at each move cost NRPA 20% of its playouts per second. p(m) is taken
+        # as exp * (step / total): one division a step instead of one a move.
         if biased:
             for j in range(first, last):
-                slot = pol.slot_for(keys, weights, exp_weights, used, n_used, shift, row, legal[level, j])
+                slot = pol.slot_for(keys, weights, exp_weights, used, n_used, multiplier, shift, row,
+                                    legal[level, j])
                 slots[j] = slot
                 total += exp_weights[row, slot] * factor[level, j]
+            scale = -step / total
             for j in range(first, last):
-                deltas[j] = -step * (exp_weights[row, slots[j]] * factor[level, j]) / total
+                deltas[j] = (exp_weights[row, slots[j]] * factor[level, j]) * scale
         else:
             for j in range(first, last):
-                slot = pol.slot_for(keys, weights, exp_weights, used, n_used, shift, row, legal[level, j])
+                slot = pol.slot_for(keys, weights, exp_weights, used, n_used, multiplier, shift, row,
+                                    legal[level, j])
                 slots[j] = slot
                 total += exp_weights[row, slot]
+            scale = -step / total
             for j in range(first, last):
-                deltas[j] = -step * exp_weights[row, slots[j]] / total
+                deltas[j] = exp_weights[row, slots[j]] * scale
         deltas[first + chosen[level, t]] += step
     n_codes = starts[level, length]
     for j in range(n_codes):
         weights[row, slots[j]] += deltas[j]
-    if repeat_codes:
-        # One exp per distinct code (NaN marks a weight whose exp is not taken yet): Morpion
-        # 5D runs 10% more playouts a second for it; TSPTW, whose codes never repeat, would
-        # run 5% fewer, so such domains take the plain loop below.
-        for j in range(n_codes):
-            exp_weights[row, slots[j]] = np.nan
-        for j in range(n_codes):
-            slot = slots[j]
-            if np.isnan(exp_weights[row, slot]):
-                exp_weights[row, slot] = np.exp(weights[row, slot])
-    else:
-        for j in range(n_codes):
-            exp_weights[row, slots[j]] = np.exp(weights[row, slots[j]])
+    # The new weights' exps, taken on a dense copy (in ``deltas``) in a loop that vectorizes,
+    # then written back. A code legal at several steps (SameGame's untouched groups, Morpion's
+    # open lines) takes its exp once per step: cheaper than finding its first occurrence.
+    for j in range(n_codes):
+        deltas[j] = weights[row, slots[j]]
+    for j in range(n_codes):
+        deltas[j] = pol.weight_exp(deltas[j])
+    for j in range(n_codes):
+        exp_weights[row, slots[j]] = deltas[j]
 
 
 @njit(cache=True)
@@ -407,7 +408,7 @@ def nrpa_search(domain, params):
     level = params.level
     run = new_run(domain, params)
     ws = _new_workspace(domain, max(level, 1), params)
-    policy = pol.new_policy(max(level, 1), params.policy_capacity_bits)
+    policy = pol.new_policy(max(level, 1), params.policy_capacity_bits, code_bound(domain))
     call = new_call(max(level, 1))
     # The clocks start after every allocation: zeroing large policy tables takes tens of
     # milliseconds, which would otherwise leave the 0.01 s checkpoint empty.

@@ -20,6 +20,7 @@ import numpy as np
 from numba import njit, prange
 
 from nrpa import policy as pol
+from nrpa.domains.contract import code_bound
 from nrpa.leaf_node import _new_threads
 from nrpa.nested import CURSOR_SLOTS, ENDED, Call, begin_call, nrpa_until
 from nrpa.run import RESTARTS, STOP, end_section, go_on, new_run, result, start_clocks, start_section
@@ -57,17 +58,19 @@ def average_top_policies(policies, searches, top, scratch):
     """Row ``top`` of every policy becomes the mean of the K rows ``top`` (row 0 of
     ``scratch`` holds the sum)."""
     pol.clear(scratch, 0)
-    keys, weights, exp_weights, used, n_used, shift = (
-        scratch.keys, scratch.weights, scratch.exp_weights, scratch.used, scratch.n_used, scratch.shift)
+    keys, weights, exp_weights, used, n_used, multiplier, shift = (
+        scratch.keys, scratch.weights, scratch.exp_weights, scratch.used, scratch.n_used, scratch.multiplier,
+        scratch.shift)
     for i in range(searches):
         source = policies[i]
         for j in range(source.n_used[top]):
             slot = source.used[top, j]
-            target = pol.slot_for(keys, weights, exp_weights, used, n_used, shift, 0, source.keys[top, slot])
+            target = pol.slot_for(keys, weights, exp_weights, used, n_used, multiplier, shift, 0,
+                                  source.keys[top, slot])
             weights[0, target] += source.weights[top, slot] / searches
     for j in range(n_used[0]):
         slot = used[0, j]
-        exp_weights[0, slot] = np.exp(weights[0, slot])
+        exp_weights[0, slot] = pol.weight_exp(weights[0, slot])
     for i in range(searches):
         pol.copy_row_to(scratch, 0, policies[i], top)
 
@@ -80,7 +83,7 @@ def policy_averaging_search(domain, params):
     searches, level = params.threads, params.level
     run = new_run(domain, params)
     workspaces, policies, runs = _new_threads(domain, params, searches, level)
-    scratch = pol.new_policy(0, params.policy_capacity_bits)
+    scratch = pol.new_policy(0, params.policy_capacity_bits, code_bound(domain))
     bests = np.full((searches, level + 1), -np.inf)
     dones = np.zeros((searches, level + 1), dtype=np.int64)
     repeats = np.zeros((searches, level + 1), dtype=np.int64)

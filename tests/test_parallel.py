@@ -151,17 +151,18 @@ def test_one_averaged_search_pausing_often_is_the_sequential_run(board):
 def test_averaging_takes_the_mean_weight_of_each_code_missing_codes_weighing_0():
     policies = List()
     for weights in ({11: 1.0, 22: 2.0}, {11: 3.0}):
-        policy = pol.new_policy(1, 10)
+        policy = pol.new_policy(1, 10, 0)
         for code, weight in weights.items():
             slot = pol.slot_for(policy.keys, policy.weights, policy.exp_weights, policy.used, policy.n_used,
-                                policy.shift, 1, code)
+                                np.uint64(policy.multiplier), policy.shift, 1, code)
             policy.weights[1, slot] = weight
             policy.exp_weights[1, slot] = np.exp(weight)
         policies.append(policy)
-    average_top_policies(policies, 2, 1, pol.new_policy(0, 10))
+    average_top_policies(policies, 2, 1, pol.new_policy(0, 10, 0))
     for policy in policies:
         assert pol.weight(policy, 1, 11) == 2.0 and pol.weight(policy, 1, 22) == 1.0
-        assert pol.exp_weight(policy.keys, policy.exp_weights, policy.shift, 1, 22) == pytest.approx(np.e)
+        exp_22 = pol.exp_weight(policy.keys, policy.exp_weights, np.uint64(policy.multiplier), policy.shift, 1, 22)
+        assert exp_22 == pytest.approx(np.e)
         assert policy.n_used[1] == 2
 
 

@@ -32,27 +32,54 @@ def workspace_with_sequence(legal_per_step, chosen, factors=None):
     return ws
 
 
-@pytest.mark.parametrize("repeat_codes", [True, False], ids=["one exp per code", "one exp per legal move"])
-def test_one_adapt_step_matches_the_hand_computed_update(repeat_codes):
+@pytest.mark.parametrize("code_bound", [0, 50, 1024, 2048], ids=["hashed", "dense", "dense, full", "dense, too wide"])
+def test_one_adapt_step_matches_the_hand_computed_update(code_bound):
     # Step 1: codes 10, 20, 30 all at weight 0, 20 chosen: p = 1/3 each.
     # Step 2: codes 20, 40, 40 chosen: p = 1/2 each, with 20 still at its weight from
-    # before this Adapt (0), not at the 2/3 that step 1 gives it. The domain's
-    # ``codes_repeat`` changes only how many exps Adapt takes, not the weights.
-    ws = workspace_with_sequence([[10, 20, 30], [20, 40]], chosen=[1, 1])._replace(repeat_codes=repeat_codes)
-    policy = pol.new_policy(1, 10)
+    # before this Adapt (0), not at the 2/3 that step 1 gives it. Where the codes sit in
+    # the table (the domain's ``code_bound``) does not change the weights.
+    ws = workspace_with_sequence([[10, 20, 30], [20, 40]], chosen=[1, 1])
+    policy = pol.new_policy(1, 10, code_bound)
     adapt(ws, policy, 1, 1, 1.0)
     expected = {10: -1 / 3, 20: 1 - 1 / 3 - 1 / 2, 30: -1 / 3, 40: 1 - 1 / 2}
     for code, weight in expected.items():
         assert pol.weight(policy, 1, code) == pytest.approx(weight, abs=1e-12)
         slot = pol.slot_for(policy.keys, policy.weights, policy.exp_weights, policy.used,
-                            policy.n_used, policy.shift, 1, code)
+                            policy.n_used, np.uint64(policy.multiplier), policy.shift, 1, code)
+        assert policy.exp_weights[1, slot] == pol.weight_exp(policy.weights[1, slot])
         assert policy.exp_weights[1, slot] == pytest.approx(math.exp(weight), abs=1e-12)
+        if 0 < code_bound <= 1024:  # dense codes that fit: each in its own slot
+            assert slot == code
     assert pol.weight(policy, 0, 20) == 0.0  # other rows untouched
+
+
+def test_dense_codes_outside_their_bound_are_still_found_by_probing():
+    # slot = code mod 1024 for dense codes: 7, 1031 and -1017 share a home slot
+    policy = pol.new_policy(1, 10, 1024)
+    adapt(workspace_with_sequence([[7, 1031, -1017]], chosen=[1]), policy, 1, 1, 3.0)
+    assert pol.weight(policy, 1, 7) == pytest.approx(-1.0)
+    assert pol.weight(policy, 1, 1031) == pytest.approx(2.0)
+    assert pol.weight(policy, 1, -1017) == pytest.approx(-1.0)
+    assert pol.weight(policy, 1, 2055) == 0.0
+
+
+def test_the_policy_exp_is_within_one_ulp_of_exp_and_ends_at_inf_and_0():
+    rng = np.random.default_rng(3)
+    xs = np.concatenate([rng.uniform(-50, 50, 100_000), rng.uniform(-708, 709.7, 10_000),
+                         [0.0, -0.0, 1e-300, -1e-17, 0.5 * math.log(2), 1.0, -1.0, 709.78, -708.39]])
+    for x in xs:
+        exact = math.exp(x)
+        assert abs(pol.weight_exp(x) - exact) <= math.ulp(exact), x
+    assert pol.weight_exp(0.0) == pol.weight_exp(-0.0) == 1.0
+    assert pol.weight_exp(709.8) == pol.weight_exp(1e308) == math.inf
+    assert pol.weight_exp(-745.2) == pol.weight_exp(-1e308) == 0.0
+    assert pol.weight_exp(-740.0) == pytest.approx(math.exp(-740.0), rel=1e-6)  # a subnormal
+    assert math.isnan(pol.weight_exp(math.nan))
 
 
 def test_adapt_with_nonzero_weights_and_alpha_uses_the_softmax_of_the_old_weights():
     ws = workspace_with_sequence([[1, 2]], chosen=[0])
-    policy = pol.new_policy(1, 10)
+    policy = pol.new_policy(1, 10, 0)
     adapt(ws, policy, 1, 1, 1.0)  # w1 = 1/2, w2 = -1/2
     adapt(ws, policy, 1, 1, 2.0)
     p1 = math.exp(0.5) / (math.exp(0.5) + math.exp(-0.5))
@@ -66,7 +93,7 @@ def test_generalized_adapt_with_a_temperature_and_a_bias_matches_the_hand_comput
     # (3/8, -1/4, -1/8); the table holds v = w / tau = (3/16, -1/8, -1/16), stepped by
     # alpha / tau^2 = 1/4.
     ws = workspace_with_sequence([[10, 20, 30]], chosen=[0], factors=[[1.0, 2.0, 1.0]])
-    policy = pol.new_policy(1, 10)
+    policy = pol.new_policy(1, 10, 0)
     tau, alpha = 2.0, 1.0
     adapt(ws, policy, 1, 1, alpha / tau**2)
     w = {10: 3 / 8, 20: -1 / 4, 30: -1 / 8}
@@ -81,7 +108,7 @@ def test_generalized_adapt_with_a_temperature_and_a_bias_matches_the_hand_comput
 
 
 def test_copying_a_row_replaces_the_target_row_entirely():
-    policy = pol.new_policy(2, 10)
+    policy = pol.new_policy(2, 10, 0)
     adapt(workspace_with_sequence([[5, 6]], chosen=[0]), policy, 1, 1, 1.0)
     adapt(workspace_with_sequence([[7, 8]], chosen=[0]), policy, 2, 1, 1.0)
     pol.copy_row(policy, 2, 1)
@@ -91,13 +118,13 @@ def test_copying_a_row_replaces_the_target_row_entirely():
 
 
 def test_the_code_equal_to_the_empty_marker_is_stored_like_any_other():
-    policy = pol.new_policy(1, 10)
+    policy = pol.new_policy(1, 10, 0)
     adapt(workspace_with_sequence([[int(pol.EMPTY_KEY), 3]], chosen=[0]), policy, 1, 1, 1.0)
     assert pol.weight(policy, 1, int(pol.EMPTY_KEY)) == pytest.approx(0.5)
 
 
 def test_a_full_policy_table_fails_loudly():
-    policy = pol.new_policy(1, 10)  # 1024 slots, at most 70% of them used
+    policy = pol.new_policy(1, 10, 0)  # 1024 slots, at most 70% of them used
     ws = workspace_with_sequence([list(range(1, 101))] * 10 + [list(range(101, 1001))], chosen=[0] * 11)
     with pytest.raises(RuntimeError, match="policy table full"):
         adapt(ws, policy, 1, 1, 1.0)

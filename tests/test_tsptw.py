@@ -54,7 +54,7 @@ def test_kernel_offers_the_customers_the_python_rules_offer(name, rule, seed):
     while (n := tw_legal_moves(kernel, state, moves, codes)) > 0:
         expected = rules.legal_customers(domain.instance, visited, here, time, rule=rule)
         assert sorted(moves[:n]) == sorted(expected)
-        assert all(code == here * 4096 + move for move, code in zip(moves[:n], codes[:n]))
+        assert all(code == here * kernel.nodes + move for move, code in zip(moves[:n], codes[:n]))
         customer = int(moves[rng.integers(n)])
         tw_play(kernel, state, customer)
         time = max(time + domain.instance.distance[here][customer], domain.instance.ready[customer])

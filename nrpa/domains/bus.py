@@ -198,13 +198,6 @@ def bus_legal_moves(domain, state, moves, codes):
 
 
 @njit(cache=True)
-def bus_codes_repeat(domain):
-    """A code is never legal at two steps of a sequence: it holds the minute and the bus, and
-    a bus has at most one decision a minute (play resumes with the next bus)."""
-    return False
-
-
-@njit(cache=True)
 def bus_play(domain, state, dwell):
     data = state.data
     b = data[DECISION_BUS]
@@ -232,5 +225,4 @@ def bus_max_length(domain):
 contract.register(
     Bus, new_state=bus_new_state, reset=bus_reset, copy_state=bus_copy_state, legal_moves=bus_legal_moves,
     play=bus_play, score=bus_score, max_moves=bus_max_moves, max_length=bus_max_length,
-    codes_repeat=bus_codes_repeat,
 )

@@ -80,13 +80,12 @@ def bias(domain, state, moves, codes, n, factors):
     bias (``domain.bias``)."""
 
 
-def codes_repeat(domain):
-    """Whether one code can be legal at several steps of a sequence (``bool``): SameGame's
-    untouched groups and Morpion's open lines are, step after step. Adapt then takes one exp
-    per distinct code instead of one per legal move of each step. Optional (default True);
-    a domain whose codes cannot repeat within a sequence (TSPTW's (from, to): ``from`` is a
-    new node at each step) returns False and spares Adapt the bookkeeping. Only the speed
-    depends on it: both ways give the same weights."""
+def code_bound(domain):
+    """B (``int64``) when every code lies in [0, B), dense codes such as Morpion's move ids
+    and TSPTW's (from, to); 0 for codes that are any 64-bit values (SameGame's hashes).
+    Policy tables put code c in slot c when B fits them, so that the codes of one step share
+    cache lines, and hash the codes otherwise (``nrpa.policy``). Optional (default 0). Only
+    the speed depends on it: a code outside [0, B) is still found, by probing."""
 
 
 @njit(cache=True)
@@ -95,14 +94,14 @@ def no_bias(domain, state, moves, codes, n, factors):
 
 
 @njit(cache=True)
-def codes_may_repeat(domain):
-    return True
+def hashed_codes(domain):
+    return 0
 
 
 CONTRACT = {stub.__name__: stub for stub in (new_state, reset, copy_state, legal_moves, play, score, max_moves,
-                                             max_length, bias, codes_repeat)}
+                                             max_length, bias, code_bound)}
 # what a domain that does not register these gets
-OPTIONAL = {"bias": no_bias, "codes_repeat": codes_may_repeat}
+OPTIONAL = {"bias": no_bias, "code_bound": hashed_codes}
 REGISTERED = {}  # domain NamedTuple class -> its implementations, by contract name
 
 
@@ -190,7 +189,7 @@ def _bias(domain, state, moves, codes, n, factors):
     return implementation(domain, state, moves, codes, n, factors)  # noqa: F821
 
 
-def _codes_repeat(domain):
+def _code_bound(domain):
     return implementation(domain)  # noqa: F821
 
 

@@ -67,9 +67,9 @@ def mx_legal_moves(domain, state, moves, codes):
 
 
 @njit(cache=True)
-def mx_codes_repeat(domain):
-    """No code is legal at two steps: a code holds the length, one more at every step."""
-    return False
+def mx_code_bound(domain):
+    """Codes position * 100 + atom lie below max_atoms * 100: slot = code in the policy."""
+    return domain.max_atoms * 100
 
 
 @njit(cache=True, inline="always")
@@ -112,5 +112,5 @@ def mx_max_length(domain):
 contract.register(
     Maximum, new_state=mx_new_state, reset=mx_reset, copy_state=mx_copy_state, legal_moves=mx_legal_moves,
     play=mx_play, score=mx_score, max_moves=mx_max_moves, max_length=mx_max_length,
-    codes_repeat=mx_codes_repeat,
+    code_bound=mx_code_bound,
 )

@@ -402,9 +402,16 @@ def mp_max_length(domain):
     return domain.length_cap
 
 
+@njit(cache=True)
+def mp_code_bound(domain):
+    """Move ids (line * 5 + k, line = cell * 4 + d) lie below CELLS * 20: slot = code in the
+    policy (the lines near a dot share cache lines)."""
+    return CELLS * 20
+
+
 for _domain_class in (Morpion, MorpionSpan6):
     contract.register(
         _domain_class, new_state=mp_new_state, reset=mp_reset, copy_state=mp_copy_state,
         legal_moves=mp_legal_moves, play=mp_play, score=mp_score, max_moves=mp_max_moves,
-        max_length=mp_max_length,
+        max_length=mp_max_length, code_bound=mp_code_bound,
     )

@@ -6,7 +6,8 @@ the depot. Travelling i -> j costs d[i][j] (service time of i included); arrivin
 the ready time waits, arriving after the due date is one violation and the tour goes on.
 Score = -(1e6 * violations + cost), so the search maximises it.
 
-A move is the next customer; its policy code is (previous node, next node). Playout rules:
+A move is the next customer; its policy code is (previous node, next node), as the index
+previous * nodes + next (dense: ``tw_code_bound``). Playout rules:
 ``all`` (every unvisited customer) and ``pruned`` (Cazenave & Teytaud 2012, Edelkamp et al.
 2013): if some unvisited customer can no longer be reached before its due date, only such
 customers; otherwise not a customer whose visit would make another reachable one late; and
@@ -29,6 +30,7 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
+from nrpa.bits import trailing_zeros
 from nrpa.domains import contract
 
 RULES = {"all": 0, "pruned": 1}
@@ -41,8 +43,12 @@ VIOLATION_COST = 1_000_000.0
 # product form is safe from overflow
 Tsptw = namedtuple("Tsptw", ["nodes", "distance", "ready", "due", "rule", "bias", "bias_scale", "travel_factor",
                              "ready_factor", "split_exp"])
+MASK_NODES = 64
 EXP_LIMIT = 700.0  # exp(700) ~ 1e304: the product form's factors stay finite and normal below it
-# info = [current node, customers visited, violations]; clock = [time, cost]
+# info = [current node, customers visited, violations, unvisited]; clock = [time, cost].
+# info[3]: bit j set for each customer j not visited yet, when the nodes fit in 64 bits
+# (MASK_NODES): the rule ``all`` lists them by walking the set bits (45 ns a step on
+# rc_204.1 instead of 100 for a test of every node's flag, a branch the predictor misses).
 TsptwState = namedtuple("TsptwState", ["visited", "info", "clock"])
 
 
@@ -64,7 +70,7 @@ def make_tsptw(distance, ready, due, *, rule: str = "all", bias: str = "none", b
 
 @njit(cache=True)
 def tw_new_state(domain):
-    state = TsptwState(visited=np.zeros(domain.nodes, dtype=np.uint8), info=np.zeros(3, dtype=np.int64),
+    state = TsptwState(visited=np.zeros(domain.nodes, dtype=np.uint8), info=np.zeros(4, dtype=np.int64),
                        clock=np.zeros(2))
     tw_reset(domain, state)
     return state
@@ -76,6 +82,8 @@ def tw_reset(domain, state):
     state.visited[0] = 1
     state.info[:] = 0
     state.clock[:] = 0.0
+    if domain.nodes <= MASK_NODES:  # customers 1 .. nodes - 1
+        state.info[3] = np.int64((np.uint64(0xFFFFFFFFFFFFFFFF) >> np.uint64(MASK_NODES - domain.nodes)) ^ np.uint64(1))
 
 
 @njit(cache=True)
@@ -117,21 +125,27 @@ def tw_legal_moves(domain, state, moves, codes):
                 if harmless:
                     moves[count] = i
                     count += 1
-    if count == 0:  # (3) no rule, or the rule left nothing
-        for j in range(1, nodes):
-            if not visited[j]:
-                moves[count] = j
+    if count == 0:  # (3) no rule, or the rule left nothing: every unvisited customer, in order
+        if nodes <= MASK_NODES:
+            unvisited = np.uint64(state.info[3])
+            while unvisited:
+                moves[count] = np.int64(trailing_zeros(unvisited))
+                unvisited &= unvisited - np.uint64(1)
                 count += 1
+        else:
+            for j in range(1, nodes):
+                if not visited[j]:
+                    moves[count] = j
+                    count += 1
     for k in range(count):
-        codes[k] = here * 4096 + moves[k]
+        codes[k] = here * nodes + moves[k]
     return count
 
 
 @njit(cache=True)
-def tw_codes_repeat(domain):
-    """A code is never legal at two steps of a sequence: ``here * 4096 + next``, and ``here``
-    is a new node at every step."""
-    return False
+def tw_code_bound(domain):
+    """Codes here * nodes + next lie below nodes^2: slot = code in the policy."""
+    return domain.nodes * domain.nodes
 
 
 @njit(cache=True, inline="always")
@@ -142,6 +156,8 @@ def tw_play(domain, state, customer):
     if state.clock[0] > domain.due[customer]:
         state.info[2] += 1
     state.visited[customer] = 1
+    if domain.nodes <= MASK_NODES:
+        state.info[3] &= ~(np.int64(1) << customer)
     state.info[0] = customer
     state.info[1] += 1
 
@@ -194,5 +210,5 @@ def tw_max_moves(domain):
 contract.register(
     Tsptw, new_state=tw_new_state, reset=tw_reset, copy_state=tw_copy_state, legal_moves=tw_legal_moves,
     play=tw_play, score=tw_score, max_moves=tw_max_moves, max_length=tw_max_moves, bias=tw_bias,
-    codes_repeat=tw_codes_repeat,
+    code_bound=tw_code_bound,
 )

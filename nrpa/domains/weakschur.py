@@ -116,13 +116,6 @@ def ws_legal_moves(domain, state, moves, codes):
     return count
 
 
-@njit(cache=True)
-def ws_codes_repeat(domain):
-    """A code is never legal at two steps of a sequence: it holds the number n placed, one
-    more at every step."""
-    return False
-
-
 @njit(cache=True, inline="always")
 def ws_play(domain, state, part):
     n = state.info[0]
@@ -153,5 +146,4 @@ def ws_score(domain, state):
 contract.register(
     WeakSchur, new_state=ws_new_state, reset=ws_reset, copy_state=ws_copy_state, legal_moves=ws_legal_moves,
     play=ws_play, score=ws_score, max_moves=ws_max_moves, max_length=ws_max_length,
-    codes_repeat=ws_codes_repeat,
 )
