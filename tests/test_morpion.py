@@ -166,7 +166,10 @@ def test_kernel_plays_exactly_the_python_rules(rule_set, seed, ends):
     assert kernel_set(domain, state) == []
     assert state.lists[kernel.N_PLAYED] == len(position.moves) == rules.replay(variant, position.moves, line_span)
     kernel.mp_reset(domain, state)  # reset restores the cross, the cells past the lines' ends included
-    assert np.array_equal(state.board, kernel.mp_new_state(domain).board)
+    fresh = kernel.mp_new_state(domain)
+    assert np.array_equal(state.board, fresh.board)
+    bitboards = kernel._bitboards(domain)  # and the bitboards: dots, marks, walls, listed lines
+    assert np.array_equal(state.lists[bitboards:], fresh.lists[bitboards:])
 
 
 def test_line_span_6_games_are_5d_games_and_the_kernel_agrees_on_them_in_bulk():

@@ -46,10 +46,12 @@ count) and the lines of direction d that now share a point (5D: start offsets -4
 from L's start; line_span 6: -5..5) or a unit segment (5T: offsets -3..3) with L, which all
 become illegal. So
 ``play`` removes those and re-evaluates the 5 lines through p in each other direction (and, in
-5T, when p is an end of L, the line of direction d continuing L beyond p): ~16 lines, from the
-9 cells around p along each direction read once into bit masks. ``reset``
-restores only the cells of the lines played (kept in the history) and reloads the initial
-list. The list order depends on the history; it is deterministic.
+5T, when p is an end of L, the line of direction d continuing L beyond p): ~16 lines, from
+bitboards that hold, per direction, a 64-bit word per line of the grid (the dots, the used
+marks and the walls on it, and which of the lines starting there are listed), so that the 9
+cells around p are one word and only the lines whose listing changes are visited. ``reset``
+restores only the cells and words of the lines played (kept in the history) and reloads the
+initial list. The list order depends on the history; it is deterministic.
 
 Each array of the domain and state tuples costs atomic reference-count updates at every call
 of a jitted function taking it, and so does every array passed to a helper (with five arrays
@@ -57,7 +59,7 @@ and small helpers these took a third of a random playout). So ``play`` is one fu
 the domain holds only scalars, and the state two arrays:
 ``board`` (int16) holds the W * W cells, then the list index of each of the 4 W^2 lines;
 ``lists`` (int64) holds [legal moves n, moves played m, border flag, initial moves n0], the
-legal moves, the history, then the initial moves.
+legal moves, the history, the initial moves, then the bitboards.
 
 Bounds (``max_moves``, ``max_length``), proved from potentials, so that the buffers of the
 search kernels can never overflow:
@@ -86,6 +88,7 @@ import numpy as np
 from numba import njit
 from numba.extending import overload
 
+from nrpa.bits import trailing_zeros
 from nrpa.domains import contract
 
 RULES = {"5D": 0, "5T": 1}
@@ -110,6 +113,16 @@ WALL = 128
 KEEP = CROSS_DOT | BORDER | WALL  # the bits of a cell that no move changes
 # lists slots
 N_LEGAL, N_PLAYED, BORDER_REACHED, N_INITIAL, FIRST_MOVE = 0, 1, 2, 3, 4
+# Bitboards, in ``lists`` after the initial moves: per direction d, 128 words, one per line of
+# the grid in direction d (``_line_of``): the dots on it, the cells used in direction d (the
+# same marks as the cells' bits 1 + d), the walls, and the starts of the moves of direction d
+# in the list of legal moves (LISTED: a move's line is listed exactly when its index in
+# board[CELLS:] is not 0). Bit i of a word is the cell at position i along its line, so the
+# 9 cells around a dot in direction d are 9 bits of one word instead of 9 cell reads, and
+# ``play`` visits only the lines whose listing changes.
+LINES_PER_DIRECTION = 128
+BITBOARD_WORDS = 4 * LINES_PER_DIRECTION
+DOTS, MARKS, WALLS, LISTED = 0, 1, 2, 3  # the bitboards, in this order
 # For a 5-bit mask of the dots of a line: whether exactly 4 are set, and the index of the
 # missing one.
 _FOUR_DOTS = np.array([bin(m).count("1") == 4 for m in range(32)], dtype=np.bool_)
@@ -129,7 +142,7 @@ MorpionState = namedtuple(
     "MorpionState",
     # board[:CELLS] cell bits, board[CELLS + line] = index + 1 of the line's move in the list
     # (0: none); lists = [n, m, border reached, n0, moves[capacity], history[length_cap],
-    # initial moves[capacity]].
+    # initial moves[capacity], then the bitboards (``_bitboards``)].
     ["board", "lists"],
 )
 
@@ -193,6 +206,27 @@ def _step(d):
     return 1 if d == 0 else WIDTH + 2 - d
 
 
+@njit(cache=True, inline="always")
+def _line_of(d, cell):
+    """(line, position) of ``cell`` in the bitboards of direction d: rows by x, columns by
+    y, both diagonals by y."""
+    x = cell & (WIDTH - 1)
+    y = cell >> 6
+    if d == 0:
+        return y, x
+    if d == 1:
+        return x - y + WIDTH - 1, y
+    if d == 2:
+        return x, y
+    return x + y, y
+
+
+@njit(cache=True, inline="always")
+def _bitboards(domain):
+    """Offset in ``lists`` of the first bitboard (DOTS; MARKS and WALLS follow)."""
+    return FIRST_MOVE + 2 * domain.capacity + domain.length_cap
+
+
 @njit(cache=True)
 def scan_moves(board, variant, span, out):
     """Every legal move of ``board``'s cells by a full scan of the lines inside the grid, in
@@ -243,9 +277,18 @@ def mp_new_state(domain):
                 board[y * WIDTH + x] = BORDER
     for x, y in CROSS:
         board[(y + ORIGIN) * WIDTH + x + ORIGIN] |= DOT | CROSS_DOT
-    lists = np.zeros(FIRST_MOVE + 2 * capacity + domain.length_cap, dtype=np.int64)
+    lists = np.zeros(FIRST_MOVE + 2 * capacity + domain.length_cap + 4 * BITBOARD_WORDS, dtype=np.int64)
     initial = FIRST_MOVE + capacity + domain.length_cap
     lists[N_INITIAL] = scan_moves(board, domain.variant, domain.span, lists[initial:])
+    bitboards = _bitboards(domain)
+    for cell in range(CELLS):
+        for d in range(4):
+            line, position = _line_of(d, cell)
+            word = d * LINES_PER_DIRECTION + line
+            if board[cell] & WALL:
+                lists[bitboards + WALLS * BITBOARD_WORDS + word] |= np.int64(1) << position
+            if board[cell] & DOT:  # the cross: its dots stay, the others are undone by reset
+                lists[bitboards + DOTS * BITBOARD_WORDS + word] |= np.int64(1) << position
     state = MorpionState(board=board, lists=lists)
     mp_reset(domain, state)
     return state
@@ -260,21 +303,39 @@ def mp_reset(domain, state):
     # Only the cells of the lines played changed (and, line_span 6, the cell past each one's
     # end): keep their fixed bits, the cross's dots.
     cells = 6 if _blocks_6(domain) else 5
+    dots = _bitboards(domain) + DOTS * BITBOARD_WORDS
+    marks = _bitboards(domain) + MARKS * BITBOARD_WORDS
     for t in range(lists[N_PLAYED]):
-        line = lists[history + t] // 5
+        move = lists[history + t]
+        line = move // 5
         start = line >> 2
-        step = _step(line & 3)
+        d = line & 3
+        step = _step(d)
         for i in range(cells):
             cell = start + i * step
             value = board[cell]
             board[cell] = (value & KEEP) | ((value & CROSS_DOT) >> 5)
+        # every mark comes from a line played, and every dot beyond the cross from a move
+        word, _ = _line_of(d, start)
+        lists[marks + d * LINES_PER_DIRECTION + word] = 0
+        dot = start + (move - line * 5) * step
+        for d2 in range(4):
+            word, position = _line_of(d2, dot)
+            lists[dots + d2 * LINES_PER_DIRECTION + word] &= ~(np.int64(1) << position)
+    listed = _bitboards(domain) + LISTED * BITBOARD_WORDS
     for i in range(lists[N_LEGAL]):
-        board[CELLS + lists[FIRST_MOVE + i] // 5] = 0
+        line = lists[FIRST_MOVE + i] // 5
+        board[CELLS + line] = 0
+        word, position = _line_of(line & 3, line >> 2)
+        lists[listed + (line & 3) * LINES_PER_DIRECTION + word] &= ~(np.int64(1) << position)
     n = lists[N_INITIAL]
     for i in range(n):
         move = lists[initial + i]
         lists[FIRST_MOVE + i] = move
-        board[CELLS + move // 5] = i + 1
+        line = move // 5
+        board[CELLS + line] = i + 1
+        word, position = _line_of(line & 3, line >> 2)
+        lists[listed + (line & 3) * LINES_PER_DIRECTION + word] |= np.int64(1) << position
     lists[N_LEGAL] = n
     lists[N_PLAYED] = 0
     lists[BORDER_REACHED] = 0
@@ -303,8 +364,19 @@ def mp_play(domain, state, move):
     board[p] |= DOT
     span6 = _blocks_6(domain)  # a constant of the domain's class: 5D only
     used = 2 << d
-    for i in range(6 if span6 else (5 if variant == 0 else 4)):
+    marked = 6 if span6 else (5 if variant == 0 else 4)
+    for i in range(marked):
         board[start + i * step] |= used
+    dots = _bitboards(domain) + DOTS * BITBOARD_WORDS
+    marks = _bitboards(domain) + MARKS * BITBOARD_WORDS
+    walls = _bitboards(domain) + WALLS * BITBOARD_WORDS
+    listed = _bitboards(domain) + LISTED * BITBOARD_WORDS
+    for d2 in range(4):
+        word, position = _line_of(d2, p)
+        lists[dots + d2 * LINES_PER_DIRECTION + word] |= np.int64(1) << position
+    word, start_position = _line_of(d, start)  # (a 6th mark past the grid's 64th cell is never read)
+    word += d * LINES_PER_DIRECTION
+    lists[marks + word] |= ((np.int64(1) << marked) - 1) << start_position
     played = lists[N_PLAYED]
     lists[FIRST_MOVE + capacity + played] = move
     lists[N_PLAYED] = played + 1
@@ -314,16 +386,24 @@ def mp_play(domain, state, move):
     # 1. The lines of direction d sharing a point (5D) or a unit segment (5T) with the new
     # line (line_span 6: whose 6 points meet its 6), the new line itself included, are no
     # moves any more.
+    # They are the listed lines of direction d starting within ``reach`` of the new line's
+    # start, taken in increasing order (a line starting within 4 cells of the grid's edge
+    # holds a wall cell and is never listed, so the window may stop at the edge).
     reach = 5 if span6 else (4 if variant == 0 else 3)
-    for offset in range(-reach, reach + 1):
-        gone = line + 4 * offset * step
-        index = board[CELLS + gone]
-        if index != 0:  # remove it: the last move of the list takes its place
-            last = lists[FIRST_MOVE + n - 1]
-            lists[FIRST_MOVE + index - 1] = last
-            board[CELLS + last // 5] = index
-            board[CELLS + gone] = 0
-            n -= 1
+    lowest = max(start_position - reach, 0)
+    nearby = (np.uint64(lists[listed + word]) >> np.uint64(lowest)) \
+        & np.uint64((1 << (start_position + reach + 1 - lowest)) - 1)
+    while nearby:
+        position = np.int64(trailing_zeros(nearby)) + lowest
+        nearby &= nearby - np.uint64(1)
+        lists[listed + word] &= ~(np.int64(1) << position)
+        gone = line + 4 * (position - start_position) * step
+        index = board[CELLS + gone]  # remove it: the last move of the list takes its place
+        last = lists[FIRST_MOVE + n - 1]
+        lists[FIRST_MOVE + index - 1] = last
+        board[CELLS + last // 5] = index
+        board[CELLS + gone] = 0
+        n -= 1
     # 2. The 5 lines through p in each direction: p is now a dot. In direction d they all
     # meet the new line and are blocked, except in 5T, when p is an end of the new line, the
     # line continuing it beyond p (they are evaluated all the same: the used marks block the
@@ -331,46 +411,51 @@ def mp_play(domain, state, move):
     for d2 in range(4):
         if d2 == d and (variant == 0 or (k != 0 and k != 4)):
             continue
-        # Bit i of the masks: cell p + (i - 4) * step2; the line through p at position 4 - j
-        # covers bits j .. j + 4.
+        # Bit i of the masks: cell p + (i - 4) * step2, from the bitboards (a dot of the play
+        # area lies 4 cells or more from the grid's edges, so the 9 cells are in one word);
+        # the line through p at position 4 - j covers bits j .. j + 4. line_span 6: bit 9,
+        # the cell past the end of the line starting at p (its 5th cell is no wall when it is
+        # read, so that cell is on the grid).
         step2 = _step(d2)
-        dots = 0
-        walls = 0
-        marks = 0
-        cell = p - 4 * step2
-        for i in range(9):
-            value = np.int64(board[cell])
-            dots |= (value & DOT) << i
-            walls |= ((value >> 7) & 1) << i
-            marks |= ((value >> (d2 + 1)) & 1) << i
-            cell += step2
-        # line_span 6: bit 9, the cell past the end of the line starting at p, read when the
-        # line's last cell is no wall (then it lies inside the array; else no line needs it).
-        if span6 and (walls >> 8) & 1 == 0:
-            marks |= ((np.int64(board[cell]) >> (d2 + 1)) & 1) << 9
+        word, position = _line_of(d2, p)
+        word += d2 * LINES_PER_DIRECTION
+        below = np.uint64(position - 4)
+        window_dots = np.int64((np.uint64(lists[dots + word]) >> below) & np.uint64(0x1FF))
+        window_walls = np.int64((np.uint64(lists[walls + word]) >> below) & np.uint64(0x1FF))
+        window_marks = np.int64((np.uint64(lists[marks + word]) >> below) & np.uint64(0x3FF if span6 else 0x1FF))
+        # bit j: the line through p at position 4 - j is a move now (free, 4 dots of 5)
+        moves_now = 0
         for j in range(5):
-            line2 = (p - (4 - j) * step2) * 4 + d2
-            window = (dots >> j) & 31
             # No wall; 5D: no point used in d2 (line_span 6: nor the point past its end);
             # 5T: no segment (marked at its first 4 points).
             if span6:
-                free = (walls >> j) & 31 == 0 and (marks >> j) & 63 == 0
+                free = (window_walls >> j) & 31 == 0 and (window_marks >> j) & 63 == 0
             elif variant == 0:
-                free = ((walls | marks) >> j) & 31 == 0
+                free = ((window_walls | window_marks) >> j) & 31 == 0
             else:
-                free = (walls >> j) & 31 == 0 and (marks >> j) & 15 == 0
-            index = board[CELLS + line2]
-            if free and _FOUR_DOTS[window]:
-                if index == 0 and n < capacity:  # add it
-                    lists[FIRST_MOVE + n] = line2 * 5 + _EMPTY_INDEX[window]
+                free = (window_walls >> j) & 31 == 0 and (window_marks >> j) & 15 == 0
+            moves_now |= np.int64(free and _FOUR_DOTS[(window_dots >> j) & 31]) << j
+        listed_before = np.int64((np.uint64(lists[listed + word]) >> below) & np.uint64(31))
+        # the lines whose listing changes, in increasing j as the list's order requires
+        changes = np.uint64(moves_now ^ listed_before)
+        while changes:
+            j = np.int64(trailing_zeros(changes))
+            changes &= changes - np.uint64(1)
+            line2 = (p - (4 - j) * step2) * 4 + d2
+            if (moves_now >> j) & 1:  # add it
+                if n < capacity:
+                    lists[FIRST_MOVE + n] = line2 * 5 + _EMPTY_INDEX[(window_dots >> j) & 31]
                     n += 1
                     board[CELLS + line2] = n
-            elif index != 0:  # listed only if p was its missing point: 5 dots now
+                    lists[listed + word] |= np.int64(1) << (position - 4 + j)
+            else:  # listed only if p was its missing point: 5 dots now
+                index = board[CELLS + line2]
                 last = lists[FIRST_MOVE + n - 1]
                 lists[FIRST_MOVE + index - 1] = last
                 board[CELLS + last // 5] = index
                 board[CELLS + line2] = 0
                 n -= 1
+                lists[listed + word] &= ~(np.int64(1) << (position - 4 + j))
     lists[N_LEGAL] = n
 
 
