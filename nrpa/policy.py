@@ -17,8 +17,11 @@ Codes are hashed with the golden-ratio multiplier (Fibonacci hashing), unless th
 says that its codes are dense, all in [0, B) (the contract's ``code_bound``) and B fits the
 table: the multiplier is then 2^(64 - bits) and code c sits in slot c, so the codes of a
 step (Morpion's lines near a dot, TSPTW's (from, to) of one ``from``) share cache lines
-instead of being scattered over the table. A code outside [0, B) still finds its slot by
-probing: only the speed depends on the bound.
+instead of being scattered over the table. A slot not in use holds weight 0 and exp 1
+(``clear`` restores them), so in such a dense table a playout reads the exp of code c at
+slot c without looking at the keys. That relies on the domain's promise that no code lies
+outside [0, B) (tests/test_contract.py checks every domain that makes it); Adapt's inserts
+still probe, so a broken promise gives wrong weights, never a write outside the table.
 """
 
 from collections import namedtuple
@@ -132,6 +135,8 @@ def find_slot(keys, multiplier, shift, row, code):
 @njit(cache=True, inline="always")
 def exp_weight(keys, exp_weights, multiplier, shift, row, code):
     """exp of the weight of ``code`` in row ``row`` (1 when absent: weight 0)."""
+    if multiplier != GOLDEN:  # a dense table: slot = code (masked: never outside the row)
+        return exp_weights[row, code & (keys.shape[1] - 1)]
     slot = find_slot(keys, multiplier, shift, row, code)
     return exp_weights[row, slot] if slot >= 0 else 1.0
 
@@ -168,11 +173,17 @@ def slot_for(keys, weights, exp_weights, used, n_used, multiplier, shift, row, c
 
 @njit(cache=True)
 def clear(policy, row):
-    """Make row ``row`` the uniform policy (every weight 0)."""
+    """Make row ``row`` the uniform policy (every weight 0, every slot free with weight 0
+    and exp 1, as dense tables' look-ups require)."""
     keys = policy.keys
+    weights = policy.weights
+    exp_weights = policy.exp_weights
     used = policy.used
     for i in range(policy.n_used[row]):
-        keys[row, used[row, i]] = EMPTY_KEY
+        slot = used[row, i]
+        keys[row, slot] = EMPTY_KEY
+        weights[row, slot] = 0.0
+        exp_weights[row, slot] = 1.0
     policy.n_used[row] = 0
 
 

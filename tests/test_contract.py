@@ -67,6 +67,11 @@ def random_moves(domain, state, seed, steps):
         contract.score(domain, state)
 
 
+@njit(cache=True)
+def bound_of(domain):
+    return contract.code_bound(domain)
+
+
 @pytest.fixture(scope="module", params=sorted(DOMAINS))
 def adapter(request):
     domain_class = DOMAINS[request.param]
@@ -103,6 +108,18 @@ def test_legal_moves_is_zero_exactly_at_the_end_within_the_bounds(adapter):
         assert np.all(counts[:-1] > 0) and counts[-1] == 0
         again, counts_again, _, _ = random_moves(domain, state, seed, -1)  # asked again at the end: still 0
         assert len(again) == 0 and counts_again[0] == 0
+
+
+def test_a_declared_code_bound_holds_every_code_of_random_playouts(adapter):
+    """``code_bound`` B > 0 is a promise that every code lies in [0, B): a dense policy table
+    reads the exp of code c at slot c (nrpa.policy). B = 0 (hashed codes) promises nothing."""
+    domain = adapter.kernel_domain()
+    bound = bound_of(domain)
+    if bound == 0:
+        pytest.skip("hashed codes: no bound declared")
+    for seed in SEEDS:
+        _, _, codes, _ = random_moves(domain, fresh_state(domain), seed, -1)
+        assert codes.size > 0 and codes.min() >= 0 and codes.max() < bound, (codes.min(), codes.max(), bound)
 
 
 def test_copy_state_gives_an_independent_copy(adapter):

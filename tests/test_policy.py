@@ -63,6 +63,22 @@ def test_dense_codes_outside_their_bound_are_still_found_by_probing():
     assert pol.weight(policy, 1, 2055) == 0.0
 
 
+def test_a_dense_table_reads_weight_0_for_codes_that_a_copy_or_a_clear_removed():
+    # a dense table's look-up reads slot = code without the key: free slots must hold exp 1
+    policy = pol.new_policy(2, 10, 1024)
+    adapt(workspace_with_sequence([[5, 6]], chosen=[0]), policy, 1, 1, 1.0)
+    adapt(workspace_with_sequence([[7, 8]], chosen=[0]), policy, 2, 1, 1.0)
+
+    def read(row, code):
+        return pol.exp_weight(policy.keys, policy.exp_weights, np.uint64(policy.multiplier), policy.shift, row, code)
+
+    assert read(1, 5) == pytest.approx(math.exp(0.5)) and read(1, 6) == pytest.approx(math.exp(-0.5))
+    pol.copy_row(policy, 2, 1)  # row 1 becomes row 2: codes 5 and 6 are gone from it
+    assert read(1, 5) == read(1, 6) == 1.0 and read(1, 7) == pytest.approx(math.exp(0.5))
+    pol.clear(policy, 1)
+    assert read(1, 7) == read(1, 8) == 1.0
+
+
 def test_the_policy_exp_is_within_one_ulp_of_exp_and_ends_at_inf_and_0():
     rng = np.random.default_rng(3)
     xs = np.concatenate([rng.uniform(-50, 50, 100_000), rng.uniform(-708, 709.7, 10_000),

@@ -84,8 +84,10 @@ def code_bound(domain):
     """B (``int64``) when every code lies in [0, B), dense codes such as Morpion's move ids
     and TSPTW's (from, to); 0 for codes that are any 64-bit values (SameGame's hashes).
     Policy tables put code c in slot c when B fits them, so that the codes of one step share
-    cache lines, and hash the codes otherwise (``nrpa.policy``). Optional (default 0). Only
-    the speed depends on it: a code outside [0, B) is still found, by probing."""
+    cache lines, and hash the codes otherwise (``nrpa.policy``). Optional (default 0). B > 0
+    is a promise: a playout reads a dense table at slot = code without checking the key, so
+    a code outside [0, B) would read another code's weight (tests/test_contract.py checks the
+    promise on random playouts of every domain)."""
 
 
 @njit(cache=True)

@@ -123,10 +123,24 @@ N_LEGAL, N_PLAYED, BORDER_REACHED, N_INITIAL, FIRST_MOVE = 0, 1, 2, 3, 4
 LINES_PER_DIRECTION = 128
 BITBOARD_WORDS = 4 * LINES_PER_DIRECTION
 DOTS, MARKS, WALLS, LISTED = 0, 1, 2, 3  # the bitboards, in this order
-# For a 5-bit mask of the dots of a line: whether exactly 4 are set, and the index of the
-# missing one.
-_FOUR_DOTS = np.array([bin(m).count("1") == 4 for m in range(32)], dtype=np.bool_)
+# For a 5-bit mask of the dots of a line with exactly 4 set: the index of the missing one.
 _EMPTY_INDEX = np.array([(~m & 31).bit_length() - 1 for m in range(32)], dtype=np.int64)
+
+
+def _windows(width: int, test) -> np.ndarray:
+    """For each mask of ``width`` bits (the cells around a dot, ``play``), the 5-bit mask of
+    the j = 0..4 for which ``test(mask >> j)`` holds."""
+    return np.array([sum(1 << j for j in range(5) if test(mask >> j)) for mask in range(1 << width)],
+                    dtype=np.int64)
+
+
+# bit j: the line covering bits j .. j + 4 of a 9-cell mask of dots holds exactly 4 of them
+_FOUR_DOTS_AT = _windows(9, lambda m: bin(m & 31).count("1") == 4)
+# bit j: no set bit among bits j .. j + 4 (5 cells), j .. j + 3 (5T's 4 segments), j .. j + 5
+# (line_span 6: 10-bit masks)
+_CLEAR_5_AT = _windows(9, lambda m: m & 31 == 0)
+_CLEAR_4_AT = _windows(9, lambda m: m & 15 == 0)
+_CLEAR_6_AT = _windows(10, lambda m: m & 63 == 0)
 
 LINE_SPANS = (5, 6)  # the points of its direction a 5D line blocks: 5 standard, 6 the variant
 
@@ -423,18 +437,16 @@ def mp_play(domain, state, move):
         window_dots = np.int64((np.uint64(lists[dots + word]) >> below) & np.uint64(0x1FF))
         window_walls = np.int64((np.uint64(lists[walls + word]) >> below) & np.uint64(0x1FF))
         window_marks = np.int64((np.uint64(lists[marks + word]) >> below) & np.uint64(0x3FF if span6 else 0x1FF))
-        # bit j: the line through p at position 4 - j is a move now (free, 4 dots of 5)
-        moves_now = 0
-        for j in range(5):
-            # No wall; 5D: no point used in d2 (line_span 6: nor the point past its end);
-            # 5T: no segment (marked at its first 4 points).
-            if span6:
-                free = (window_walls >> j) & 31 == 0 and (window_marks >> j) & 63 == 0
-            elif variant == 0:
-                free = ((window_walls | window_marks) >> j) & 31 == 0
-            else:
-                free = (window_walls >> j) & 31 == 0 and (window_marks >> j) & 15 == 0
-            moves_now |= np.int64(free and _FOUR_DOTS[(window_dots >> j) & 31]) << j
+        # bit j: the line through p at position 4 - j is a move now: 4 dots of 5, no wall,
+        # and 5D: no point used in d2 (line_span 6: nor the point past its end); 5T: no
+        # segment (marked at its first 4 points)
+        if span6:
+            free = _CLEAR_5_AT[window_walls] & _CLEAR_6_AT[window_marks]
+        elif variant == 0:
+            free = _CLEAR_5_AT[window_walls | window_marks]
+        else:
+            free = _CLEAR_5_AT[window_walls] & _CLEAR_4_AT[window_marks]
+        moves_now = _FOUR_DOTS_AT[window_dots] & free
         listed_before = np.int64((np.uint64(lists[listed + word]) >> below) & np.uint64(31))
         # the lines whose listing changes, in increasing j as the list's order requires
         changes = np.uint64(moves_now ^ listed_before)
