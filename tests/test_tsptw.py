@@ -9,7 +9,7 @@ from hypothesis import given, settings, strategies as st
 
 from nrpa.domains import tsptw_rules as rules
 from nrpa.domains.registry import TsptwOptions, make_domain
-from nrpa.domains.tsptw import tw_legal_moves, tw_new_state, tw_play, tw_score
+from nrpa.domains.tsptw import make_tsptw, tw_legal_moves, tw_new_state, tw_play, tw_reset, tw_score
 from nrpa.search import SearchSettings, run_search
 
 TINY = rules.parse_instance("3\n0 5 9\n6 10 4\n9 4 10\n0 100\n0 7\n20 30\n", "tiny")
@@ -87,3 +87,23 @@ def test_malformed_instance_files_name_the_file_and_line(tmp_path, text, message
     with pytest.raises(rules.InstanceError, match=message.replace("(", r"\(")) as error:
         make_domain(TsptwOptions(instance=str(path)))
     assert str(path) in str(error.value)
+
+
+@pytest.mark.parametrize("nodes", [2, 41, 64, 65, 70])
+def test_rule_all_lists_the_unvisited_customers_in_order_below_and_above_64_nodes(nodes):
+    # up to 64 nodes the kernel walks a bitmask of the unvisited customers, above it their flags
+    rng = np.random.default_rng(nodes)
+    kernel = make_tsptw(rng.uniform(1, 10, (nodes, nodes)), np.zeros(nodes), np.full(nodes, 1e9))
+    state = tw_new_state(kernel)
+    moves = np.zeros(nodes, dtype=np.int64)
+    codes = np.zeros(nodes, dtype=np.int64)
+    for _ in range(2):  # a second game after reset
+        unvisited, here = list(range(1, nodes)), 0
+        while (n := tw_legal_moves(kernel, state, moves, codes)) > 0:
+            assert list(moves[:n]) == unvisited
+            assert list(codes[:n]) == [here * nodes + customer for customer in unvisited]
+            here = int(moves[rng.integers(n)])
+            tw_play(kernel, state, here)
+            unvisited.remove(here)
+        assert unvisited == []
+        tw_reset(kernel, state)
