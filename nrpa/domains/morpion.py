@@ -237,7 +237,7 @@ def _line_of(d, cell):
 
 @njit(cache=True, inline="always")
 def _bitboards(domain):
-    """Offset in ``lists`` of the first bitboard (DOTS; MARKS and WALLS follow)."""
+    """Offset in ``lists`` of the first bitboard (DOTS; MARKS, WALLS and LISTED follow)."""
     return FIRST_MOVE + 2 * domain.capacity + domain.length_cap
 
 
@@ -428,8 +428,8 @@ def mp_play(domain, state, move):
         # Bit i of the masks: cell p + (i - 4) * step2, from the bitboards (a dot of the play
         # area lies 4 cells or more from the grid's edges, so the 9 cells are in one word);
         # the line through p at position 4 - j covers bits j .. j + 4. line_span 6: bit 9,
-        # the cell past the end of the line starting at p (its 5th cell is no wall when it is
-        # read, so that cell is on the grid).
+        # the cell past the end of the line starting at p, matters only when that line's 5
+        # cells hold no wall, and then it is on the grid (cells past the word read as 0).
         step2 = _step(d2)
         word, position = _line_of(d2, p)
         word += d2 * LINES_PER_DIRECTION
