@@ -46,7 +46,7 @@ def _table(codes: np.ndarray, betas: np.ndarray, kind: int, description: str) ->
     bits = MIN_TABLE_BITS
     while (1 << bits) * pol.MAX_LOAD <= codes.size:
         bits += 1
-    table = pol.new_policy(0, bits, 0)  # hashed codes: the playouts look bias codes up with pol.GOLDEN
+    table = pol.new_policy(0, bits, 0)  # hashed: the playout looks bias codes up with pol.GOLDEN
     pol.fill_row(table, 0, codes, betas)
     return KernelBias(kind, table.keys, table.exp_weights, table.shift, description)
 

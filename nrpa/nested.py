@@ -143,6 +143,7 @@ def _policy_playout(domain, ws, policy, row, run, params):
             if bias_kind == DOMAIN_BIAS:
                 bias(domain, state, moves, codes, n, factors)
             else:
+                # bias tables hash their codes (nrpa.bias._table builds them with code_bound 0)
                 for i in range(n):
                     factors[i] = pol.exp_weight(bias_keys, bias_factors, pol.GOLDEN, bias_shift, 0, codes[i])
             for i in range(n):
