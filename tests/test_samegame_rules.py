@@ -106,6 +106,8 @@ def test_the_20_standard_boards_load_as_15_by_15_with_5_colours():
         ("0 1\n\n0 1\n", "line 2: blank line"),
         ("0 1 2 3 4 5 6 7 8\n", "9 colours"),
         ("0 12\n", "line 1: '12' is not a colour digit"),
+        ("0 1\n" * 64, "64 rows, at most 63"),
+        (" ".join("01" * 129) + "\n", "258 columns, at most 256"),
     ],
 )
 def test_malformed_board_files_fail_naming_file_and_line(tmp_path, text, message):

@@ -14,7 +14,8 @@ Groups are found with bit operations: a stone belongs to a group of size >= 2 ex
 it has a same-colour neighbour, so "paired" masks are computed for all cells at once and
 flood fills start only from paired cells (most stones of a fresh board are singletons).
 
-Groups are kept between moves as records (code, move, size, colour, column range). A move
+Groups are kept between moves as records (code; move, size, colour and column range packed
+in one word, so that dropping the stale records moves two words a record, with no branch). A move
 changes only the columns of the group it removes, so the next ``legal_moves`` drops the records
 of groups touching those columns or their two neighbours (every column from there on when a
 column emptied: the columns to its right moved) and flood-fills only there; the others keep
@@ -79,7 +80,7 @@ SameGameState = namedtuple(
     # info = [number of non-empty columns, score, moves played, components of the tabu
     # colour counted up to 2 at least (set by legal_moves), number of group records, first
     # and last stale column];
-    # groups: one record per group of 2 or more stones (fields _CODE .. _HI), valid for the
+    # groups: one record per group of 2 or more stones (fields _CODE and _META), valid for the
     # columns outside the stale ones;
     # work = scratch: flood-fill stack, then the colour indices of the moves legal_moves
     # returned, in its order.
@@ -88,8 +89,11 @@ SameGameState = namedtuple(
 
 _ONE = np.uint64(1)
 # A group record: its code, its move id, its size, its colour index and its first and last column.
-_CODE, _MOVE, _SIZE, _COLOUR, _LO, _HI = range(6)
-_RECORD = 6
+_CODE, _META = range(2)
+_RECORD = 2
+# _META packs a group's move id, size, colour index and first and last column in 16, 16, 8, 8
+# and 8 bits: boards are at most MAX_WIDTH columns of MAX_HEIGHT (samegame_rules), so a move
+# id (x * 64 + k) and a size are below 2^14, and a column below 2^8.
 _TO_THE_END = 1 << 40  # a last stale column past any board's
 
 
@@ -129,6 +133,36 @@ def zobrist_table(width, height, seed):
     rng = np.random.default_rng(seed)
     info = np.iinfo(np.int64)
     return rng.integers(info.min, info.max, size=(width * height, MAX_COLOURS), dtype=np.int64, endpoint=True)
+
+
+@njit(cache=True, inline="always")
+def _meta(move, size, colour, lo, hi):
+    return move | (size << 16) | (colour << 32) | (lo << 40) | (hi << 48)
+
+
+@njit(cache=True, inline="always")
+def _move_of(meta):
+    return meta & 0xFFFF
+
+
+@njit(cache=True, inline="always")
+def _size_of(meta):
+    return (meta >> 16) & 0xFFFF
+
+
+@njit(cache=True, inline="always")
+def _colour_of(meta):
+    return (meta >> 32) & 0xFF
+
+
+@njit(cache=True, inline="always")
+def _lo_of(meta):
+    return (meta >> 40) & 0xFF
+
+
+@njit(cache=True, inline="always")
+def _hi_of(meta):
+    return (meta >> 48) & 0xFF
 
 
 @njit(cache=True, inline="always")
@@ -239,12 +273,12 @@ def _refresh_groups(domain, state):
     group = seeds + 1
     stack = state.work
     n_groups = 0
-    for i in range(info[4]):
-        if groups[i, _LO] > stale_last or groups[i, _HI] < stale_first:
-            if n_groups != i:
-                for field in range(_RECORD):
-                    groups[n_groups, field] = groups[i, field]
-            n_groups += 1
+    for i in range(info[4]):  # without a branch: whether a record is kept is a coin toss
+        code = groups[i, _CODE]
+        meta = groups[i, _META]
+        groups[n_groups, _CODE] = code
+        groups[n_groups, _META] = meta
+        n_groups += np.int64((_lo_of(meta) > stale_last) | (_hi_of(meta) < stale_first))
     lo = max(stale_first, 0)
     hi = min(stale_last, ncols - 1)
     for colour in range(n_colours):
@@ -285,11 +319,7 @@ def _refresh_groups(domain, state):
                         bits ^= low
                     masks[group, x] = 0
                 groups[n_groups, _CODE] = code
-                groups[n_groups, _MOVE] = x0 * 64 + _lowest_index(seed)
-                groups[n_groups, _SIZE] = size
-                groups[n_groups, _COLOUR] = colour
-                groups[n_groups, _LO] = first
-                groups[n_groups, _HI] = last
+                groups[n_groups, _META] = _meta(x0 * 64 + _lowest_index(seed), size, colour, first, last)
                 n_groups += 1
     info[4] = n_groups
 
@@ -313,7 +343,7 @@ def sg_legal_moves(domain, state, moves, codes):
     # as 2: the rule and the bias ask only whether there are 2 or more.
     tabu_components = 0
     for i in range(n_groups):
-        tabu_components += np.int64(groups[i, _COLOUR] == tabu)
+        tabu_components += np.int64(_colour_of(groups[i, _META]) == tabu)
     x = 0
     while tabu_components < 2 and x < ncols:
         tabu_components += _popcount(masks[tabu, x] & ~masks[n_colours + tabu, x])
@@ -325,16 +355,17 @@ def sg_legal_moves(domain, state, moves, codes):
     held = domain.rule != 0 and tabu_components >= 2
     n = 0
     for i in range(n_groups):  # written without a branch: whether a tabu group is held is a coin toss
-        colour = groups[i, _COLOUR]
-        moves[n] = groups[i, _MOVE]
+        meta = groups[i, _META]
+        colour = _colour_of(meta)
+        moves[n] = _move_of(meta)
         codes[n] = groups[i, _CODE]
         work[colours_at + n] = colour
-        n += 1 - np.int64(held & (colour == tabu) & (not (pairs_allowed & (groups[i, _SIZE] == 2))))
+        n += 1 - np.int64(held & (colour == tabu) & (not (pairs_allowed & (_size_of(meta) == 2))))
     if n == 0 and n_groups > 0:  # the rule left nothing: every group is legal again
         for i in range(n_groups):
-            moves[n] = groups[i, _MOVE]
+            moves[n] = _move_of(groups[i, _META])
             codes[n] = groups[i, _CODE]
-            work[colours_at + n] = groups[i, _COLOUR]
+            work[colours_at + n] = _colour_of(groups[i, _META])
             n += 1
     return n
 

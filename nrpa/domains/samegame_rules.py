@@ -22,6 +22,7 @@ from nrpa.errors import InputError
 STANDARD_BOARDS = range(1, 21)
 MAX_COLOURS = 8
 MAX_HEIGHT = 63  # the kernel keeps a column in one 64-bit word
+MAX_WIDTH = 256  # the kernel packs a group's column numbers in 8 bits
 
 
 class BoardError(InputError):
@@ -92,6 +93,8 @@ def parse_board(text: str, source: str) -> tuple[tuple[int, ...], ...]:
         rows.append(tuple(int(token) for token in tokens))
     if len(rows) > MAX_HEIGHT:
         raise BoardError(f"board file {source}: {len(rows)} rows, at most {MAX_HEIGHT}")
+    if len(rows[0]) > MAX_WIDTH:
+        raise BoardError(f"board file {source}: {len(rows[0])} columns, at most {MAX_WIDTH}")
     colours = sorted({colour for row in rows for colour in row})
     if len(colours) > MAX_COLOURS:
         raise BoardError(
