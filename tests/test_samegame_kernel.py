@@ -3,17 +3,17 @@
 import numpy as np
 from hypothesis import given, settings, strategies as st
 
-from nrpa.domains import samegame_rules as rules
+from nrpa.domains import samegame, samegame_rules as rules
 from nrpa.domains.samegame import (
-    make_samegame, sg_copy_state, sg_legal_moves, sg_new_state, sg_play, zobrist_table,
+    make_samegame, sg_copy_state, sg_legal_moves, sg_max_moves, sg_new_state, sg_play, zobrist_table,
 )
 from tests.conftest import kernel_grid, random_rows
 
 
 def kernel_groups(domain, state):
     """{top-left cell: (size, code)} of the moves the kernel offers."""
-    moves = np.zeros(200, dtype=np.int64)
-    codes = np.zeros(200, dtype=np.int64)
+    moves = np.zeros(sg_max_moves(domain), dtype=np.int64)
+    codes = np.zeros(sg_max_moves(domain), dtype=np.int64)
     n = sg_legal_moves(domain, state, moves, codes)
     grid = kernel_grid(domain, state)
     offered = {}
@@ -119,6 +119,40 @@ def test_a_board_wider_than_64_columns_lists_every_group():
         col, k = divmod(int(moves[0]), 64)
         rules.remove_group(grid, rules.group_at(grid, 3 - k, col))
         sg_play(domain, state, int(moves[0]))
+
+
+def test_the_largest_board_lists_every_group_at_the_edges_of_the_packed_records():
+    """A group record packs its move id (x * 64 + k), size, colour and first and last column
+    in one word, each field sized for a board of MAX_WIDTH columns and MAX_HEIGHT rows: on
+    such a board, with a group in the last column and one of thousands of stones, the kernel
+    lists what the Python rules find, under the selective rule (which reads the sizes)."""
+    width, height = rules.MAX_WIDTH, rules.MAX_HEIGHT
+    rows = random_rows(5, height, width, 3)
+    for row in rows:
+        row[200:240] = [1] * 40  # one group of at least 63 * 40 stones
+        row[-2:] = [2, 2]  # groups in the last two columns, up to the top row
+    domain = make_samegame(rows, rule="selective", threshold=0, zobrist_seed=5)
+    table = zobrist_table(width, height, 5)
+    tabu = rules.tabu_colour(rows)
+    state = sg_new_state(domain)
+    grid = rules.new_grid(rows)
+    assert max(len(cells) for cells in rules.all_groups(grid)) > 2**8
+    for moves_played in range(6):
+        expected = python_groups(grid, rules.legal_groups(grid, rule="selective", threshold=0, tabu=tabu,
+                                                          moves_played=moves_played), table)
+        offered, moves = kernel_groups(domain, state)
+        assert offered == expected
+        for code, meta in state.groups[: state.info[4]]:  # every record, the tabu colour's held ones too
+            col, k = divmod(int(samegame._move_of(meta)), 64)
+            cells = rules.group_at(grid, height - 1 - k, col)
+            assert samegame._size_of(meta) == len(cells) and code == rules.group_code(grid, cells, table)
+            assert domain.colours[samegame._colour_of(meta)] == grid[height - 1 - k][col]
+            assert (samegame._lo_of(meta), samegame._hi_of(meta)) == (min(c for _, c in cells),
+                                                                      max(c for _, c in cells))
+        move = int(moves.max())  # the group reaching furthest right, then highest
+        col, k = divmod(move, 64)
+        rules.remove_group(grid, rules.group_at(grid, height - 1 - k, col))
+        sg_play(domain, state, move)
 
 
 def test_move_code_is_the_xor_of_the_cell_numbers_of_the_group():
