@@ -60,6 +60,7 @@ from numba import njit
 
 from nrpa.bits import popcount, trailing_zeros
 from nrpa.domains import contract
+from nrpa.domains.samegame_rules import MAX_HEIGHT, MAX_WIDTH
 
 MAX_COLOURS = 10  # colour codes are the digits 0..9; a board may use at most 8 of them
 RULES = {"none": 0, "tabu": 1, "selective": 2}
@@ -88,12 +89,12 @@ SameGameState = namedtuple(
 )
 
 _ONE = np.uint64(1)
-# A group record: its code, its move id, its size, its colour index and its first and last column.
+# A group record: its code, then its move id, size, colour index and first and last column in one word.
 _CODE, _META = range(2)
 _RECORD = 2
-# _META packs a group's move id, size, colour index and first and last column in 16, 16, 8, 8
-# and 8 bits: boards are at most MAX_WIDTH columns of MAX_HEIGHT (samegame_rules), so a move
-# id (x * 64 + k) and a size are below 2^14, and a column below 2^8.
+# _META packs them in 16, 16, 8, 8 and 8 bits: a board has at most MAX_WIDTH (256) columns of
+# MAX_HEIGHT (63) rows (samegame_rules; make_samegame checks), so a move id (x * 64 + k) and a
+# size are below 2^14, and a column below 2^8.
 _TO_THE_END = 1 << 40  # a last stale column past any board's
 
 
@@ -101,6 +102,8 @@ def make_samegame(rows, *, rule="tabu", threshold=0, zobrist_seed=0, bias="none"
     """Build the domain value from a board given as rows of colour codes, row 0 at the top."""
     board = np.asarray(rows, dtype=np.int64)
     height, width = board.shape
+    if height > MAX_HEIGHT or width > MAX_WIDTH:  # load_board says so to users; this guards the packed records
+        raise ValueError(f"a {height} x {width} board: at most {MAX_HEIGHT} rows and {MAX_WIDTH} columns")
     values, counts = np.unique(board, return_counts=True)
     tabu_index = int(np.argmax(counts))  # argmax returns the first (lowest code) on ties
     n_colours = values.size
