@@ -366,9 +366,10 @@ def sg_legal_moves(domain, state, moves, codes):
         n += 1 - np.int64(held & (colour == tabu) & (not (pairs_allowed & (_size_of(meta) == 2))))
     if n == 0 and n_groups > 0:  # the rule left nothing: every group is legal again
         for i in range(n_groups):
-            moves[n] = _move_of(groups[i, _META])
+            meta = groups[i, _META]
+            moves[n] = _move_of(meta)
             codes[n] = groups[i, _CODE]
-            work[colours_at + n] = _colour_of(groups[i, _META])
+            work[colours_at + n] = _colour_of(meta)
             n += 1
     return n
 
