@@ -85,19 +85,6 @@ def _new_workspace(domain, levels, params):
     )
 
 
-@njit(cache=True, inline="always")
-def _sample(weights, n, total):
-    """Index drawn with probability weights[i] / total, ``total`` being sum(weights[:n])
-    added up in index order (the caller sums while it fills ``weights``)."""
-    threshold = np.random.random() * total
-    cumulative = 0.0
-    for i in range(n - 1):
-        cumulative += weights[i]
-        if threshold < cumulative:
-            return i
-    return n - 1
-
-
 @njit(cache=True)
 def _policy_playout(domain, ws, policy, row, run, params):
     """One level-0 playout from the initial state with the policy of row ``row`` (and the
@@ -151,7 +138,17 @@ def _policy_playout(domain, ws, policy, row, run, params):
                 total += weights[i]
                 seq_legal[0, offset + i] = codes[i]
                 seq_factor[0, offset + i] = factors[i]
-        chosen = _sample(weights, n, total)
+        # The move: index i drawn with probability weights[i] / total (total summed in index
+        # order above). Written out rather than an inlined function: numba acquired and
+        # released ``weights`` around each call, two atomic updates a step.
+        threshold = np.random.random() * total
+        chosen = n - 1
+        cumulative = 0.0
+        for i in range(n - 1):
+            cumulative += weights[i]
+            if threshold < cumulative:
+                chosen = i
+                break
         seq_moves[0, length] = moves[chosen]
         seq_chosen[0, length] = chosen
         seq_starts[0, length] = offset
