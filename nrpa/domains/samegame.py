@@ -205,7 +205,7 @@ def _vertical_fill(column_mask, seeds):
 
 
 @njit(cache=True, inline="always")
-def _flood(masks, row, group_row, ncols, x0, seed, stack):
+def _flood(masks, row, group_row, x0, seed, stack):
     """Fill row ``group_row`` of ``masks`` (all zero on entry) with the 4-connected component
     of row ``row`` that contains bit ``seed`` of column ``x0``; return the column range
     (lo, hi) it touches."""
@@ -316,7 +316,7 @@ def _refresh_groups(domain, state):
                     break
             while masks[seeds, x0] != 0:
                 seed = masks[seeds, x0] & (~masks[seeds, x0] + _ONE)
-                first, last = _flood(masks, paired, group, ncols, x0, seed, stack)
+                first, last = _flood(masks, paired, group, x0, seed, stack)
                 size = 0
                 code = np.int64(0)
                 for x in range(first, last + 1):
@@ -413,7 +413,7 @@ def sg_play(domain, state, move):
     while masks[colour, x0] & seed == 0:
         colour += 1
     ncols = state.info[0]
-    lo, hi = _flood(masks, colour, group, ncols, x0, seed, state.work)
+    lo, hi = _flood(masks, colour, group, x0, seed, state.work)
     removed = 0
     emptied = False
     for x in range(lo, hi + 1):
