@@ -52,8 +52,13 @@ SOURCE_HASH = source_hash()  # the code version of a run file
 KERNEL_HASH = source_hash(kernels_only=True)  # the cache directory
 NUMBA_CACHE_DIR = str(_cache_root() / KERNEL_HASH)
 os.environ["NUMBA_CACHE_DIR"] = NUMBA_CACHE_DIR
+# The threaded kernels run on TBB, whose waiting threads give their cores back (nrpa/threading_layer.py).
+from nrpa.threading_layer import use_tbb  # noqa: E402  (imports no numba)
+
+use_tbb()
 if "numba" in sys.modules:  # imported before us: its config was read already, so set it directly
     sys.modules["numba"].config.CACHE_DIR = NUMBA_CACHE_DIR
+    sys.modules["numba"].config.THREADING_LAYER = os.environ.get("NUMBA_THREADING_LAYER", "default")
 
 from nrpa import kernel_cache  # noqa: E402  (after NUMBA_CACHE_DIR: it imports numba)
 

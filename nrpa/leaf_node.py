@@ -14,9 +14,10 @@ A parallel level L (1 <= L <= the top level) and M threads; the levels above L a
 
 Leaf parallelisation is L = 1, node parallelisation any higher L. With M = 1 both run the
 sequential code on the caller's random stream, so they give the sequential run for the
-same seed. With M > 1 the caller draws one seed per thread and round from its stream and
-each thread seeds its own numba generator (numba keeps one per thread), so a run depends on
-the seed only, not on how the threads are scheduled (when it runs to the end of its top
+same seed. With M > 1 the caller draws one seed per thread and round from its stream, and
+one it reseeds its own stream with after the round; each thread seeds its own numba
+generator (numba keeps one per OS thread, and the threading layer may run a thread's share
+on the caller's), so a run depends on the seed only, not on how the threads are scheduled (when it runs to the end of its top
 level: a time budget stops threads wherever they are).
 
 Each thread counts its playouts and traces its own improvements in its own ``Run``; after
@@ -104,7 +105,7 @@ def _parallel_level(domain, ws, policy, run, params, source_row, workspaces, pol
         start_section(run, runs, seeds, threads)
         _thread_local_searches(domain, policy, params, source_row, level, workspaces, policies, runs, seeds,
                                values)
-        end_section(run, runs, threads)
+        end_section(run, runs, seeds, threads)
         best = _best_thread(values, threads)
         # The best thread's policy is not copied back into row L: the caller never reads the
         # policy of a call it made (the next call starts from a fresh copy of row L + 1), so
@@ -126,7 +127,7 @@ def _parallel_level(domain, ws, policy, run, params, source_row, workspaces, pol
         else:
             start_section(run, runs, seeds, threads)
             _shared_round(domain, policy, params, level, workspaces, policies, runs, seeds, values)
-            end_section(run, runs, threads)
+            end_section(run, runs, seeds, threads)
             chosen = _best_thread(values, threads)
             copy_sequence(workspaces[chosen], level - 1, ws, level - 1)
             value = values[chosen]
@@ -148,7 +149,7 @@ def leaf_node_search(domain, params):
     thread_levels = params.parallel_level if params.strategy == THREAD_LOCAL else params.parallel_level - 1
     # (one set even for M = 1, which does not use it: numba cannot type an empty List)
     workspaces, policies, runs = _new_threads(domain, params, params.threads, max(thread_levels, 1))
-    seeds = np.zeros(params.threads, dtype=np.int64)
+    seeds = np.zeros(params.threads + 1, dtype=np.int64)  # + the caller's (run.start_section)
     values = np.zeros(params.threads)
     start_clocks(run)
     while True:

@@ -88,7 +88,7 @@ def policy_averaging_search(domain, params):
     dones = np.zeros((searches, level + 1), dtype=np.int64)
     repeats = np.zeros((searches, level + 1), dtype=np.int64)
     cursors = np.zeros((searches, CURSOR_SLOTS), dtype=np.int64)
-    seeds = np.zeros(searches, dtype=np.int64)
+    seeds = np.zeros(searches + 1, dtype=np.int64)  # + the caller's (run.start_section)
     for i in range(searches):
         start_call(policies[i], params, Call(bests[i], dones[i], repeats[i], cursors[i]))
     start_clocks(run)
@@ -102,7 +102,7 @@ def policy_averaging_search(domain, params):
         else:
             start_section(run, runs, seeds, searches)
             _period(domain, params, deadline, workspaces, policies, runs, bests, dones, repeats, cursors, seeds)
-            end_section(run, runs, searches)
+            end_section(run, runs, seeds, searches)
             for i in range(searches):  # (each period starts the threads' counters afresh)
                 run.counters[RESTARTS] += runs[i].counters[RESTARTS]
         if run.counters[STOP] or (not params.restart and np.all(cursors[:, ENDED] == 1)):

@@ -151,11 +151,14 @@ def result(run):
 
 @njit(cache=True)
 def start_section(run, runs, seeds, threads):
-    """Draw each thread's seed from the caller's stream; give each thread a fresh run with
-    the caller's clocks, its share of the remaining playout budget and the global best, so
-    that it traces (and reads the process CPU clock for) only improvements of that."""
-    for i in range(threads):
+    """Draw each thread's seed from the caller's stream, and the seed the caller's stream goes
+    on from after the section (``seeds[threads]``: ``seeds`` holds threads + 1); give each
+    thread a fresh run with the caller's clocks, its share of the remaining playout budget and
+    the global best, so that it traces (and reads the process CPU clock for) only improvements
+    of that."""
+    for i in range(threads + 1):
         seeds[i] = np.random.randint(0, SEED_LIMIT)
+    for i in range(threads):
         thread_run = runs[i]
         thread_run.limits[:] = run.limits
         if run.limits[MAX_PLAYOUTS] > 0:
@@ -166,9 +169,14 @@ def start_section(run, runs, seeds, threads):
 
 
 @njit(cache=True)
-def end_section(run, runs, threads):
-    """Merge the threads' runs into ``run``: playouts, stop flag, every improvement of the
-    global best in time order, and the best sequence."""
+def end_section(run, runs, seeds, threads):
+    """Reseed the caller's stream from ``seeds[threads]``; merge the threads' runs into
+    ``run``: playouts, stop flag, every improvement of the global best in time order, and the
+    best sequence."""
+    # numba keeps one generator per OS thread, and the threading layer may run an iteration
+    # of the section on the calling thread (which one, and whether, is its scheduler's
+    # choice): reseeding makes the caller's next draws depend on the seed alone.
+    np.random.seed(seeds[threads])
     before = run.counters[PLAYOUTS]
     entries = 0
     best = 0

@@ -47,7 +47,7 @@ Crew = namedtuple("Crew", ["runs", "seeds", "done", "share", "lock", "period"])
 def _new_crew(domain, params, lock):
     threads = params.threads
     per_move = params.simulations_per_move
-    return Crew(runs=new_runs(domain, params, threads), seeds=np.zeros(threads, dtype=np.int64),
+    return Crew(runs=new_runs(domain, params, threads), seeds=np.zeros(threads + 1, dtype=np.int64),
                 done=np.zeros(threads, dtype=np.int64), share=max(1, per_move // threads) if per_move > 0 else 0,
                 lock=lock, period=np.ones(1, dtype=np.int64))
 
@@ -69,7 +69,7 @@ def _section(domain, trees, roots, root_states, depth, scratches, run, params, c
     """One parallel section of ``_threads_simulate``, its threads' runs merged into ``run``."""
     start_section(run, crew.runs, crew.seeds, params.threads)
     _threads_simulate(domain, trees, roots, root_states, depth, scratches, params, crew, deadline)
-    end_section(run, crew.runs, params.threads)
+    end_section(run, crew.runs, crew.seeds, params.threads)
 
 
 # ---------------------------------------------------------------------------------------

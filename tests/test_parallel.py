@@ -15,7 +15,7 @@ from nrpa.policy_averaging import average_top_policies
 from nrpa.bias import bias_for
 from nrpa.domains.registry import SameGameOptions, make_domain
 from nrpa.search import SearchSettings, run_search
-from tests.conftest import cli, run_experiment
+from tests.conftest import cli, python, run_experiment
 
 BOARD = make_domain(SameGameOptions(board="1", policy="tabu"))
 
@@ -185,3 +185,43 @@ def test_gnrpa_threaded_with_one_thread_is_the_sequential_gnrpa():
                           bias_for(adapter))
     assert (alone.best_moves, alone.trace.playouts, alone.trace.score, alone.playouts) == (
         threaded.best_moves, threaded.trace.playouts, threaded.trace.score, threaded.playouts)
+
+
+_LAYER_RUN = """
+import json
+from nrpa.domains.registry import SameGameOptions, make_domain
+from nrpa.search import SearchSettings, run_search
+from nrpa.threading_layer import threading_layer_name
+board = make_domain(SameGameOptions(board="1", policy="tabu")).kernel_domain()
+runs = {}
+for parallel, parallel_level in (("shared", 1), ("shared", 2), ("thread_local", 2)):
+    result = run_search(board, SearchSettings(max_time=None, restart=False, seed=11, level=3, N=6, parallel=parallel,
+                                              parallel_level=parallel_level, threads=2))
+    # (not the trace: threads' improvements are merged in the order of their clocks)
+    runs[f"{parallel} {parallel_level}"] = [result.best_score, result.best_moves, result.playouts]
+print(json.dumps({"layer": threading_layer_name(), "runs": runs}))
+"""
+
+
+@pytest.mark.slow
+def test_the_threaded_runs_are_the_same_on_tbb_and_openmp():
+    """The draws do not depend on the threading layer (nrpa/threading_layer.py): each prange
+    iteration seeds its thread's generator first, whichever thread runs it."""
+    outputs = {}
+    for layer in ("tbb", "omp"):
+        done = python("-c", _LAYER_RUN, env={"NUMBA_THREADING_LAYER": layer})
+        assert done.returncode == 0, done.stderr
+        outputs[layer] = json.loads(done.stdout.strip().splitlines()[-1])
+        assert outputs[layer]["layer"] == layer
+    assert outputs["tbb"]["runs"] == outputs["omp"]["runs"]
+
+
+def test_the_threaded_kernels_ask_numba_for_tbb():
+    """pip's tbb package is a dependency; importing nrpa loads its library so that numba's TBB
+    layer can start (numba alone finds it only on the loader's path)."""
+    from nrpa.threading_layer import _tbb_library_path
+
+    assert _tbb_library_path() is not None
+    done = python("-c", "import os; os.environ.pop('NUMBA_THREADING_LAYER', None); import nrpa; "
+                        "print(os.environ['NUMBA_THREADING_LAYER'])")
+    assert done.stdout.split() == ["tbb"], done.stderr
