@@ -39,7 +39,7 @@ test: ## fast test suite, one worker process per core, each test file in one (nu
 test-slow: ## the slow checks only (kernel cache under interrupted and concurrent compiles, the threaded kernels, submitit, the site in a browser; 20 minutes from a fresh clone on a busy machine)
 	$(PY) -m pytest -q -m slow
 
-bench: ## engine speed: playouts per CPU-second of every domain, leaf parallel speed-up, the scaling figure (root and leaf parallelism on 1..all cores: outputs/bench/scaling.{csv,png}; alone: ARGS=--scaling-only; where a level-1 iteration spends its time and what a game move costs: ARGS=--level1), threaded run start cold and warm, SP-MCTS, the neural networks (about 8 minutes)
+bench: ## engine speed: playouts per CPU-second of every domain, leaf parallel speed-up, the scaling figure (root and leaf parallelism on 1..all cores: outputs/bench/scaling.{csv,png}; alone: ARGS=--scaling-only; where a level-1 iteration spends its time and what a game move costs: ARGS=--level1), threaded run start cold and warm, the threaded kernels under load (alone, beside a CPU hog, two runs at once: ARGS=--contention alone), SP-MCTS, the neural networks (about 10 minutes)
 	$(PY) -m experiments.bench $(ARGS)
 
 bench-cpp: ## this engine beside the C++ reference (github.com/bnegreve/nrpa), SameGame board 1, NRPA level 4, playouts per CPU-second in interleaved pairs: make bench-cpp CPP_REF=<its mirror or checkout> (ARGS="--pairs 7 --seconds 10"; CPP_REF_BUILD: the build script; about 6 minutes)

@@ -25,6 +25,12 @@ playout and in Adapt); then, for the same domains, what a move of the game alone
 uniform games recorded, then replayed with and without listing the legal moves before each
 move (nanoseconds of listing and of playing, the fastest of three rounds).
 
+    python -m experiments.bench --contention [--pairs 3] [--seconds 20] [--layers omp tbb]
+
+prints instead the contention line alone: the threaded kernels' playouts per wall-second alone,
+beside a CPU hog and two runs at once (experiments/bench_contention.py), each layer named by
+--layers side by side (omp: numba's default here, before nrpa/threading_layer.py chose TBB).
+
     python -m experiments.bench --scaling-only [--outputs-dir DIR]
 
 makes the scaling figure alone (its points take --seconds / 8 each, 2.5 s by default).
@@ -57,6 +63,7 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
+from experiments.bench_contention import contention, contention_lines
 from experiments.store import PROJECT_ROOT
 from nrpa.bias import bias_for
 from nrpa import nested, policy as pol
@@ -453,6 +460,7 @@ AGAINST_WORKLOADS = {"nrpa": "NRPA level 4, tabu", "gnrpa": "GNRPA level 4, sele
 # The workloads `--against` runs unless told: the three algorithms on SameGame. The domains
 # (Morpion, TSPTW, ...) are asked for by name, e.g. `--workloads nrpa morpion tsptw`.
 DEFAULT_AGAINST = ["nrpa", "gnrpa", "spmcts"]
+CONTENTION_PAIRS = 3  # rounds of the contention line's three cases
 
 
 def against(revision: str, pairs: int, seconds: float, workloads: list[str]) -> dict[str, list[float]]:
@@ -518,6 +526,12 @@ def main() -> None:
                              "and what a move of the game alone costs (listing the legal moves, playing one)")
     parser.add_argument("--scaling-only", action="store_true",
                         help="only the scaling figure (root and leaf parallelism on 1 .. all cores)")
+    parser.add_argument("--contention", action="store_true",
+                        help="only the threaded kernels under load: alone, beside a CPU hog, two runs at once "
+                             "(experiments/bench_contention.py; --pairs rounds of --seconds / 5 s runs)")
+    parser.add_argument("--layers", nargs="+", choices=["tbb", "omp", "workqueue"],
+                        help="with --contention: these numba threading layers side by side (omp: the layer "
+                             "before nrpa/threading_layer.py; default: the one nrpa chooses)")
     parser.add_argument("--outputs-dir", type=Path, default=PROJECT_ROOT / "outputs",
                         help="the scaling figure goes to OUTPUTS_DIR/bench/scaling.{csv,png}")
     arguments = parser.parse_args()
@@ -527,6 +541,11 @@ def main() -> None:
         for workload, ratios in against(arguments.against, arguments.pairs, seconds, arguments.workloads).items():
             print(f"{AGAINST_WORKLOADS[workload]}: this / {arguments.against} "
                   f"{ratio_summary(ratios, f'{seconds:g} CPU-s runs')}")
+        return
+    if arguments.contention:
+        pairs = arguments.pairs if "--pairs" in sys.argv else CONTENTION_PAIRS
+        rates = contention(pairs, seconds / 5, arguments.layers or [None])
+        print(*contention_lines(rates, pairs, seconds / 5), sep="\n")
         return
     if arguments.scaling_only:
         print(*scaling(seconds / 8, scaling_folder), sep="\n")
@@ -562,6 +581,8 @@ def main() -> None:
               f"runs: 1 thread {one:,.0f}, {threads} threads {many:,.0f} playouts per wall-second (medians); "
               f"x{statistics.median(ratios):.2f} (median of the pairs' ratios; they range "
               f"{min(ratios):.2f} to {max(ratios):.2f}; target x1.8 on 2 cores)")
+    print(*contention_lines(contention(CONTENTION_PAIRS, seconds / 5, [None]), CONTENTION_PAIRS, seconds / 5),
+          sep="\n")
     print(*scaling(seconds / 8, scaling_folder), sep="\n")
     # S = 100 as the SP-MCTS experiments (conf/variant/spmcts.yaml): with one tree for the whole
     # run (S = 0) the tree soon keeps selecting a finished game, whose simulations cost nothing.
