@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -111,8 +112,10 @@ def test_a_bus_instance_over_the_copy_limit_keeps_its_hash_and_is_found_by_it(tm
     moved = tmp_path / "moved"
     moved.mkdir()
     path.rename(moved / "line.csv")
-    with pytest.raises(MissingInstance, match=f"cannot replay: its instance file {path.resolve()} is gone; the record keeps no "
-                                        f"copy \\(over 64 KiB\\): put the file of SHA-256 {kept['sha256']}"):
+    expected = (f"cannot replay: its instance file {path.resolve()} is gone; the record keeps no copy of it (files "
+                f"over 64 KiB keep their hash only): put the file of SHA-256 {kept['sha256']} in a folder named by "
+                "$NRPA_INSTANCES")
+    with pytest.raises(MissingInstance, match=re.escape(expected)):
         replay_domain(options, kept)
     monkeypatch.setenv("NRPA_INSTANCES", str(moved))
     assert replay_domain(options, kept)[0].leaderboard_key() == original.leaderboard_key()
@@ -159,3 +162,27 @@ def test_a_leaderboard_entry_keeps_the_board_file_of_its_run(board_file, tmp_pat
     assert board.offer(record)
     entry = json.loads(next((tmp_path / "leaderboard" / "samegame").glob("file_*.json")).read_text())
     assert entry["instance_file"] == record["domain_info"]["instance_file"]
+
+
+def test_the_site_is_written_with_leaderboard_records_whose_board_files_were_deleted(tmp_path, tmp_outputs):
+    """`make site SCALE=smoke` (analysis.site, here with one experiment's page: the records
+    page is the same) once the board files of two leaderboard records are deleted: the one
+    that keeps its board is replayed and drawn, the other is named; the site is written."""
+    board = Leaderboard(tmp_outputs)
+    paths = {}
+    for name, text in (("kept.txt", BOARD), ("lost.txt", EDITED)):
+        paths[name] = tmp_path / name
+        paths[name].write_text(text)
+        record = samegame_record(str(paths[name]))
+        if name == "lost.txt":
+            del record["domain_info"]["instance_file"]  # as a run made before records kept their file
+        assert board.offer(record)
+        paths[name].unlink()
+    done = cli("-m", "analysis.site", "scale=smoke", f"outputs_dir={tmp_outputs}", "--experiments", "stabilized_table1")
+    assert done.returncode == 0, done.stderr
+    rows = (tmp_outputs / "site" / "records.html").read_text().split("<tr>")
+    kept = next(row for row in rows if str(paths["kept.txt"]) in row)
+    assert "&#10004; verified" in kept and "replayed on the copy the record keeps" in kept and "<img" in kept
+    lost = next(row for row in rows if str(paths["lost.txt"]) in row)
+    assert "not replayed" in lost and f"cannot replay: its board file {paths['lost.txt']} is gone" in lost
+    assert "<img" not in lost

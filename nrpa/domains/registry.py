@@ -61,6 +61,9 @@ def _checked(options):
     return domain_class, domain_class.options_class(**values)
 
 
+INSTANCES_ENVIRONMENT = "NRPA_INSTANCES"  # folders where a replay looks for a moved instance file by its hash
+
+
 class MissingInstance(InputError):
     """A record's instance is not at hand: its file is gone or changed since the run, and
     the record keeps no copy. Not a wrong certificate: the replay cannot be made."""
@@ -105,12 +108,9 @@ def replay_domain(options, kept: dict | None = None):
     if found is not None:
         return domain_class(values, found.read_text()), f"its {option} file {path} {state}: replayed on {found}, " \
                                                            "a file of the same SHA-256"
-    raise MissingInstance(f"cannot replay: its {option} file {path} {state}; the record keeps no copy "
-                          f"(over {adapter.COPY_LIMIT // 1024} KiB): put the file of SHA-256 {digest} in a folder "
-                          f"named by ${INSTANCES_ENVIRONMENT}")
-
-
-INSTANCES_ENVIRONMENT = "NRPA_INSTANCES"
+    raise MissingInstance(f"cannot replay: its {option} file {path} {state}; the record keeps no copy of it "
+                          f"(files over {adapter.COPY_LIMIT // 1024} KiB keep their hash only): put the file of "
+                          f"SHA-256 {digest} in a folder named by ${INSTANCES_ENVIRONMENT}")
 
 
 def _file_hash(path: Path) -> str:

@@ -47,7 +47,8 @@ class SameGameDomain(Adapter):
         spec = str(spec).strip()
         if not spec.isdigit():
             return "file", Path(spec).expanduser()
-        return ("shipped", samegame_rules.board_file(int(spec))) if int(spec) in samegame_rules.STANDARD_BOARDS else None
+        number = int(spec)
+        return ("shipped", samegame_rules.board_file(number)) if number in samegame_rules.STANDARD_BOARDS else None
 
     def kernel_domain(self):
         return samegame.make_samegame(
