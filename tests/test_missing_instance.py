@@ -19,6 +19,7 @@ from experiments.runs import Job, execute_run, verify_record
 from experiments.store import RunStore, write_json
 from nrpa.domains import knapsack_rules, samegame_rules, tsptw_rules
 from nrpa.domains.registry import MissingInstance, SameGameOptions, make_domain, replay_domain
+from nrpa.errors import InputError
 from nrpa.search import SearchSettings
 from tests.conftest import cli
 
@@ -186,3 +187,10 @@ def test_the_site_is_written_with_leaderboard_records_whose_board_files_were_del
     lost = next(row for row in rows if str(paths["lost.txt"]) in row)
     assert "not replayed" in lost and f"cannot replay: its board file {paths['lost.txt']} is gone" in lost
     assert "<img" not in lost
+
+
+def test_a_board_file_that_is_not_text_is_named(tmp_path):
+    path = tmp_path / "latin1.txt"
+    path.write_bytes("1 2\n\u00e9 1\n".encode("latin-1"))  # byte 0xe9 alone is not UTF-8
+    with pytest.raises(InputError, match=re.escape(f"domain.board={str(path)!r} is not a text file")):
+        make_domain({"name": "samegame", "board": str(path)})
