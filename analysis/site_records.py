@@ -15,7 +15,8 @@ from analysis.domain_views import domain_view
 from experiments.leaderboard import Leaderboard
 from experiments.runs import verify_record
 from nrpa.domains import samegame_rules
-from nrpa.domains.registry import make_domain
+from nrpa.domains.registry import DOMAINS, replay_domain
+from nrpa.errors import InputError
 
 # SameGame's colour codes 0..4 (more cycle), as in the usual renderings of the boards
 STONE_COLOURS = ("#d62728", "#1f77b4", "#2ca02c", "#ffbf00", "#9467bd", "#8c564b", "#17becf")
@@ -142,20 +143,35 @@ def records_html(outputs_root: Path, folder: Path) -> str:
 
 
 def record_row(key: str, entry: dict, folder: Path) -> str:
-    domain = make_domain(entry["config"]["domain"])
+    """A certificate whose instance file is gone (nrpa.domains.registry.replay_domain) gets a
+    row that says so, without a drawing: the page is still written."""
     moves = entry["certificate"]["moves"]
     # the check `make verify` makes of a run file: the certificate replays to its score
     verified, message = verify_record({"config": entry["config"], "certificate": entry["certificate"],
-                                       "result": {"best_score": entry["score"]}})
-    mark = (f'<span class="verified">&#10004; verified</span>: {html.escape(message)}' if verified else
-            f'<span class="unverified">&#10008; not verified</span>: {html.escape(message)}')
+                                       "result": {"best_score": entry["score"]},
+                                       "domain_info": {"instance_file": entry.get("instance_file")}})
+    mark = {True: '<span class="verified">&#10004; verified</span>',
+            False: '<span class="unverified">&#10008; not verified</span>',
+            None: '<span class="unverified">&#10008; not replayed</span>'}[verified] + f": {html.escape(message)}"
+    try:
+        domain = replay_domain(entry["config"]["domain"], entry.get("instance_file"))[0]
+    except InputError:  # its instance file is gone, or its options are not valid: the message says which
+        domain = None
     picture = draw(entry["config"]["domain"]["name"], domain, moves, folder / "records" / key.replace("/", "_")) \
         if verified else None
     drawing = (f'<a href="records/{picture.name}"><img class="record" src="records/{picture.name}" '
                f'alt="{html.escape(key)}"></a>' if picture else f"{len(moves)} moves; no drawing")
     config = entry["config"]
     found_by = " ".join(f"{k}={config[k]}" for k in ("algorithm", "level", "N", "P") if k in config)
-    return (f'<tr><td>{html.escape(domain.describe()["instance"])}<br><code>{html.escape(key)}</code></td>'
+    # the instance as the record names it when it cannot be read any more
+    instance = domain.describe()["instance"] if domain else _instance_name(config["domain"])
+    return (f'<tr><td>{html.escape(instance)}<br><code>{html.escape(key)}</code></td>'
             f'<td>{entry["score"]:g}</td><td>{mark}</td><td>{html.escape(found_by)}<br>run '
             f'<code>{html.escape(entry["run_id"])}</code></td><td>{html.escape(entry["found_at"])}</td>'
             f"<td>{drawing}</td></tr>")
+
+
+def _instance_name(options: dict) -> str:
+    """``domain.board=...`` (or the domain's own instance option) from a record's options."""
+    option = DOMAINS[options["name"]].instance_option
+    return f"{options['name']}, domain.{option}={options.get(option)}" if option else options["name"]

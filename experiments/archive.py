@@ -272,13 +272,14 @@ def pack(store: RunStore, folder: Path, now: datetime | None = None) -> Packed:
     return Packed(target, len(rows), len(data), skipped)
 
 
-def verify_packs(paths: list[Path]) -> tuple[list[tuple[str, dict]], int]:
+def verify_packs(paths: list[Path]) -> tuple[list[tuple[str, dict]], int, int]:
     """Replay the certificate of every record of every pack (duplicates too), printing a line
     per run as verify_files does for run files; a damaged pack or record fails and the others
-    are still checked. Returns the (label, record) of each verified run and the count checked."""
-    from experiments.runs import verify_record
+    are still checked. Returns the (label, record) of each verified run, the count checked
+    and the count that could not be replayed (their instance file is gone)."""
+    from experiments.runs import VERIFY_MARKS, verify_record
 
-    verified, checked = [], 0
+    verified, checked, skipped = [], 0, 0
     for path in paths:
         try:
             check_pack(path)
@@ -294,8 +295,9 @@ def verify_packs(paths: list[Path]) -> tuple[list[tuple[str, dict]], int]:
             ok, message = (False, f"damaged: {problem}") if problem else verify_record(record)
             if ok:
                 verified.append((label, record))
-            print(f"{'ok  ' if ok else 'FAIL'} {label}: {message}")
-    return verified, checked
+            skipped += ok is None
+            print(f"{VERIFY_MARKS[ok]} {label}: {message}")
+    return verified, checked, skipped
 
 
 def kib(size: int) -> str:

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from experiments.runs import verify_record
 from experiments.store import PROJECT_ROOT, DamagedFile, RunStore, read_json, set_aside, write_json
-from nrpa.domains.registry import make_domain
+from nrpa.domains.registry import MissingInstance, replay_domain
 from nrpa.errors import InputError
 
 
@@ -43,8 +43,15 @@ class Leaderboard:
             return None
 
     def offer(self, record: dict) -> bool:
-        """Keep ``record``'s certificate if it beats the entry and verifies; say whether."""
-        key = make_domain(record["config"]["domain"]).leaderboard_key()
+        """Keep ``record``'s certificate if it beats the entry and verifies; say whether. A
+        record whose instance file is gone (and not kept: nrpa.domains.registry.replay_domain)
+        is named on stderr and not kept."""
+        kept = record.get("domain_info", {}).get("instance_file")
+        try:
+            key = replay_domain(record["config"]["domain"], kept)[0].leaderboard_key()
+        except MissingInstance as missing:
+            print(f"run {record['run_id']} not offered to the leaderboard: {missing}", file=sys.stderr)
+            return False
         score = float(record["certificate"]["score"])
         current = self.best(key)
         if current is not None and current["score"] >= score:
@@ -61,6 +68,8 @@ class Leaderboard:
             "config": record["config"],
             "code_version": record["code_version"],
             "found_at": record["finished_at"],
+            # the instance as the run read it, so that the records page replays it after the file moves
+            **({"instance_file": kept} if kept else {}),
         })
         return True
 

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from experiments.store import DamagedFile, RunStore, code_version, load_run_file, run_id
 from nrpa.bias import bias_for
-from nrpa.domains.registry import make_domain
+from nrpa.domains.registry import MissingInstance, make_domain, replay_domain
 from nrpa.errors import InputError
 from nrpa.search import ALGORITHMS, SearchSettings, run_search
 
@@ -92,6 +92,7 @@ def execute_run(job: Job, repeat: int, client=None) -> dict:
     else:
         result = run_search(domain.kernel_domain(), settings, bias)
     config = job.run_config(repeat)
+    kept = domain.kept_instance()  # the instance file as the run read it, for a replay after it moves
     return {
         "run_id": run_id(config),
         "config": config,
@@ -99,7 +100,8 @@ def execute_run(job: Job, repeat: int, client=None) -> dict:
         "repeat": repeat,
         "settings": asdict(settings),
         "code_version": code_version(),
-        "domain_info": {**domain.describe(), **({"bias": bias.description} if bias.kind else {})},
+        "domain_info": {**domain.describe(), **({"bias": bias.description} if bias.kind else {}),
+                        **({"instance_file": kept} if kept else {})},
         "result": {
             "best_score": result.best_score,
             "playouts": result.playouts,
@@ -125,28 +127,38 @@ def execute_run(job: Job, repeat: int, client=None) -> dict:
     }
 
 
-def verify_record(record: dict) -> tuple[bool, str]:
-    """Replay the certificate with the domain's plain-Python rules and compare scores."""
+def verify_record(record: dict) -> tuple[bool | None, str]:
+    """Replay the certificate with the domain's plain-Python rules and compare scores: (True,
+    how) when it verifies, (False, why) when it does not, (None, why) when it cannot be
+    replayed because its instance file is gone or changed and the record keeps no copy
+    (``nrpa.domains.registry.replay_domain``: a missing input, not a wrong certificate)."""
     try:
-        domain = make_domain(record["config"]["domain"])
+        domain, note = replay_domain(record["config"]["domain"], record.get("domain_info", {}).get("instance_file"))
+    except MissingInstance as missing:
+        return None, str(missing)
     except InputError as error:
         return False, f"its domain options are not valid: {error}"
+    note = f" ({note})" if note else ""
     claimed = float(record["certificate"]["score"])
     try:
         replayed = domain.replay_score(record["certificate"]["moves"])
     except (ValueError, TypeError, IndexError) as error:  # an illegal move, or not a move at all
-        return False, f"certificate does not replay: {error}"
+        return False, f"certificate does not replay: {error}{note}"
     if replayed != claimed:
-        return False, f"certificate replays to {replayed:g}, the run file claims {claimed:g}"
+        return False, f"certificate replays to {replayed:g}, the run file claims {claimed:g}{note}"
     if claimed != float(record["result"]["best_score"]):
-        return False, "certificate score differs from the run's best score"
-    return True, f"replays to {replayed:g}"
+        return False, f"certificate score differs from the run's best score{note}"
+    return True, f"replays to {replayed:g}{note}"
 
 
-def verify_files(paths: list[Path]) -> list[Path]:
+VERIFY_MARKS = {True: "ok  ", False: "FAIL", None: "SKIP"}  # the first word of a line of `make verify`
+
+
+def verify_files(paths: list[Path]) -> tuple[list[Path], int]:
     """Print one line per run file (a damaged one fails, and the others are still checked);
-    return the files that verified."""
-    verified = []
+    return the files that verified and the number that could not be replayed (their
+    instance is gone: verify_record)."""
+    verified, skipped = [], 0
     for path in paths:
         try:
             ok, message = verify_record(load_run_file(path))
@@ -154,5 +166,6 @@ def verify_files(paths: list[Path]) -> list[Path]:
             ok, message = False, f"damaged: {damage.reason}"
         if ok:
             verified.append(path)
-        print(f"{'ok  ' if ok else 'FAIL'} {path}: {message}")
-    return verified
+        skipped += ok is None
+        print(f"{VERIFY_MARKS[ok]} {path}: {message}")
+    return verified, skipped

@@ -4,6 +4,13 @@
     python -m experiments.verify                 # every run file under outputs/, every archived run
     python -m experiments.verify path/to/run.json other/dir archive/runs-v1-....parquet
     python -m experiments.verify --show path/to/run.json   # and print the certificate
+
+A record whose instance file (a board or instance file of the user's) is gone or changed,
+and which keeps no copy of it, cannot be replayed: its line starts SKIP and says why, and it
+is counted apart. It does not fail the check (a missing input is not a wrong certificate):
+the exit status is 1 only when a certificate does not replay to its score or a file is
+damaged. A record replays on the copy of its file it keeps, or on a moved file found by its
+SHA-256 in a folder $NRPA_INSTANCES names (nrpa.domains.registry.replay_domain).
 """
 
 from __future__ import annotations
@@ -15,7 +22,7 @@ from pathlib import Path
 from experiments.archive import PACK_SUFFIX, pack_paths, verify_packs
 from experiments.runs import verify_files
 from experiments.store import PROJECT_ROOT, RunStore, default_archive_dir, load_run_file
-from nrpa.domains.registry import make_domain
+from nrpa.domains.registry import replay_domain
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -42,15 +49,18 @@ def main(argv: list[str] | None = None) -> int:
     if not paths and not packs:
         print("no run files found")
         return 0
-    verified = verify_files(paths)
-    archived, checked = verify_packs(packs)
-    failures = len(paths) + checked - len(verified) - len(archived)
+    verified, skipped = verify_files(paths)
+    archived, checked, skipped_archived = verify_packs(packs)
+    skipped += skipped_archived
+    failures = len(paths) + checked - len(verified) - len(archived) - skipped
     if arguments.show:
         for label, record in [(str(path), load_run_file(path)) for path in verified] + archived:
-            domain = make_domain(record["config"]["domain"])
+            domain, _ = replay_domain(record["config"]["domain"], record["domain_info"].get("instance_file"))
             print(f"\n{label} ({record['domain_info']['instance']}, score {record['certificate']['score']:g}):")
             print(domain.print_certificate(record["certificate"]["moves"]))
     summary = f"{len(verified) + len(archived)} verified, {failures} failed"
+    if skipped:
+        summary += f", {skipped} not replayed (their instance file is gone or changed: the SKIP lines)"
     if packs:
         summary += f" ({checked} archived run(s) checked from {len(packs)} pack(s), {len(archived)} verified)"
     print(summary)

@@ -4,6 +4,7 @@ bus_rules.py; what an adapter is: nrpa.domains.adapter)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
@@ -31,10 +32,18 @@ class BusDomain(Adapter):
     options_class = BusOptions
     certificate_format = "dwell times (minutes, 1..4) chosen at successive decision points"
 
-    def __init__(self, options: BusOptions):
+    instance_option = "instance"
+
+    def __init__(self, options: BusOptions, instance_text: str | None = None):
         check_range("delta", options.delta, 0 <= options.delta <= bus_rules.STOPS, f"0 (no rule) .. {bus_rules.STOPS}")
-        super().__init__(options)
-        self.instance = bus_rules.load_instance(options.instance)
+        super().__init__(options, instance_text)
+        self.instance = bus_rules.load_instance(options.instance, self.instance_text)
+
+    @classmethod
+    def instance_source(cls, spec: str) -> tuple[str, Path] | None:
+        if spec == bus_rules.PAPER_INSTANCE:
+            return "shipped", bus_rules.paper_file()
+        return None if spec.startswith("random:") else ("file", Path(spec).expanduser())
 
     def kernel_domain(self):
         i = self.instance

@@ -48,21 +48,28 @@ class Instance:
     incident: np.ndarray
 
 
-def load_instance(spec: str) -> Instance:
+def paper_file() -> Path:
+    """The shipped file of the paper's instance (bus.cpp's, glibc's rand() seeded with 1)."""
+    return Path(str(resources.files("nrpa") / "data" / "bus" / "bus_instance_glibc_seed1.csv"))
+
+
+def load_instance(spec: str, text: str | None = None) -> Instance:
     """``paper`` (the shipped instance of bus.cpp), ``random:SEED`` (a generated instance, not
-    the paper's) or the path of a CSV file in the shipped format."""
+    the paper's) or the path of a CSV file in the shipped format; ``text``: that file's
+    contents read elsewhere (a file found by its hash), parsed in its place."""
     if spec == PAPER_INSTANCE:
-        path = resources.files("nrpa") / "data" / "bus" / "bus_instance_glibc_seed1.csv"
-        return _load_csv(path.read_text(), PAPER_INSTANCE, "bus_instance_glibc_seed1.csv")
+        return _load_csv(paper_file().read_text(), PAPER_INSTANCE, paper_file().name)
     if spec.startswith("random:"):
         seed = spec.removeprefix("random:")
         if not seed.isdigit() or int(seed) >= 2**32:
             raise InputError(f"domain.instance={spec!r}: the seed after 'random:' must be an integer 0..2**32-1")
         return generate_instance(int(seed))
     path = Path(spec).expanduser()
-    if not path.is_file():
-        raise InputError(f"domain.instance={spec!r}: neither 'paper', 'random:SEED' nor an instance CSV file")
-    return _load_csv(path.read_text(), str(path), str(path))
+    if text is None:
+        if not path.is_file():
+            raise InputError(f"domain.instance={spec!r}: neither 'paper', 'random:SEED' nor an instance CSV file")
+        text = path.read_text()
+    return _load_csv(text, str(path), str(path))
 
 
 @lru_cache(maxsize=4)

@@ -5,6 +5,7 @@ model for a new domain (README, "Add a domain")."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 from nrpa.domains import knapsack, knapsack_rules
 from nrpa.domains.adapter import Adapter
@@ -26,9 +27,16 @@ class KnapsackDomain(Adapter):
     options_class = KnapsackOptions
     certificate_format = "item indices (0-based, in the instance file's order) in the order put in"
 
-    def __init__(self, options: KnapsackOptions):
-        super().__init__(options)
-        self.instance = knapsack_rules.load_instance(options.instance)
+    instance_option = "instance"
+
+    def __init__(self, options: KnapsackOptions, instance_text: str | None = None):
+        super().__init__(options, instance_text)
+        self.instance = knapsack_rules.load_instance(options.instance, self.instance_text)
+
+    @classmethod
+    def instance_source(cls, spec: str) -> tuple[str, Path]:
+        shipped = knapsack_rules.shipped_file(spec)
+        return ("shipped", shipped) if shipped else ("file", Path(spec))
 
     def kernel_domain(self):
         return knapsack.make_knapsack(self.instance.capacity, self.instance.weights, self.instance.values)

@@ -19,18 +19,27 @@ class Instance:
     values: tuple[int, ...]
 
 
-def load_instance(name_or_path: str) -> Instance:
+def shipped_file(name: str) -> Path | None:
+    """The file of the instance shipped as ``name`` (``p07``); None if no shipped instance has
+    that name (it is then the path of a file)."""
+    path = DATA_DIR / f"{name}.txt"
+    return path if path.is_file() else None
+
+
+def load_instance(name_or_path: str, text: str | None = None) -> Instance:
     """An instance shipped in nrpa/data/knapsack (by name, e.g. ``p07``) or a file of the
-    same format; InputError naming the file and line when it is not one."""
-    path = DATA_DIR / f"{name_or_path}.txt"
-    if not path.is_file():
-        path = Path(name_or_path)
-    if not path.is_file():
-        shipped = sorted(p.stem for p in DATA_DIR.glob("*.txt"))
-        raise InputError(f"domain.instance={name_or_path!r} is neither a shipped instance "
-                         f"({', '.join(shipped)}) nor a file")
+    same format; InputError naming the file and line when it is not one. ``text``: that file's
+    contents read elsewhere (the copy a run file keeps), parsed in its place."""
+    shipped = shipped_file(name_or_path)
+    path = shipped or Path(name_or_path)
+    if shipped or text is None:
+        if not path.is_file():
+            shipped = sorted(p.stem for p in DATA_DIR.glob("*.txt"))
+            raise InputError(f"domain.instance={name_or_path!r} is neither a shipped instance "
+                             f"({', '.join(shipped)}) nor a file")
+        text = path.read_text()
     numbers = []
-    for number, line in enumerate(path.read_text().splitlines(), start=1):
+    for number, line in enumerate(text.splitlines(), start=1):
         if line.strip() and not line.lstrip().startswith("#"):
             try:
                 numbers.append((number, [int(field) for field in line.split()]))

@@ -4,6 +4,7 @@ samegame_rules.py; what an adapter is: nrpa.domains.adapter)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 from nrpa.domains import samegame, samegame_rules
 from nrpa.domains.adapter import Adapter, check_choice, check_range, content_key
@@ -33,11 +34,21 @@ class SameGameDomain(Adapter):
     biases = tuple(samegame.BIASES)
     certificate_format = "clicks [row, col], 0-based, row 0 at the top: the top-left stone of the group removed"
 
-    def __init__(self, options: SameGameOptions):
+    instance_option = "board"
+
+    def __init__(self, options: SameGameOptions, instance_text: str | None = None):
         check_choice("policy", options.policy, samegame.RULES)
         check_range("threshold", options.threshold, options.threshold >= 0, "it must be >= 0")
-        super().__init__(options)
-        self.board = samegame_rules.load_board(options.board)
+        super().__init__(options, instance_text)
+        self.board = samegame_rules.load_board(options.board, self.instance_text)
+
+    @classmethod
+    def instance_source(cls, spec: str) -> tuple[str, Path] | None:
+        spec = str(spec).strip()
+        if not spec.isdigit():
+            return "file", Path(spec).expanduser()
+        number = int(spec)
+        return ("shipped", samegame_rules.board_file(number)) if number in samegame_rules.STANDARD_BOARDS else None
 
     def kernel_domain(self):
         return samegame.make_samegame(

@@ -47,8 +47,14 @@ class Board:
         return len(self.rows)
 
 
-def load_board(spec: int | str) -> Board:
-    """Board ``spec``: a standard board number 1..20 or the path of a board file."""
+def board_file(number: int) -> Path:
+    """The shipped file of standard board ``number`` (1..20)."""
+    return Path(str(resources.files("nrpa") / "data" / "samegame" / f"board_{number:02d}.txt"))
+
+
+def load_board(spec: int | str, text: str | None = None) -> Board:
+    """Board ``spec``: a standard board number 1..20 or the path of a board file; ``text``:
+    that board file's contents read elsewhere (the copy a run file keeps), parsed in its place."""
     text_spec = str(spec).strip()
     if text_spec.isdigit():
         number = int(text_spec)
@@ -57,15 +63,16 @@ def load_board(spec: int | str) -> Board:
                 f"domain.board={number} is out of range: valid are the standard boards 1..20 "
                 "or the path of a board file"
             )
-        path = resources.files("nrpa") / "data" / "samegame" / f"board_{number:02d}.txt"
-        return Board(f"board {number}", parse_board(path.read_text(), f"board {number}"))
+        return Board(f"board {number}", parse_board(board_file(number).read_text(), f"board {number}"))
     path = Path(text_spec).expanduser()
-    if not path.is_file():
-        raise BoardError(
-            f"domain.board={text_spec!r}: no such board file (valid are the standard boards "
-            "1..20 or the path of a board file)"
-        )
-    return Board(str(path), parse_board(path.read_text(), str(path)))
+    if text is None:
+        if not path.is_file():
+            raise BoardError(
+                f"domain.board={text_spec!r}: no such board file (valid are the standard boards "
+                "1..20 or the path of a board file)"
+            )
+        text = path.read_text()
+    return Board(str(path), parse_board(text, str(path)))
 
 
 def parse_board(text: str, source: str) -> tuple[tuple[int, ...], ...]:

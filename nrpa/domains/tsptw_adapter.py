@@ -5,6 +5,7 @@ analysis.views)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 from nrpa.domains import tsptw, tsptw_rules
 from nrpa.domains.adapter import Adapter, check_choice, content_key
@@ -31,10 +32,18 @@ class TsptwDomain(Adapter):
     certificate_format = "tour: the customers in visiting order (depot 0 at both ends omitted)"
     best_known_source = "LKH-3"  # of the tours in best_known_tours.csv (nrpa/data/tsptw/SOURCE.md)
 
-    def __init__(self, options: TsptwOptions):
+    instance_option = "instance"
+
+    def __init__(self, options: TsptwOptions, instance_text: str | None = None):
         check_choice("policy", options.policy, tsptw.RULES)
-        super().__init__(options)
-        self.instance = tsptw_rules.load_instance(options.instance)
+        super().__init__(options, instance_text)
+        self.instance = tsptw_rules.load_instance(options.instance, self.instance_text)
+
+    @classmethod
+    def instance_source(cls, spec: str) -> tuple[str, Path]:
+        if spec in tsptw_rules.instance_names():
+            return "shipped", tsptw_rules.instance_file(spec)
+        return "file", Path(spec).expanduser()
 
     def kernel_domain(self):
         i = self.instance

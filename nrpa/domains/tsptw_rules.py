@@ -41,16 +41,23 @@ def instance_names() -> list[str]:
     return sorted(path.name.removesuffix(".txt") for path in folder.iterdir() if path.name.endswith(".txt"))
 
 
-def load_instance(spec: str) -> Instance:
-    """A shipped Potvin-Bengio instance by name (rc_204.1) or the path of a file in that format."""
+def instance_file(name: str) -> Path:
+    """The file of the shipped instance ``name`` (one of instance_names())."""
+    return Path(str(resources.files("nrpa") / "data" / "tsptw" / "instances" / f"{name}.txt"))
+
+
+def load_instance(spec: str, text: str | None = None) -> Instance:
+    """A shipped Potvin-Bengio instance by name (rc_204.1) or the path of a file in that format;
+    ``text``: that file's contents read elsewhere (the copy a run file keeps), parsed in its place."""
     if spec in instance_names():
-        path = resources.files("nrpa") / "data" / "tsptw" / "instances" / f"{spec}.txt"
-        return parse_instance(path.read_text(), spec)
+        return parse_instance(instance_file(spec).read_text(), spec)
     path = Path(spec).expanduser()
-    if not path.is_file():
-        raise InstanceError(f"domain.instance={spec!r}: neither a shipped instance ({', '.join(instance_names())}) "
-                            "nor an instance file")
-    return parse_instance(path.read_text(), str(path))
+    if text is None:
+        if not path.is_file():
+            raise InstanceError(f"domain.instance={spec!r}: neither a shipped instance "
+                                f"({', '.join(instance_names())}) nor an instance file")
+        text = path.read_text()
+    return parse_instance(text, str(path))
 
 
 def parse_instance(text: str, source: str) -> Instance:
