@@ -311,6 +311,10 @@ def section_html(experiment: Experiment, runs: Runs, outputs: list | None, error
     if missing:
         parts.append(missing_note(f"No runs at this scale for: {', '.join(missing)}. Their columns say so; "
                                   "the figures have no line for them."))
+    starved = {label: n for label, n in runs.starved.items() if n}
+    if starved:
+        parts.append(missing_note(f"Runs set aside as starved, other processes having taken their cores, and not "
+                                  f"counted: {'; '.join(f'{label}: {n}' for label, n in starved.items())}."))
     if experiment.kind == "checkpoints":
         ylabel = f"mean best: {experiment.unit}" if experiment.unit else "mean best score"
         matched = tables["_matched"].frame if "_matched" in tables else None

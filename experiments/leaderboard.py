@@ -15,6 +15,7 @@ import itertools
 import sys
 from pathlib import Path
 
+from experiments.machine import StarvedRule, machine_verdict
 from experiments.runs import verify_record
 from experiments.store import PROJECT_ROOT, DamagedFile, RunStore, read_json, set_aside, write_json
 from nrpa.domains.registry import make_domain
@@ -43,7 +44,11 @@ class Leaderboard:
             return None
 
     def offer(self, record: dict) -> bool:
-        """Keep ``record``'s certificate if it beats the entry and verifies; say whether."""
+        """Keep ``record``'s certificate if it beats the entry and verifies; say whether. A
+        starved run (its machine section says other processes took its cores) is never kept:
+        the store sets such runs aside before they are offered, and this holds for any caller."""
+        if machine_verdict(record, StarvedRule()) is not None:  # no result (experiments/machine.py)
+            return False
         key = make_domain(record["config"]["domain"]).leaderboard_key()
         score = float(record["certificate"]["score"])
         current = self.best(key)
