@@ -89,6 +89,7 @@ def code_version() -> dict:
     return version
 
 
+_SAID_STARVED: set[str] = set()  # archived run ids judged starved and said on stderr
 _PROJECT_ARCHIVE = object()  # RunStore's default archive: default_archive_dir() when the store is made
 
 
@@ -201,8 +202,9 @@ class RunStore:
         reason = None if record is None else self.starved(record)
         if reason is None:
             return record
-        if record["run_id"] not in self._starved_archived:
-            self._starved_archived.add(record["run_id"])
+        self._starved_archived.add(record["run_id"])
+        if record["run_id"] not in _SAID_STARVED:  # once per process, however many stores read the archive
+            _SAID_STARVED.add(record["run_id"])
             print(f"starved archived run {record['run_id']}: {reason}; not used, the run will be made again",
                   file=sys.stderr)
         return None
