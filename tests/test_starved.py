@@ -22,7 +22,8 @@ import pytest
 
 from analysis import decide
 from analysis.claims import Claim
-from analysis.report import collect, final_report
+from analysis.report import Runs, collect, final_report
+from analysis.site_sections import section_html
 from analysis.stats import t_interval
 from experiments import archive, machine, runs
 from experiments.config import check_override_keys
@@ -234,6 +235,14 @@ def test_a_rate_outlier_with_a_clean_machine_section_is_kept_and_flagged(fake_ma
     read = collect(experiment)
     assert len(read.records["A"]) == 3 and read.rate_outliers["A"] == [2]
     assert "repeats A: 2" in final_report(experiment, read, t_interval)[0].markdown
+
+
+def test_the_site_says_how_many_runs_of_a_column_were_set_aside(tmp_path):
+    experiment = two_column_experiment(RunStore(tmp_path, archive=None), repeats=3)
+    read = Runs({"A": [], "B": []}, {"A": 3, "B": 3}, starved={"A": 2, "B": 0})
+    text = section_html(experiment, read, None, "No runs at smoke scale.", tmp_path)
+    assert "No runs at smoke scale." in text and "set aside as starved" in text and "A: 2." in text
+    assert "B: 0" not in text
 
 
 def test_a_sweep_waits_for_a_busy_machine_then_stops_with_one_line(capsys):
