@@ -90,6 +90,9 @@ def code_version() -> dict:
 
 
 _SAID_STARVED: set[str] = set()  # archived run ids judged starved and said on stderr
+# A domain folder of run files -> column -> run id -> rate of its records without a machine
+# section (experiments/machine.py), read once per process: new runs always record the section.
+_FILE_RATES: dict[Path, dict[str, dict[str, float]]] = {}
 _PROJECT_ARCHIVE = object()  # RunStore's default archive: default_archive_dir() when the store is made
 
 
@@ -104,7 +107,6 @@ class RunStore:
         self.archive_dir = default_archive_dir() if archive is _PROJECT_ARCHIVE else (
             None if archive is None else Path(archive))
         self.rule = rule  # what makes a wall-clock run starved (conf/config.yaml, starved)
-        self._file_rates: dict[str, dict[str, dict[str, float]]] = {}  # domain -> column -> run id -> rate
         self._starved_archived: set[str] = set()  # archived run ids judged starved (said once)
 
     def check(self, domain_name: str | None = None) -> None:
@@ -172,12 +174,12 @@ class RunStore:
         """The median rate of the records without a ``machine`` section in ``record``'s
         column, over the archive and this store's files (each run once). New runs always
         record the section, so the files read once per domain stay the right ones."""
-        domain = record["config"]["domain"]["name"]
-        if domain not in self._file_rates:
-            files = [read_or_none(path) for path in sorted((self.root / "runs" / domain).glob("*.json"))]
-            self._file_rates[domain] = machine.legacy_rates(record for record in files if record is not None)
+        folder = (self.root / "runs" / record["config"]["domain"]["name"]).resolve()
+        if folder not in _FILE_RATES:
+            files = (read_or_none(path) for path in sorted(folder.glob("*.json")))
+            _FILE_RATES[folder] = machine.legacy_rates(record for record in files if record is not None)
         rates = dict(self._archive_rates().get(machine.column_key(record), {}))
-        rates.update(self._file_rates[domain].get(machine.column_key(record), {}))
+        rates.update(_FILE_RATES[folder].get(machine.column_key(record), {}))
         return machine.median_rate(rates.values())
 
     def _archive_rates(self) -> dict[str, dict[str, float]]:

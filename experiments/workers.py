@@ -69,8 +69,9 @@ def run_runs(runs: list[tuple[Job, int]], store: RunStore, *, n_jobs: int | None
     A starved run (experiments/machine.py) is not stored: its record goes into ``.starved/``
     beside where its file would be, at once, and the next call makes it again; it is among the
     records returned (it cost its CPU time). Wall-clock runs on this machine (loky) go in
-    batches of as many as there are workers, each batch after the machine leaves the cores it
-    needs (machine.wait_for_cores: at most ``store.rule.wait`` seconds, then BusyMachine)."""
+    batches of as many as there are workers, and no more at once than the CPUs hold (two
+    2-thread runs on 2 CPUs would starve each other), each batch after the machine leaves the
+    cores it needs (machine.wait_for_cores: at most ``store.rule.wait`` seconds, then BusyMachine)."""
     for job in {id(job): job for job, _ in runs}.values():
         _compile_kernels(job)
     records = []
@@ -80,18 +81,23 @@ def run_runs(runs: list[tuple[Job, int]], store: RunStore, *, n_jobs: int | None
     ) as bar:
         # One pending run needs no pool: joblib runs n_jobs=1 in this process.
         workers = min(cluster_threads or n_jobs or os.cpu_count() or 1, len(runs))
+        # Wall-clock runs here (a dask cluster's machines are not this one: their runs' own
+        # records judge them) run side by side only as many as the CPUs hold, not to starve each
+        # other, and each batch waits for the cores it needs.
+        watched = backend == "loky" and any(job.settings.clock == "wall" for job, _ in runs)
+        cpus = len(usable_cpus())
+        needs = [cores_needed(asdict(job.settings), cpus) for job, _ in runs]
+        if watched:
+            workers = min(workers, max(1, cpus // max(needs)))
         bar.set_postfix(running=workers)
         parallel = joblib.Parallel(n_jobs=workers if backend == "loky" else -1, return_as="generator_unordered")
         left = len(runs)
         leaderboard = Leaderboard(store.root)
-        # A dask cluster's machines are not this one: their runs' own records judge them.
-        watched = backend == "loky" and any(job.settings.clock == "wall" for job, _ in runs)
         batches = [range(start, min(start + workers, len(runs))) for start in range(0, len(runs), workers)] \
             if watched else [range(len(runs))]
         for batch in batches:
             if watched:
-                wait_for_cores(sum(cores_needed(asdict(runs[i][0].settings), len(usable_cpus())) for i in batch),
-                               store.rule)
+                wait_for_cores(sum(needs[i] for i in batch), store.rule)
             for index, record in parallel(joblib.delayed(_numbered)(index, *runs[index]) for index in batch):
                 path = runs[index][0].run_path(store, record["repeat"])
                 reason = store.starved(record)

@@ -18,6 +18,7 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
+import joblib
 import pytest
 
 from analysis import decide
@@ -260,6 +261,23 @@ def test_a_sweep_waits_for_a_busy_machine_then_stops_with_one_line(capsys):
         machine.wait_for_cores(1, machine.StarvedRule(wait=60), measure=lambda: (2.0, 2), sleep=sleep,
                                clock=lambda: now[0])
     machine.wait_for_cores(2, machine.StarvedRule(wait=0), measure=lambda: None)  # no /proc/stat: no wait
+
+
+def test_wall_clock_runs_go_side_by_side_only_as_many_as_the_cpus_hold(fake_machine, tmp_path, monkeypatch):
+    asked = []
+    real = joblib.Parallel
+
+    def parallel(n_jobs, **keywords):  # in this process whatever is asked: the fake kernel lives here
+        asked.append(n_jobs)
+        return real(n_jobs=1, **keywords)
+
+    monkeypatch.setattr("experiments.workers.joblib.Parallel", parallel)
+    monkeypatch.setattr("experiments.workers.usable_cpus", lambda: {0})  # one CPU: one run at a time
+    assert run_job(wall_job(), 3, RunStore(tmp_path / "wall", archive=None), n_jobs=2).ran == 3
+    monkeypatch.setattr("experiments.workers.usable_cpus", lambda: {0, 1})
+    assert run_job(wall_job(), 3, RunStore(tmp_path / "two", archive=None), n_jobs=2).ran == 3
+    assert run_job(small_job(), 3, RunStore(tmp_path / "cpu", archive=None), n_jobs=2).ran == 3
+    assert asked == [1, 2, 2]  # CPU-clock runs keep the workers asked for
 
 
 def test_cpu_clock_sweeps_never_look_at_the_machine(tmp_path, monkeypatch):
