@@ -1,7 +1,8 @@
 """What the machine gave a wall-clock run, and whether that was enough: starved runs.
 
 A run on the wall clock (``clock=wall``: the threaded searches, the averaged ones, the members
-of root and hybrid runs) does the work the machine lets it do in its seconds. When other
+of root and hybrid runs) with a time budget (``max_time``) does the work the machine lets it
+do in its seconds. When other
 processes take the cores it needs, it makes a fraction of its playouts (two threaded runs at
 once: 1/170 of them) and its scores mean nothing. Such a run is *starved*: the store sets it
 aside as it does a damaged file, and it never enters a table, a verdict, the archive or the
@@ -60,7 +61,7 @@ from nrpa.errors import InputError
 PROC_STAT = Path("/proc/stat")
 # The fields of a cpuN line of /proc/stat that count a CPU busy (guest time is inside user and nice)
 BUSY_FIELDS = (0, 1, 2, 5, 6, 7)  # user, nice, system, irq, softirq, steal (idle 3 and iowait 4 are not)
-LOAD_WINDOW = 0.5  # seconds of /proc/stat a sweep reads before each batch of wall-clock runs
+LOAD_WINDOW = 0.2  # seconds of /proc/stat a sweep reads before each batch of wall-clock runs (20 ticks a CPU at 100 Hz)
 
 
 @dataclass(frozen=True)
@@ -148,8 +149,15 @@ def machine_section(cpus: int, needed: int, wall: float, own: float, playouts: i
             "cores_left": None if others is None else cpus - others / wall}
 
 
+def timed_on_wall_clock(settings: dict) -> bool:
+    """Whether a run of ``settings`` (a record's) does the work its wall-seconds allow: a
+    time budget on the wall clock. A run budgeted in playouts alone does the same work on any
+    machine (only its wall trace stretches), so it is never judged starved."""
+    return settings.get("clock") == "wall" and settings.get("max_time") is not None
+
+
 def on_wall_clock(record: dict) -> bool:
-    return record.get("settings", {}).get("clock") == "wall"
+    return timed_on_wall_clock(record.get("settings", {}))
 
 
 def column_key(record: dict) -> str:

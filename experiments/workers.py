@@ -18,7 +18,7 @@ import joblib
 from tqdm import tqdm
 
 from experiments.leaderboard import Leaderboard
-from experiments.machine import cores_needed, usable_cpus, wait_for_cores
+from experiments.machine import cores_needed, timed_on_wall_clock, usable_cpus, wait_for_cores
 from experiments.runs import Job, execute_run
 from experiments.store import RunStore, set_aside_starved
 from nrpa.domains.registry import make_domain
@@ -84,7 +84,7 @@ def run_runs(runs: list[tuple[Job, int]], store: RunStore, *, n_jobs: int | None
         # Wall-clock runs here (a dask cluster's machines are not this one: their runs' own
         # records judge them) run side by side only as many as the CPUs hold, not to starve each
         # other, and each batch waits for the cores it needs.
-        watched = backend == "loky" and any(job.settings.clock == "wall" for job, _ in runs)
+        watched = backend == "loky" and any(timed_on_wall_clock(asdict(job.settings)) for job, _ in runs)
         cpus = len(usable_cpus())
         needs = [cores_needed(asdict(job.settings), cpus) for job, _ in runs]
         if watched:

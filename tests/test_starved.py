@@ -70,13 +70,14 @@ def fake_machine(tmp_path, monkeypatch):
 
 
 def wall_job(**settings):
-    return small_job(clock="wall", **settings)
+    """A wall-clock job with a time budget (a minute: its 300 playouts end it first)."""
+    return small_job(clock="wall", max_time=60.0, **settings)
 
 
 def record_with(machine_section: dict | None, threads: int = 2, parallel: str = "shared", rate: float = 20000.0) -> dict:
     """A minimal wall-clock record for the rule (what machine_verdict and rate_verdict read)."""
     record = {"run_id": "x", "config": {"domain": {"name": "samegame"}, "repeat": 0},
-              "settings": {"clock": "wall", "parallel": parallel, "threads": threads},
+              "settings": {"clock": "wall", "max_time": 5.12, "parallel": parallel, "threads": threads},
               "result": {"playouts": int(rate * 5.12), "wall_seconds": 5.12}}
     if machine_section is not None:
         record["machine"] = machine_section
@@ -110,8 +111,10 @@ def test_a_run_whose_cores_others_took_is_starved_and_one_idling_by_design_is_no
     # nothing measured (no /proc/stat, or a dask cluster's run): never starved by the section
     unmeasured = machine.machine_section(cpus=2, needed=2, wall=5.0, own=1.0, playouts=10, others=None)
     assert machine.machine_verdict(record_with(unmeasured), rule) is None
-    # a CPU-clock run is never judged
-    assert machine.machine_verdict({**record_with(starved), "settings": {"clock": "cpu"}}, rule) is None
+    # a CPU-clock run is never judged, nor one budgeted in playouts alone: it does the same work on any machine
+    assert machine.machine_verdict({**record_with(starved), "settings": {"clock": "cpu", "max_time": 5.12}}, rule) is None
+    assert machine.machine_verdict({**record_with(starved), "settings": {"clock": "wall", "max_time": None}},
+                                   rule) is None
 
 
 def test_a_run_pinned_to_fewer_cpus_than_its_threads_needs_only_its_cpus():
