@@ -22,7 +22,7 @@ import joblib
 import pytest
 
 from analysis import decide
-from analysis.claims import Claim
+from analysis.claims import Claim, Source, claims_table, markdown
 from analysis.report import Runs, collect, final_report
 from analysis.site_sections import section_html
 from analysis.stats import t_interval
@@ -169,13 +169,27 @@ def test_a_starved_run_is_set_aside_remade_and_absent_from_a_table_and_a_verdict
     assert table.frame.set_index("variant")["runs"].to_dict() == {"A": 2, "B": 3}
     assert "set aside as starved" in table.markdown and "A: 1" in table.markdown
     claim = Claim("P", "c", "A above B", "starved", "compare", pairs=(("A", "B"),))
-    row = decide.decide_table([claim], {"starved": decide.PrefixSource(experiment, cap=3)}, cap=3).iloc[0]
-    assert row["starved"] == "A: 1" and len(decide.PrefixSource(experiment, cap=3).runs.records["A"]) == 1
+    decided = decide.decide_table([claim], {"starved": decide.PrefixSource(experiment, cap=3)}, cap=3)
+    assert decided.iloc[0]["starved"] == "A: 1" and len(decide.PrefixSource(experiment, cap=3).runs.records["A"]) == 1
+    assert "starved A: 1." in decide.starved_lines(decided)[0]
+    sources = {"starved": Source(experiment, runs_read)}
+    fixed_n = claims_table([claim], sources)
+    assert fixed_n.iloc[0]["runs_starved"] == 1 and "starved A: 1." in markdown(fixed_n, "smoke", sources)
     # the next call makes it again, on a quiet machine: the column is whole, nothing set aside
     outcome = run_job(a, 3, store, n_jobs=1)
     assert (outcome.ran, outcome.found, outcome.starved) == (1, 2, 0)
     assert collect(experiment).starved == {"A": 0, "B": 0}
     assert len(decide.PrefixSource(experiment, cap=3).runs.records["A"]) == 3
+
+
+def test_run_py_says_a_run_was_set_aside_and_makes_it_on_the_next_call(fake_machine, tmp_path):
+    command = ("run.py", "clock=wall", "max_time=60", "max_playouts=300", "level=2", "N=10", f"outputs_dir={tmp_path}")
+    fake_machine[:] = [10_000]
+    done = cli(*command)
+    assert done.returncode == 2 and "no run to report: 1 run(s) made and set aside as starved" in done.stderr
+    assert not list((tmp_path / "runs").glob("*/*.json")) and len(list(tmp_path.rglob(".starved/*.json"))) == 1
+    done = cli(*command)
+    assert done.returncode == 0 and "(1 run(s) made, 0 already in the store)" in done.stdout
 
 
 def test_a_starved_file_in_the_store_is_moved_aside_and_never_packed(fake_machine, tmp_path, capsys):
