@@ -184,7 +184,6 @@ class ArchiveIndex:
                   "again", file=sys.stderr)
         return record
 
-
     def legacy_rates(self) -> dict[str, dict[str, float]]:
         """The rates of the archived wall-clock records without a ``machine`` section, per
         column (experiments/machine.py): read from every record once per index."""

@@ -33,11 +33,11 @@ class BackendConfig:
 @dataclass
 class StarvedConfig:
     """When a wall-clock run is starved, and how long a sweep waits for a busy machine
-    (experiments/machine.py; the defaults and their meaning are in conf/config.yaml)."""
+    (experiments/machine.StarvedRule; the values and their meaning are in conf/config.yaml)."""
 
-    tolerance: float = 0.25
-    rate_fraction: float = 0.25
-    wait: float = 600.0
+    tolerance: float = MISSING
+    rate_fraction: float = MISSING
+    wait: float = MISSING
 
 
 def starved_rule(cfg) -> StarvedRule:

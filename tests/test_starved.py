@@ -28,7 +28,7 @@ from analysis.site_sections import section_html
 from analysis.stats import t_interval
 from experiments import archive, machine, runs
 from experiments.config import check_override_keys
-from experiments.experiment import Experiment, Variant
+from experiments.experiment import Experiment, Variant, load_experiment
 from experiments.leaderboard import Leaderboard
 from experiments.store import STARVED_FOLDER, RunStore
 from experiments.workers import run_job
@@ -321,6 +321,12 @@ def test_starved_settings_out_of_range_are_refused_before_any_work(override, mes
     done = cli("run.py", "max_playouts=10", "max_time=null", override, f"outputs_dir={tmp_path}")
     assert done.returncode == 2 and message in done.stderr
     assert not list(tmp_path.rglob("*.json"))
+
+
+def test_the_starved_settings_reach_the_store_of_an_experiment(tmp_path):
+    experiment = load_experiment(["experiment=stabilized_table4", "scale=smoke", "starved.tolerance=0.1",
+                                  "starved.wait=5", f"outputs_dir={tmp_path}"])
+    assert experiment.store.rule == machine.StarvedRule(tolerance=0.1, rate_fraction=0.25, wait=5.0)
 
 
 def test_an_unknown_starved_key_is_named():
