@@ -54,6 +54,16 @@ def warnings(runs) -> list[str]:
     if missing:
         lines.append(f"WARNING: runs missing ({', '.join(f'{k}: {v}' for k, v in missing.items())}): "
                      "run the sweep again to complete them.")
+    starved = {label: n for label, n in runs.starved.items() if n}
+    if starved:
+        lines.append(f"WARNING: runs set aside as starved, other processes having taken their cores "
+                     f"({', '.join(f'{k}: {v}' for k, v in starved.items())}): not counted; the sweep makes them "
+                     "again (experiments/machine.py).")
+    outliers = {label: repeats for label, repeats in runs.rate_outliers.items() if repeats}
+    if outliers:
+        listed = "; ".join(f"{label}: {', '.join(map(str, repeats))}" for label, repeats in outliers.items())
+        lines.append("WARNING: runs whose playouts per wall-second are under starved.rate_fraction of their column's "
+                     f"median, though their machine section shows no contention (counted; repeats {listed}).")
     if len(runs.code_versions) > 1:
         lines.append(f"WARNING: built from runs of {len(runs.code_versions)} code versions "
                      f"(source hashes {', '.join(sorted(runs.code_versions))}).")

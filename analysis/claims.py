@@ -294,6 +294,7 @@ def claims_table(claims: list[Claim], sources: dict[str, Source]) -> pd.DataFram
             rows.append({"paper": claim.paper, "claim": claim.id, "text": claim.text, "experiment": claim.experiment,
                          "test": claim.test, "basis": basis, "evaluated_at": where, "runs": evidence.runs,
                          "runs_missing": sum(missing.values()),
+                         "runs_starved": sum(source.runs.starved.get(label, 0) for label in source.runs.records),
                          **{key: getattr(evidence, key) for key in (
                              "effect", "effect_low", "effect_high", "standardized", "standardized_low",
                              "standardized_high", "p_support", "p_contradict")},
@@ -331,6 +332,11 @@ def markdown(table: pd.DataFrame, scale: str, sources: dict[str, Source]) -> str
     if any(missing.values()):
         lines.append(f"- WARNING: runs missing ({', '.join(f'{k}: {v}' for k, v in missing.items() if v)}): "
                      f"run `make claims SCALE={scale}` again.")
+    starved = [f"{name} {label}: {n}" for name, source in sources.items() for label, n in source.runs.starved.items()
+               if n]
+    if starved:
+        lines.append(f"- Runs set aside as starved, other processes having taken their cores (experiments/machine.py;"
+                     f" not counted, so among those missing): {'; '.join(starved)}.")
     lines += ["", *in_short(table), ""]
     for paper, rows in table.groupby("paper", sort=False):
         lines += [f"## {paper}", "", "| claim | basis | judged at | verdict | effect [95% CI] | p support / "

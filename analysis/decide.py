@@ -29,7 +29,7 @@ import pandas as pd
 
 from analysis import sequential, verdicts
 from analysis.claims import Claim, NotJudged, Source, checkpoint_times
-from analysis.report import FIRST_PLAYOUTS, Runs, variant_key
+from analysis.report import FIRST_PLAYOUTS, Runs, machine_counts, variant_key
 from analysis.stats import best_at, doubling_checkpoints
 from experiments.experiment import Experiment
 from experiments.root_parallel import axis_trace, group_root_runs
@@ -51,19 +51,21 @@ class PrefixSource(Source):
     judged at."""
 
     def __init__(self, experiment: Experiment, cap: int):
-        records, costs = {}, {}
+        records, costs, starved, outliers = {}, {}, {}, {}
         for variant in experiment.variants:
             found = []
-            for path in experiment.run_paths(variant)[:cap * variant.root]:
+            paths = experiment.run_paths(variant)[:cap * variant.root]
+            for path in paths:
                 record = experiment.store.load_or_set_aside(path)
                 if record is None:
                     break
                 found.append(record)
             whole = len(found) // variant.root * variant.root
             key = variant_key(experiment, variant)
+            starved[key], outliers[key] = machine_counts(experiment.store, paths, found)
             costs[key] = [sum(run_cost(r) for r in found[i:i + variant.root]) for i in range(0, whole, variant.root)]
             records[key] = group_root_runs(found[:whole], variant.root) if variant.root > 1 else found[:whole]
-        super().__init__(experiment, Runs(records, {key: cap for key in records}))
+        super().__init__(experiment, Runs(records, {key: cap for key in records}, starved, outliers))
         self.costs = costs
 
     def last(self, axis: str, labels) -> float:
@@ -156,7 +158,8 @@ def decide_table(claims: list[Claim], sources: dict[str, PrefixSource], cap: int
         keys = columns(claim, source)
         row = {"paper": claim.paper, "claim": claim.id, "text": claim.text, "experiment": claim.experiment,
                "test": claim.test, "columns": keys, "runs": min(len(source.costs[k]) for k in keys),
-               "cpu_seconds": sum(sum(source.costs[k]) for k in keys), "_evidence": None, "min_runs": None}
+               "cpu_seconds": sum(sum(source.costs[k]) for k in keys), "_evidence": None, "min_runs": None,
+               "starved": starved_text(source.runs, keys)}
         try:
             found, where, basis = contrasts(claim, source)
         except NotJudged as reason:
@@ -181,6 +184,21 @@ def decide_table(claims: list[Claim], sources: dict[str, PrefixSource], cap: int
         sequential.runs_to_decide(e, undecided, cap, int(m)) if v == "inconclusive" else math.nan
         for e, v, m in zip(table["_evidence"], table["verdict"], table["min_runs"])]
     return table.drop(columns=["_evidence"])
+
+
+def starved_text(runs: Runs, keys) -> str:
+    """The runs set aside as starved in columns ``keys``, "column: n; ..." ('' for none)."""
+    return "; ".join(f"{key}: {runs.starved[key]}" for key in keys if runs.starved.get(key))
+
+
+def starved_lines(table: pd.DataFrame) -> list[str]:
+    """A report's line on the runs set aside as starved, per experiment and column (none: no line)."""
+    columns = dict.fromkeys(f"{row['experiment']} {piece}" for _, row in table.iterrows() if row["starved"]
+                            for piece in row["starved"].split("; "))
+    if not columns:
+        return []
+    return [f"- Runs set aside as starved, other processes having taken their cores (experiments/machine.py): "
+            f"{'; '.join(columns)}. No verdict counts them; a column is read up to its first missing run."]
 
 
 def to_decide(row) -> str:
@@ -239,7 +257,7 @@ def write_report(table: pd.DataFrame, plan, *, scale: str, files, budget_hours: 
         f"paired runs ({sequential.MIN_RUNS_ONE_SAMPLE} for one sample). The effect is in the claimed direction "
         "(> 0: as claimed), in the paper's unit, with its 95% confidence sequence. analysis/sequential.py; the "
         "false-verdict rate of the whole loop on null claims is checked by simulation in tests/test_sequential.py.",
-        f"- Runs: {protocols}.", "",
+        f"- Runs: {protocols}.", *starved_lines(table), "",
         "| claim | judged at | basis | verdict | effect [95% CS] | p support / contradict (Holm) | runs per column "
         "| CPU-h | to decide | decided by |", "|---|---|---|---|---|---|---|---|---|---|"]
     for _, row in table.iterrows():

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 from typing import Callable
@@ -56,6 +56,7 @@ from analysis.tables import load_reference, markdown, side_by_side
 from experiments.config import print_outputs
 from experiments.experiment import Experiment, load_experiment
 from experiments.leaderboard import Leaderboard
+from experiments.machine import rate_outliers
 from experiments.root_parallel import axis_trace, group_root_runs
 from nrpa.domains.registry import make_domain
 from nrpa.errors import InputError
@@ -72,6 +73,11 @@ class Runs:
 
     records: dict[str, list[dict]]  # by variant key (label, plus the board for board tables)
     expected: dict[str, int]
+    # per variant key, runs missing because they were starved (experiments/machine.py): set
+    # aside by the store, never counted; and the repeats of runs kept whose playout rate is under
+    # starved.rate_fraction of their column's median (their machine section shows no contention)
+    starved: dict[str, int] = field(default_factory=dict)
+    rate_outliers: dict[str, list[int]] = field(default_factory=dict)
 
     @property
     def code_versions(self) -> set[str]:
@@ -123,15 +129,24 @@ def with_table(caption: str, table_markdown: str) -> str:
 
 
 def collect(experiment: Experiment) -> Runs:
-    records, expected = {}, {}
+    records, expected, starved, outliers = {}, {}, {}, {}
+    store = experiment.store
     for variant in experiment.variants:
         paths = experiment.run_paths(variant)
         key = variant_key(experiment, variant)
-        records[key] = [record for path in paths if (record := experiment.store.load_or_set_aside(path))]
+        records[key] = [record for path in paths if (record := store.load_or_set_aside(path))]
+        starved[key], outliers[key] = machine_counts(store, paths, records[key])
         if variant.root > 1:
             records[key] = group_root_runs(records[key], variant.root)
         expected[key] = variant.repeats
-    return Runs(records, expected)
+    return Runs(records, expected, starved, outliers)
+
+
+def machine_counts(store, paths, records: list[dict]) -> tuple[int, list[int]]:
+    """Of one column's run files ``paths`` and the ``records`` read of them: how many runs
+    are set aside as starved, and the repeats of the rate outliers kept (experiments/machine.py)."""
+    return (sum(store.set_aside_as_starved(path) for path in paths),
+            sorted(record["repeat"] for record in rate_outliers(records, store.rule)))
 
 
 def variant_key(experiment: Experiment, variant) -> str:

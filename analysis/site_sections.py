@@ -292,8 +292,12 @@ def section_html(experiment: Experiment, runs: Runs, outputs: list | None, error
     counts = column_runs(experiment, runs)
     labels = list(counts)
     missing = [label for label, (have, _) in counts.items() if have == 0]
+    starved = {label: n for label, n in runs.starved.items() if n}
+    starved_note = [missing_note(f"Runs set aside as starved, other processes having taken their cores, and not "
+                                 f"counted: {'; '.join(f'{label}: {n}' for label, n in starved.items())}.")
+                    ] if starved else []
     if error is not None:
-        return missing_note(error)
+        return "\n".join([missing_note(error), *starved_note])
     tables = {o.suffix: o for o in outputs if isinstance(o, Table)}
     static = {o.suffix: o for o in outputs if isinstance(o, Figure)}
     name = section_id(experiment)
@@ -311,6 +315,7 @@ def section_html(experiment: Experiment, runs: Runs, outputs: list | None, error
     if missing:
         parts.append(missing_note(f"No runs at this scale for: {', '.join(missing)}. Their columns say so; "
                                   "the figures have no line for them."))
+    parts += starved_note
     if experiment.kind == "checkpoints":
         ylabel = f"mean best: {experiment.unit}" if experiment.unit else "mean best score"
         matched = tables["_matched"].frame if "_matched" in tables else None

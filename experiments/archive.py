@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
+from experiments.machine import legacy_rates
 from experiments.store import (PROJECT_ROOT, DamagedFile, RunStore, default_archive_dir, load_run_file,
                                run_file_problem, write_atomically)
 from nrpa.errors import InputError
@@ -152,6 +153,7 @@ class ArchiveIndex:
     packs: list[Pack] = field(default_factory=list)
     where: dict[str, tuple[int, int]] = field(default_factory=dict)  # run id -> (pack, row)
     rejected: set[str] = field(default_factory=set)  # run ids whose record is bad (said once)
+    _legacy_rates: dict | None = None  # experiments.machine.legacy_rates of every record, when first asked
 
     @classmethod
     def build(cls, folder: Path, signature: tuple) -> ArchiveIndex:
@@ -181,6 +183,14 @@ class ArchiveIndex:
             print(f"damaged archived run {identity} in {pack.path}: {problem}; skipped, the run will be made "
                   "again", file=sys.stderr)
         return record
+
+    def legacy_rates(self) -> dict[str, dict[str, float]]:
+        """The rates of the archived wall-clock records without a ``machine`` section, per
+        column (experiments/machine.py): read from every record once per index."""
+        if self._legacy_rates is None:
+            records = (self.record(identity) for identity in self.where)
+            self._legacy_rates = legacy_rates(record for record in records if record is not None)
+        return self._legacy_rates
 
 
 _INDEXES: dict[Path, ArchiveIndex] = {}
@@ -231,6 +241,7 @@ class Packed:
     runs: int
     size: int  # bytes
     skipped: int  # damaged run files left out
+    starved: int = 0  # run files of starved runs left out (experiments/machine.py)
 
 
 def pack(store: RunStore, folder: Path, now: datetime | None = None) -> Packed:
@@ -239,7 +250,7 @@ def pack(store: RunStore, folder: Path, now: datetime | None = None) -> Packed:
     import pyarrow.parquet as pq
 
     index = archive_index(folder)
-    rows, skipped = [], 0
+    rows, skipped, starved = [], 0, 0
     for path in store.run_files():
         if path.stem in index:
             continue
@@ -251,9 +262,14 @@ def pack(store: RunStore, folder: Path, now: datetime | None = None) -> Packed:
             print(f"damaged {damage}: not packed", file=sys.stderr)
             skipped += 1
             continue
+        reason = store.starved(record)
+        if reason is not None:  # a run that did not get its cores is no result to keep
+            print(f"starved run file {path}: {reason}: not packed", file=sys.stderr)
+            starved += 1
+            continue
         rows.append((pack_order(path.parent.name, record), pack_row(path.parent.name, record)))
     if not rows:
-        return Packed(None, 0, 0, skipped)
+        return Packed(None, 0, 0, skipped, starved)
     rows = [row for _, row in sorted(rows, key=lambda keyed: keyed[0])]
     stamp = (now or datetime.now(timezone.utc)).strftime("%Y%m%dT%H%M%SZ")
     target = Path(folder) / f"runs-v{FORMAT_VERSION}-{stamp}{PACK_SUFFIX}"
@@ -269,7 +285,7 @@ def pack(store: RunStore, folder: Path, now: datetime | None = None) -> Packed:
                    use_dictionary=["domain", "algorithm", "source_hash", "git_commit"])
     data = buffer.getvalue().to_pybytes()
     write_atomically(target, data)  # a killed pack leaves no half pack for the store to stop on
-    return Packed(target, len(rows), len(data), skipped)
+    return Packed(target, len(rows), len(data), skipped, starved)
 
 
 def verify_packs(paths: list[Path]) -> tuple[list[tuple[str, dict]], int, int]:
@@ -320,6 +336,9 @@ def pack_command(store: RunStore, folder: Path) -> None:
     if packed.skipped:
         print(f"{packed.skipped} damaged run file(s) left out (named above); a sweep sets them aside and makes "
               "their runs again")
+    if packed.starved:
+        print(f"{packed.starved} run file(s) of starved runs left out (named above); a sweep sets them aside and "
+              "makes their runs again")
     packs, runs, size = archive_total(folder)
     print(f"archive {folder}: {packs} pack(s), {runs} runs, {size} bytes ({kib(size)})"
           + (f"; commit it (`git add {folder}`) to reuse its runs in another clone" if packed.path else ""))
@@ -382,7 +401,8 @@ def main(argv: list[str] | None = None) -> int:
         if folder.exists() and not folder.is_dir():
             raise InputError(f"the archive needs {folder} to be a folder, and it is a file: move it away")
         if arguments.command == "pack":
-            store = RunStore(values.get("outputs_dir") or PROJECT_ROOT / "outputs", archive=None)
+            # the archive's records are never read as runs here; they judge an old file's rate (machine.py)
+            store = RunStore(values.get("outputs_dir") or PROJECT_ROOT / "outputs", archive=folder)
             store.check()
             pack_command(store, folder)
         else:

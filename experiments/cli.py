@@ -9,7 +9,8 @@ import numpy as np
 from hydra.core.hydra_config import HydraConfig
 from omegaconf import DictConfig, OmegaConf
 
-from experiments.config import engine_speed_of
+from experiments.config import engine_speed_of, starved_rule
+from experiments.machine import BusyMachine
 from experiments.root_parallel import group_root_runs
 from experiments.runs import Job
 from experiments.store import RunStore
@@ -51,7 +52,7 @@ def matched_budget(cfg: DictConfig) -> float:
 
 def run_from_config(cfg: DictConfig) -> float:
     job = job_from(cfg)
-    store = RunStore(cfg.outputs_dir)
+    store = RunStore(cfg.outputs_dir, rule=starved_rule(cfg))
     text = label(job.settings)
     if getattr(job.domain_options, "policy", None):
         text += f", {job.domain_options.policy} playouts"
@@ -62,11 +63,16 @@ def run_from_config(cfg: DictConfig) -> float:
     outcome = run_job(job, cfg.repeats * cfg.root, store, n_jobs=cfg.backend.n_jobs, backend=cfg.backend.name,
                       address=cfg.backend.address, force=cfg.force, label=text)
     _record_in_job_directory(outcome.paths)
-    records = [store.load(path) for path in outcome.paths]
+    records = [record for path in outcome.paths if (record := store.load_or_set_aside(path)) is not None]
     if cfg.root > 1:
         records = group_root_runs(records, cfg.root)
+    starved = (f"; {outcome.starved} set aside as starved (other processes took their cores): run the command "
+               "again to make them" if outcome.starved else "")
+    if not records:
+        raise BusyMachine(f"no run to report: {outcome.starved} run(s) made and set aside as starved (other processes "
+                          "took their cores); run the command again on a quieter machine")
     scores = np.array([record["result"]["best_score"] for record in records])
-    done = f"{outcome.ran} run(s) made, {outcome.found} already in the store"
+    done = f"{outcome.ran} run(s) made, {outcome.found} already in the store{starved}"
     if len(records) == 1 and cfg.root == 1:
         result = records[0]["result"]
         print(

@@ -14,6 +14,7 @@ from typing import Any, Optional
 from hydra.core.config_store import ConfigStore
 from omegaconf import MISSING, OmegaConf
 
+from experiments.machine import StarvedRule
 from experiments.store import PROJECT_ROOT
 from nrpa.domains.registry import DOMAINS
 from nrpa.errors import InputError
@@ -27,6 +28,22 @@ class BackendConfig:
     name: str = "loky"
     n_jobs: Optional[int] = None
     address: Optional[str] = None
+
+
+@dataclass
+class StarvedConfig:
+    """When a wall-clock run is starved, and how long a sweep waits for a busy machine
+    (experiments/machine.StarvedRule; the values and their meaning are in conf/config.yaml)."""
+
+    tolerance: float = MISSING
+    rate_fraction: float = MISSING
+    wait: float = MISSING
+
+
+def starved_rule(cfg) -> StarvedRule:
+    """The composed config's ``starved`` section as a rule (InputError for a value out of range)."""
+    section = cfg.get("starved") or {}
+    return StarvedRule(**{key: float(section[key]) for key in ("tolerance", "rate_fraction", "wait") if key in section})
 
 
 # Top-level options: the search settings (their defaults and comments are in
@@ -44,7 +61,8 @@ RunConfig = make_dataclass(
        ("scale_budgets", Any, field(default=None)),
        ("matched_work", bool, field(default=MISSING)),
        ("domain", Any, field(default=MISSING)),
-       ("backend", BackendConfig, field(default_factory=BackendConfig))],
+       ("backend", BackendConfig, field(default_factory=BackendConfig)),
+       ("starved", StarvedConfig, field(default_factory=StarvedConfig))],
 )
 
 
@@ -85,7 +103,7 @@ def check_override_keys(arguments: list[str]) -> None:
     """Reject an unknown key such as ``levle=3`` with the list of valid keys (Hydra's own
     message does not list them). Group choices (``algo=...``, ``domain=...``) and
     ``hydra.*``, ``+key``, ``~key`` overrides are left to Hydra."""
-    top_keys = [f.name for f in fields(RunConfig) if f.name not in ("domain", "backend")]
+    top_keys = [f.name for f in fields(RunConfig) if f.name not in ("domain", "backend", "starved")]
     domain_name = "samegame"
     for argument in arguments:
         if argument.startswith("domain=") and "," not in argument:
@@ -97,11 +115,12 @@ def check_override_keys(arguments: list[str]) -> None:
         head = key.split(".", 1)[0].split("/", 1)[0]  # hydra.run.dir, hydra/launcher
         if head in ("hydra", "report", "scale_budgets") or key in CONFIG_GROUPS:
             continue
-        if head == "backend":
-            valid = [f.name for f in fields(BackendConfig) if f.name != "name"]
+        if head in ("backend", "starved"):
+            section = BackendConfig if head == "backend" else StarvedConfig
+            valid = [f.name for f in fields(section) if f.name != "name"]
             if key.split(".", 1)[-1] not in valid:
                 raise InputError(f"unknown option {key!r}: valid are "
-                                 f"{', '.join('backend.' + name for name in valid)}")
+                                 f"{', '.join(f'{head}.{name}' for name in valid)}")
             continue
         if head == "domain" and domain_name in DOMAINS:
             option = key.split(".", 1)[1] if "." in key else ""

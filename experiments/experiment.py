@@ -18,7 +18,8 @@ from hydra.errors import HydraException
 from omegaconf import OmegaConf
 
 from experiments.cli import job_from
-from experiments.config import EngineSpeed, check_override_keys, engine_speed_of, register_configs, targets_of
+from experiments.config import (EngineSpeed, check_override_keys, engine_speed_of, register_configs, starved_rule,
+                                targets_of)
 from experiments.runs import Job
 from experiments.store import PROJECT_ROOT, RunStore
 from nrpa.errors import InputError
@@ -92,7 +93,7 @@ def load_experiment(overrides: list[str]) -> Experiment:
             job = job_from(cfg)
             variants.append(Variant(_label(columns, chosen, job), chosen, job, cfg.repeats, cfg.root))
         plain = compose("config", overrides=fixed)
-    store = RunStore(plain.outputs_dir)
+    store = RunStore(plain.outputs_dir, rule=starved_rule(plain))
     store.check()
     return Experiment(
         name=base.report.name,

@@ -15,6 +15,7 @@ import itertools
 import sys
 from pathlib import Path
 
+from experiments.machine import StarvedRule, machine_verdict
 from experiments.runs import verify_record
 from experiments.store import PROJECT_ROOT, DamagedFile, RunStore, read_json, set_aside, write_json
 from nrpa.domains.registry import MissingInstance, replay_domain
@@ -45,7 +46,11 @@ class Leaderboard:
     def offer(self, record: dict) -> bool:
         """Keep ``record``'s certificate if it beats the entry and verifies; say whether. A
         record whose instance file is gone (and not kept: nrpa.domains.registry.replay_domain)
-        is named on stderr and not kept."""
+        is named on stderr and not kept; a starved run (its machine section says other processes
+        took its cores) is never kept: the store sets such runs aside before they are offered,
+        and this holds for any caller."""
+        if machine_verdict(record, StarvedRule()) is not None:  # no result (experiments/machine.py)
+            return False
         kept = record.get("domain_info", {}).get("instance_file")
         try:
             key = replay_domain(record["config"]["domain"], kept)[0].leaderboard_key()

@@ -16,6 +16,7 @@ from dataclasses import asdict, dataclass, replace
 from datetime import datetime, timezone
 from pathlib import Path
 
+from experiments.machine import Watch
 from experiments.store import DamagedFile, RunStore, code_version, load_run_file, run_id
 from nrpa.bias import bias_for
 from nrpa.domains.registry import MissingInstance, make_domain, replay_domain
@@ -85,12 +86,16 @@ def execute_run(job: Job, repeat: int, client=None) -> dict:
     domain = make_domain(job.domain_options)
     bias = bias_for(domain)
     settings = job.run_settings(repeat)
+    watch = Watch().start()
     if settings.parallel == "cluster":
         from experiments.cluster import cluster_search
 
         result = cluster_search(client, job.domain_options, settings)
     else:
         result = run_search(domain.kernel_domain(), settings, bias)
+    # what the machine gave a wall-clock run, to tell a starved one (experiments/machine.py)
+    machine = watch.section(result.playouts, asdict(settings), measured=settings.parallel != "cluster") \
+        if settings.clock == "wall" else None
     config = job.run_config(repeat)
     kept = domain.kept_instance()  # the instance file as the run read it, for a replay after it moves
     return {
@@ -124,6 +129,7 @@ def execute_run(job: Job, repeat: int, client=None) -> dict:
         "finished_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         "host": {"name": socket.gethostname(), "machine": platform.machine(),
                  "python": platform.python_version()},
+        **({"machine": machine} if machine is not None else {}),
     }
 
 

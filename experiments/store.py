@@ -11,6 +11,12 @@ up, a copy cut short, a hand edit), is damaged: readers move it aside into a ``.
 folder beside it, say so in one line, and treat the run as missing, so a sweep makes it again
 and no report stops on it.
 
+A wall-clock run that did not get its cores (another process took them) is *starved*
+(experiments/machine.py says how that is told): readers move its file aside into a
+``.starved`` folder beside it, say so in one line, and treat the run as missing, as they do a
+damaged file; an archived record judged starved is not used either. So a starved run never
+enters a table, a verdict, the archive or the leaderboard, and the next sweep makes it again.
+
 A store also reads the run archive (experiments/archive.py): the packs under ``archive/`` in
 the repository, committed, so that runs made on one machine are found on another. A run whose
 file is absent is looked up there by its id; a file, when there is one, always wins. The
@@ -31,11 +37,13 @@ from functools import lru_cache
 from pathlib import Path
 
 import nrpa
+from experiments import machine
 from nrpa.errors import InputError
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 TEMPORARY_SUFFIX = ".partial"
 DAMAGED_FOLDER = ".damaged"
+STARVED_FOLDER = ".starved"
 ARCHIVE_ENVIRONMENT = "NRPA_ARCHIVE"
 
 
@@ -81,6 +89,10 @@ def code_version() -> dict:
     return version
 
 
+_SAID_STARVED: set[str] = set()  # archived run ids judged starved and said on stderr
+# A domain folder of run files -> column -> run id -> rate of its records without a machine
+# section (experiments/machine.py), read once per process: new runs always record the section.
+_FILE_RATES: dict[Path, dict[str, dict[str, float]]] = {}
 _PROJECT_ARCHIVE = object()  # RunStore's default archive: default_archive_dir() when the store is made
 
 
@@ -89,10 +101,13 @@ class RunStore:
     ``archive`` (a folder of packs; by default the project's, see default_archive_dir; None:
     none) where a run has no file."""
 
-    def __init__(self, root: str | Path, archive: str | Path | None = _PROJECT_ARCHIVE):
+    def __init__(self, root: str | Path, archive: str | Path | None = _PROJECT_ARCHIVE,
+                 rule: machine.StarvedRule = machine.StarvedRule()):
         self.root = Path(root)
         self.archive_dir = default_archive_dir() if archive is _PROJECT_ARCHIVE else (
             None if archive is None else Path(archive))
+        self.rule = rule  # what makes a wall-clock run starved (conf/config.yaml, starved)
+        self._starved_archived: set[str] = set()  # archived run ids judged starved (said once)
 
     def check(self, domain_name: str | None = None) -> None:
         """InputError when a file stands where the store (or its runs folder, or the domain's
@@ -124,12 +139,55 @@ class RunStore:
         if not Path(path).exists():
             return self.archived(path)
         try:
-            return load_run_file(path)
+            record = load_run_file(path)
         except DamagedFile as damage:
             archived = self.archived(path)
             set_aside(damage, "the archive's record of the run is used instead" if archived is not None
                       else "the run will be made again")
             return archived
+        reason = self.starved(record)
+        if reason is None:
+            return record
+        archived = self.archived(path)
+        set_aside_starved(Path(path), reason, "the archive's record of the run is used instead"
+                          if archived is not None else "the run will be made again")
+        return archived
+
+    def starved(self, record: dict) -> str | None:
+        """Why ``record`` is a starved run (experiments/machine.py), or None: by its
+        ``machine`` section, or for a record without one, by its rate within its column."""
+        reason = machine.machine_verdict(record, self.rule)
+        if reason is None and machine.on_wall_clock(record) and "machine" not in record:
+            reason = machine.rate_verdict(record, self._column_median(record), self.rule)
+        return reason
+
+    def set_aside_as_starved(self, path: Path) -> bool:
+        """Whether the run of ``path`` is missing because it was starved: its file is in
+        ``.starved/`` (and no file or archived record replaced it), or the archive's record of
+        it is starved. The reports count these per column."""
+        path = Path(path)
+        if path.exists() or self.archived(path) is not None:
+            return False
+        return path.stem in self._starved_archived or (path.parent / STARVED_FOLDER / path.name).exists()
+
+    def _column_median(self, record: dict) -> float | None:
+        """The median rate of the records without a ``machine`` section in ``record``'s
+        column, over the archive and this store's files (each run once). New runs always
+        record the section, so the files read once per domain stay the right ones."""
+        folder = (self.root / "runs" / record["config"]["domain"]["name"]).resolve()
+        if folder not in _FILE_RATES:
+            files = (read_or_none(path) for path in sorted(folder.glob("*.json")))
+            _FILE_RATES[folder] = machine.legacy_rates(record for record in files if record is not None)
+        rates = dict(self._archive_rates().get(machine.column_key(record), {}))
+        rates.update(_FILE_RATES[folder].get(machine.column_key(record), {}))
+        return machine.median_rate(rates.values())
+
+    def _archive_rates(self) -> dict[str, dict[str, float]]:
+        if self.archive_dir is None:
+            return {}
+        from experiments.archive import archive_index
+
+        return archive_index(self.archive_dir).legacy_rates()
 
     def archived(self, path: Path) -> dict | None:
         """The archive's record of the run whose file would be ``path``, or None (no archive,
@@ -139,7 +197,19 @@ class RunStore:
             return None
         from experiments.archive import archived_record  # pyarrow is imported only where packs are
 
-        return archived_record(self.archive_dir, Path(path).stem)
+        return self._unless_starved(archived_record(self.archive_dir, Path(path).stem))
+
+    def _unless_starved(self, record: dict | None) -> dict | None:
+        """An archived record, or None when it is None or starved (said once per run)."""
+        reason = None if record is None else self.starved(record)
+        if reason is None:
+            return record
+        self._starved_archived.add(record["run_id"])
+        if record["run_id"] not in _SAID_STARVED:  # once per process, however many stores read the archive
+            _SAID_STARVED.add(record["run_id"])
+            print(f"starved archived run {record['run_id']}: {reason}; not used, the run will be made again",
+                  file=sys.stderr)
+        return None
 
     def archived_runs(self):
         """Every run of the archive, each once, as a record (a damaged one skipped, said on
@@ -150,7 +220,7 @@ class RunStore:
 
         index = archive_index(self.archive_dir)
         for identity in index.where:
-            record = index.record(identity)
+            record = self._unless_starved(index.record(identity))
             if record is not None:
                 yield record
 
@@ -180,6 +250,14 @@ def load_run_file(path: Path) -> dict:
     if problem:
         raise DamagedFile(path, problem)
     return record
+
+
+def read_or_none(path: Path) -> dict | None:
+    """The run file's record, or None when it is gone or damaged (left where it is)."""
+    try:
+        return load_run_file(path)
+    except (FileNotFoundError, DamagedFile):
+        return None
 
 
 def read_json(path: Path, kind: str = "run file") -> dict:
@@ -279,4 +357,25 @@ def set_aside(damage: DamagedFile, consequence: str) -> Path:
     except FileNotFoundError:  # another process (a second sweep) moved it first
         return target
     print(f"damaged {damage} -> moved to {target}; {consequence}", file=sys.stderr)
+    return target
+
+
+def set_aside_starved(path: Path, reason: str, consequence: str, record: dict | None = None) -> Path:
+    """Move the run file of a starved run into ``.starved/`` beside it (never over an earlier
+    one), or write ``record`` there when it has no file yet (a sweep's newly made run), and
+    say so in one line on stderr."""
+    folder = path.parent / STARVED_FOLDER
+    target = folder / path.name
+    if target.exists():
+        target = folder / f"{path.stem}.{time.strftime('%Y%m%d-%H%M%S')}.{os.getpid()}{path.suffix}"
+    if record is not None:
+        write_json(target, record)
+    else:
+        folder.mkdir(parents=True, exist_ok=True)
+        try:
+            os.replace(path, target)
+        except FileNotFoundError:  # another process moved it first
+            return target
+    print(f"starved run {path.stem}: {reason} -> {'kept' if record is not None else 'moved'} in {target}, "
+          f"not counted; {consequence}", file=sys.stderr)
     return target

@@ -4,22 +4,23 @@ Each run executes in a worker process (one run per process at a time, as many pr
 as cores by default) and returns its record; this process writes the record atomically
 as soon as it arrives. Killing the sweep at any moment therefore loses only the runs that
 were still running: the next call skips every run whose file exists and is whole (a damaged
-one is moved aside and its run made again).
+one is moved aside and its run made again, and so is a starved one: experiments/machine.py).
 """
 
 from __future__ import annotations
 
 import os
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
 import joblib
 from tqdm import tqdm
 
 from experiments.leaderboard import Leaderboard
+from experiments.machine import cores_needed, timed_on_wall_clock, usable_cpus, wait_for_cores
 from experiments.runs import Job, execute_run
-from experiments.store import RunStore
+from experiments.store import RunStore, set_aside_starved
 from nrpa.domains.registry import make_domain
 from nrpa.errors import InputError
 from nrpa.search import run_search
@@ -30,8 +31,9 @@ BACKENDS = ("loky", "dask")
 @dataclass(frozen=True)
 class JobOutcome:
     paths: tuple[Path, ...]  # the run files of repeats 0 .. repeats-1
-    ran: int  # runs made by this call
+    ran: int  # runs made and stored by this call
     found: int  # runs already in the store
+    starved: int = 0  # runs made by this call and set aside as starved (experiments/machine.py): not stored
 
 
 def run_job(job: Job, repeats: int, store: RunStore, *, n_jobs: int | None = None,
@@ -48,18 +50,28 @@ def run_job(job: Job, repeats: int, store: RunStore, *, n_jobs: int | None = Non
     pending = [repeat for repeat, path in enumerate(paths) if force or store.load_or_set_aside(path) is None]
     store.remove_stale_temporaries()
     if pending and job.settings.parallel == "cluster":
-        _run_on_cluster(job, pending, paths, store, address if backend == "dask" else None, label)
+        records = _run_on_cluster(job, pending, paths, store, address if backend == "dask" else None, label)
     elif pending:
-        run_runs([(job, repeat) for repeat in pending], store, n_jobs=n_jobs, backend=backend, address=address,
-                 label=label, done=repeats - len(pending))
-    return JobOutcome(paths=paths, ran=len(pending), found=repeats - len(pending))
+        records = run_runs([(job, repeat) for repeat in pending], store, n_jobs=n_jobs, backend=backend,
+                           address=address, label=label, done=repeats - len(pending))
+    else:
+        records = []
+    starved = sum(store.starved(record) is not None for record in records)
+    return JobOutcome(paths=paths, ran=len(pending) - starved, found=repeats - len(pending), starved=starved)
 
 
 def run_runs(runs: list[tuple[Job, int]], store: RunStore, *, n_jobs: int | None = None, backend: str = "loky",
              address: str | None = None, label: str = "runs", done: int = 0) -> list[dict]:
     """Make each (job, repeat) of ``runs`` (of one job or of several) in a pool of worker
-    processes, writing each record as soon as it arrives; return the records in the order
-    they finished. ``done``: runs of the same batch already stored (the progress bar's start)."""
+    processes, writing each record as soon as it arrives; return the records made, in the
+    order they finished. ``done``: runs of the same batch already stored (the progress bar's start).
+
+    A starved run (experiments/machine.py) is not stored: its record goes into ``.starved/``
+    beside where its file would be, at once, and the next call makes it again; it is among the
+    records returned (it cost its CPU time). Wall-clock runs on this machine (loky) go in
+    batches of as many as there are workers, and no more at once than the CPUs hold (two
+    2-thread runs on 2 CPUs would starve each other), each batch after the machine leaves the
+    cores it needs (machine.wait_for_cores: at most ``store.rule.wait`` seconds, then BusyMachine)."""
     for job in {id(job): job for job, _ in runs}.values():
         _compile_kernels(job)
     records = []
@@ -69,18 +81,35 @@ def run_runs(runs: list[tuple[Job, int]], store: RunStore, *, n_jobs: int | None
     ) as bar:
         # One pending run needs no pool: joblib runs n_jobs=1 in this process.
         workers = min(cluster_threads or n_jobs or os.cpu_count() or 1, len(runs))
+        # Wall-clock runs here (a dask cluster's machines are not this one: their runs' own
+        # records judge them) run side by side only as many as the CPUs hold, not to starve each
+        # other, and each batch waits for the cores it needs.
+        watched = backend == "loky" and any(timed_on_wall_clock(asdict(job.settings)) for job, _ in runs)
+        cpus = len(usable_cpus())
+        needs = [cores_needed(asdict(job.settings), cpus) for job, _ in runs]
+        if watched:
+            workers = min(workers, max(1, cpus // max(needs)))
         bar.set_postfix(running=workers)
         parallel = joblib.Parallel(n_jobs=workers if backend == "loky" else -1, return_as="generator_unordered")
         left = len(runs)
         leaderboard = Leaderboard(store.root)
-        for index, record in parallel(joblib.delayed(_numbered)(index, job, repeat)
-                                      for index, (job, repeat) in enumerate(runs)):
-            store.write(runs[index][0].run_path(store, record["repeat"]), record)
-            leaderboard.offer(record)
-            records.append(record)
-            left -= 1
-            bar.update(1)
-            bar.set_postfix(running=min(workers, left))
+        batches = [range(start, min(start + workers, len(runs))) for start in range(0, len(runs), workers)] \
+            if watched else [range(len(runs))]
+        for batch in batches:
+            if watched:
+                wait_for_cores(sum(needs[i] for i in batch), store.rule)
+            for index, record in parallel(joblib.delayed(_numbered)(index, *runs[index]) for index in batch):
+                path = runs[index][0].run_path(store, record["repeat"])
+                reason = store.starved(record)
+                if reason is None:
+                    store.write(path, record)
+                    leaderboard.offer(record)
+                else:
+                    set_aside_starved(path, reason, "the next call makes it again", record=record)
+                records.append(record)
+                left -= 1
+                bar.update(1)
+                bar.set_postfix(running=min(workers, left))
     return records
 
 
@@ -90,18 +119,21 @@ def _numbered(index: int, job: Job, repeat: int) -> tuple[int, dict]:
 
 
 def _run_on_cluster(job: Job, pending: list[int], paths: tuple[Path, ...], store: RunStore,
-                    address: str | None, label: str) -> None:
+                    address: str | None, label: str) -> list[dict]:
     """``parallel=cluster``: the runs one after the other from this process, each spread over
     the cluster's workers (experiments/cluster.py); each record is written as it arrives."""
     from experiments.cluster import cluster_client, compile_member_kernels
 
     compile_member_kernels(job.domain_options, job.settings)
     leaderboard = Leaderboard(store.root)
+    records = []
     with cluster_client(address, job.settings.threads) as client:
         for repeat in tqdm(pending, desc=label, unit="run", dynamic_ncols=True, disable=len(pending) == 1):
             record = execute_run(job, repeat, client)
             store.write(paths[repeat], record)
             leaderboard.offer(record)
+            records.append(record)
+    return records
 
 
 def _compile_kernels(job: Job) -> None:
