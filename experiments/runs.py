@@ -22,6 +22,7 @@ from nrpa.bias import bias_for
 from nrpa.domains.registry import MissingInstance, make_domain, replay_domain
 from nrpa.errors import InputError
 from nrpa.search import ALGORITHMS, SearchSettings, run_search
+from nrpa.threading_layer import threading_layer_name
 
 
 @dataclass(frozen=True)
@@ -128,7 +129,9 @@ def execute_run(job: Job, repeat: int, client=None) -> dict:
         },
         "finished_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         "host": {"name": socket.gethostname(), "machine": platform.machine(),
-                 "python": platform.python_version()},
+                 "python": platform.python_version(),
+                 # where threads ran (nrpa/threading_layer.py): OpenMP's spinning waiters collapse under load
+                 **({"threading_layer": threading_layer_name()} if settings.threads > 1 else {})},
         **({"machine": machine} if machine is not None else {}),
     }
 
