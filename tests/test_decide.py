@@ -38,9 +38,10 @@ def test_a_compare_claim_is_the_paired_differences_at_matched_work(selective_run
     assert experiment.matched_work  # a published CPU-time table: judged at the paper's work
     source = decide.PrefixSource(experiment, cap=200)
     (contrast,), where, basis = decide.contrasts(claim, source)
-    end = 0.08 / experiment.engine_speed.k  # smoke's last checkpoint at matched work
-    by_hand = [best_at(a["trace"]["cpu_seconds"], a["trace"]["score"], [end])[0]
-               - best_at(b["trace"]["cpu_seconds"], b["trace"]["score"], [end])[0]
+    end = round(0.08 * experiment.published_rate.R)  # smoke's 0.08 s as playouts: the runs' budget
+    assert all(r["result"]["playouts"] == end for r in source.runs.records["tabu"])
+    by_hand = [best_at(a["trace"]["playouts"], a["trace"]["score"], [end])[0]
+               - best_at(b["trace"]["playouts"], b["trace"]["score"], [end])[0]
                for a, b in zip(source.runs.records["t_gt_10"], source.runs.records["tabu"])]
     assert basis == "matched work" and len(by_hand) == RUNS
     assert np.allclose(contrast.values, by_hand, equal_nan=True)
