@@ -243,7 +243,11 @@ def write_report(table: pd.DataFrame, plan, *, scale: str, files, budget_hours: 
         f"paired runs ({sequential.MIN_RUNS_ONE_SAMPLE} for one sample). The effect is in the claimed direction "
         "(> 0: as claimed), in the paper's unit, with its 95% confidence sequence. analysis/sequential.py; the "
         "false-verdict rate of the whole loop on null claims is checked by simulation in tests/test_sequential.py.",
-        f"- Runs: {protocols}.", "",
+        f"- Runs: {protocols}."
+        + (" Matched work is t x R playouts, R the published runs' rate (report.published_rate); until 2026-11-26 "
+           "it was t / k CPU-seconds with a fixed engine-speed factor k: those runs are other runs (other run "
+           "ids), and verdicts made on them do not carry over." if any(e.matched_work for e in experiments.values())
+           else ""), "",
         "| claim | judged at | basis | verdict | effect [95% CS] | p support / contradict (Holm) | runs per column "
         "| CPU-h | to decide | decided by |", "|---|---|---|---|---|---|---|---|---|---|"]
     for _, row in table.iterrows():

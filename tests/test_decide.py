@@ -92,6 +92,8 @@ def test_a_campaign_with_no_budget_judges_the_stored_runs_and_makes_none(selecti
     assert by_claim.loc["weakschur-rule-k6", "verdict"] == "not judged"
     report = next(p for p in paths if p.suffix == ".md").read_text()
     assert "Waudby-Smith" in report and "anytime-valid" in report
+    # what changed for verdicts made on the former matched-work runs, at t / k CPU-seconds
+    assert "Matched work is t x R playouts" in report and "verdicts made on them do not carry over" in report
 
 
 @pytest.mark.slow
