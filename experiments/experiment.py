@@ -92,6 +92,11 @@ def load_experiment(overrides: list[str]) -> Experiment:
             job = job_from(cfg)
             variants.append(Variant(_label(columns, chosen, job), chosen, job, cfg.repeats, cfg.root))
         plain = compose("config", overrides=fixed)
+    rate = published_rate_of(base.report)
+    unknown = sorted(set(rate.fit_on) - set(columns.values())) if rate else []
+    if unknown:
+        raise InputError(f"conf/experiment/{base.report.name}.yaml: report.published_rate.fit_on names {unknown}, "
+                         f"not columns of the table: choose among {sorted(columns.values())}")
     store = RunStore(plain.outputs_dir)
     store.check()
     return Experiment(
@@ -107,7 +112,7 @@ def load_experiment(overrides: list[str]) -> Experiment:
         variants=tuple(variants),
         store=store,
         backend={"backend": plain.backend.name, "address": plain.backend.address, "n_jobs": plain.backend.n_jobs},
-        published_rate=published_rate_of(base.report),
+        published_rate=rate,
         matched_work=bool(plain.matched_work),
         targets=targets_of(base.report),
         own_budgets=plain.scale_budgets is not None,

@@ -83,3 +83,9 @@ def test_a_bad_published_rate_is_refused_naming_the_file(override, said):
     done = cli("run.py", TABLE4, "scale=smoke", "P=1", "matched_work=true", override)
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert "conf/experiment/stabilized_table4.yaml" in done.stderr and said in done.stderr
+
+
+def test_a_published_rate_fitted_on_a_column_the_table_lacks_is_refused():
+    done = cli("-m", "experiments.estimate", TABLE4, "scale=smoke", "report.published_rate.fit_on=[NRPA,PLAIN]")
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert "stabilized_table4.yaml: report.published_rate.fit_on names ['PLAIN']" in done.stderr
