@@ -19,7 +19,8 @@ def interval_name(estimate) -> str:
 
 
 def heading(experiment) -> str:
-    work = ", at the paper's work: budgets of t x R playouts, R the published runs' rate" if experiment.matched_work else ""
+    work = (", at the paper's work: budgets of t x R playouts, R the published runs' rate"
+            if experiment.matched_work else "")
     return f"**{experiment.title}** ({experiment.scale} scale{work})"
 
 

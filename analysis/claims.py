@@ -323,8 +323,9 @@ def markdown(table: pd.DataFrame, scale: str, sources: dict[str, Source]) -> str
     counts = table.groupby(["basis", "verdict"]).size()
     lines = [f"# Claims report ({scale} scale)", "",
              "Each published claim, tested on this harness's runs at the published time and at matched work "
-             "(our runs at t x R playouts, R the published runs' rate stated in each experiment's config, report.published_rate; "
-             "matched work was t / k CPU-seconds before 2026-11-26, and verdicts made then do not carry over). p-values are "
+             "(our runs at t x R playouts, R the published runs' rate stated in each experiment's config, "
+             "report.published_rate; matched work was t / k CPU-seconds before 2026-11-26, and verdicts made then "
+             "do not carry over). p-values are "
              "Holm-corrected across the claims of each evaluation; a verdict needs p < 0.05. The effect is the "
              "difference in the claimed direction (> 0: as claimed) in the paper's unit, with its 95% CI: for "
              "a value claim our mean minus the published one, for a gain claim the mean gain per doubling. "

@@ -16,8 +16,9 @@ paired run index i, a value whose mean the claim says is > 0, in the claim's uni
 
 Time-table claims are judged at matched work: our runs at t x R playouts, R the published
 runs' rate (report.published_rate; the runs are made with matched_work=true, so a 163.84 s
-claim is a run of 163.84 x R playouts, the same run on any machine). A column's runs are read as a prefix (repeats 0, 1, ... up to the
-first missing one), so that the runs behind a verdict are the first n of a fixed sequence.
+claim is a run of 163.84 x R playouts, the same run on any machine). A column's runs are
+read as a prefix (repeats 0, 1, ... up to the first missing one), so that the runs behind
+a verdict are the first n of a fixed sequence.
 """
 
 from __future__ import annotations

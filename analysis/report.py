@@ -328,7 +328,8 @@ def matched_work(experiment: Experiment, runs: Runs, estimate, time_axis: str | 
     return speed, matched
 
 
-def speed_tables(experiment: Experiment, runs: Runs, estimate, speed: dict, matched: pd.DataFrame | None) -> list[Table]:
+def speed_tables(experiment: Experiment, runs: Runs, estimate, speed: dict,
+                 matched: pd.DataFrame | None) -> list[Table]:
     """The tables a published time table adds: _engine_speed (k, the stated and estimated R,
     the cell counts; one row) and, with a stated R, _matched."""
     stated = speed["stated_rate"]

@@ -157,7 +157,8 @@ class Built:
     error: str | None
 
     def title(self) -> str:
-        return self.experiment.title + (" (at matched work: budgets t x R playouts)" if self.experiment.matched_work else "")
+        matched = " (at matched work: budgets t x R playouts)" if self.experiment.matched_work else ""
+        return self.experiment.title + matched
 
     def runs_text(self) -> str:
         return ", ".join(f"{label} {have}" + (f" of {planned}" if have != planned else "")

@@ -280,7 +280,8 @@ def engine_speed_text(outputs: list) -> str | None:
                      "per CPU-second, estimated from these runs")
     if pd.notna(speed["R"]):
         estimated = ("" if pd.isna(speed["rate"]) else
-                     f" ({speed['rate']:,.0f} [{speed['rate_ci_low']:,.0f}, {speed['rate_ci_high']:,.0f}] from these runs)")
+                     f" ({speed['rate']:,.0f} [{speed['rate_ci_low']:,.0f}, {speed['rate_ci_high']:,.0f}] "
+                     "from these runs)")
         parts.append(f"matched work at t x R playouts, R = {speed['R']:,.0f} [{speed['R_ci_low']:,.0f}, "
                      f"{speed['R_ci_high']:,.0f}] per published second{estimated}")
     return "; ".join(parts) or "engine-speed factor k: not estimable from these runs"
