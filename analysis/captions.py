@@ -19,7 +19,8 @@ def interval_name(estimate) -> str:
 
 
 def heading(experiment) -> str:
-    work = ", at the paper's work: budgets divided by the engine-speed factor k" if experiment.matched_work else ""
+    work = (", at the paper's work: budgets of t x R playouts, R the published runs' rate"
+            if experiment.matched_work else "")
     return f"**{experiment.title}** ({experiment.scale} scale{work})"
 
 
@@ -39,6 +40,17 @@ def budget_unit(experiment) -> str:
 
 def budgets(experiment) -> list:
     return sorted({v.job.settings.max_time for v in experiment.variants}, key=str)
+
+
+def stops(experiment) -> str:
+    """Where the runs stop: their time budgets, and the playout budgets of runs without one
+    (matched work: t x R playouts)."""
+    settings = [v.job.settings for v in experiment.variants]
+    times = sorted({s.max_time for s in settings if s.max_time is not None})
+    playouts = sorted({s.max_playouts for s in settings if s.max_time is None and s.max_playouts is not None})
+    parts = ([f"{', '.join(f'{b:g}' for b in times)} {budget_unit(experiment)}"] if times else []) + \
+        ([f"{', '.join(f'{p:,}' for p in playouts)} playouts"] if playouts else [])
+    return " or ".join(parts) or "the end of the top level"
 
 
 def budget_text(experiment) -> str:
@@ -83,7 +95,7 @@ def checkpoints(experiment, runs, axis_name: str, estimate, published: bool) -> 
         *([f"Values are multiplied by {experiment.value_scale:g}, the paper's unit."]
           if experiment.value_scale != 1 else []),
         *([f"Unit: {experiment.unit}."] if experiment.unit else []),
-        f"Runs stopped at {', '.join(f'{b:g}' for b in budgets(experiment))} {budget_unit(experiment)}. A '-' "
+        f"Runs stopped at {stops(experiment)}. A '-' "
         "means no run had a solution yet; the CSV counts those runs per cell. With many runs the intervals "
         "are thin.",
     ]))
@@ -129,6 +141,16 @@ def final_summary(experiment, note: str) -> str:
     return f"**{experiment.title}**: final best solution of each run ({experiment.scale} scale)\n\n{note}"
 
 
+def stated_rate(speed: dict) -> str:
+    """The published runs' rate as the experiment's config states it, with this table's own estimate."""
+    stated = speed["stated_rate"]
+    estimate = ("not estimable from these runs" if speed["rate"] != speed["rate"] else
+                f"{speed['rate']:,.0f} [{speed['rate_ci_low']:,.0f}, {speed['rate_ci_high']:,.0f}] from these runs "
+                f"({speed['rate_points']} published points)")
+    return (f"R = {stated.R:,.0f} [{stated.ci_low:,.0f}, {stated.ci_high:,.0f}] playouts per published second "
+            f"(report.published_rate, fitted on {', '.join(stated.fit_on)}; {estimate})")
+
+
 def engine_speed(speed: dict) -> str:
     """The engine-speed line of a time table's caption (``speed``: analysis.report.matched_work)."""
     inside, cells = speed["cells_inside"]
@@ -136,23 +158,24 @@ def engine_speed(speed: dict) -> str:
                 if speed["k"] != speed["k"] else
                 f"k = {speed['k']:.2f} [{speed['ci_low']:.2f}, {speed['ci_high']:.2f}] (95% bootstrap CI over runs, "
                 f"{speed['points']} published points): at t this engine scores as the published runs at k t")
-    fixed = (f"The matched-work table uses the fixed k = {speed['fixed_k']:g} of the experiment's config "
-             f"({speed['fixed_source']})." if speed["fixed_k"] == speed["fixed_k"] else
-             "The experiment has no fixed k (report.engine_speed): no matched-work table.")
-    return (f"Engine speed against the published runs, estimated from these runs: {estimate}. {fixed} "
-            f"Published value inside our CI here: {inside} of {cells} cells.")
+    matched = (f"The matched-work table reads our runs at t x R playouts, {stated_rate(speed)}; k is a "
+               "measurement of this engine on this machine, never a budget." if speed["stated_rate"] else
+               "The experiment states no published runs' rate (report.published_rate): no matched-work table.")
+    return (f"Engine speed against the published runs per CPU-second, estimated from these runs: {estimate}. "
+            f"{matched} Published value inside our CI here: {inside} of {cells} cells.")
 
 
 def matched_work(experiment, runs, estimate, speed: dict) -> str:
     inside, cells = speed["cells_matched_inside"]
     same_time, same_time_cells = speed["cells_inside"]
+    equal_time = f", against {same_time} of {same_time_cells} at equal time" if same_time_cells else ""
     return captioned(experiment, runs, (
-        f"At matched work: our mean best at t / k CPU-seconds, k = {speed['fixed_k']:g} (the experiment's fixed "
-        f"engine-speed factor: {speed['fixed_source']}), with its {interval_name(estimate)} in brackets, beside "
-        f"the published mean at t in parentheses (* where it lies outside the CI). This table's own estimate: "
-        f"k = {speed['k']:.2f} [{speed['ci_low']:.2f}, {speed['ci_high']:.2f}]. Published value inside our CI: "
-        f"{inside} of {cells} cells at matched work, against {same_time} of {same_time_cells} at equal time. "
-        "Rows stop where t / k passes the runs' budget."))
+        f"At matched work: our mean best at t x R playouts, read on each run's playouts trace, {stated_rate(speed)}, "
+        f"with its {interval_name(estimate)} in brackets, beside the published mean at t in parentheses (* where "
+        f"it lies outside the CI). Published value inside our CI: {inside} of {cells} cells at matched "
+        f"work{equal_time}. Rows stop where t x R passes the runs' playouts. Matched work was t / k CPU-seconds "
+        "before 2026-11-26 (k a fixed engine-speed factor): those runs are other runs, and the verdicts read on "
+        "them do not carry over."))
 
 
 def fixed_targets(experiment, runs, axis_name: str, source: str) -> str:

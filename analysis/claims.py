@@ -8,10 +8,12 @@ with its test (analysis/verdicts.py says which test fits which claim and why). E
 is evaluated twice:
   at the published time   our runs at the time the paper states (or at their last checkpoint
                           when the paper's time is beyond the runs' budget: the report says so)
-  at matched work         our runs at t / k, k the experiment's fixed engine-speed factor
-                          (report.engine_speed): the paper's work rather than its seconds.
-                          Only for claims on a published CPU-time table; n/a elsewhere
-                          (playouts and final scores are matched work already).
+  at matched work         our runs at t x R playouts, read on their playouts traces, R the
+                          published runs' rate (report.published_rate: playouts per second
+                          of the paper's engine on its machine): the paper's work rather than
+                          its seconds, the same on any machine. Only for claims on a
+                          published CPU-time table; n/a elsewhere (playouts and final scores
+                          are matched work already).
 Holm's correction runs across the claims of each of the two evaluations; the verdict
 (supported, contradicted, inconclusive) reads the corrected p-values at alpha = 0.05, and an
 inconclusive claim gets about how many runs per column would decide it.
@@ -157,10 +159,12 @@ class Source:
         return set(self.runs.records) | {v.label for v in self.experiment.variants}
 
     def last(self, axis: str, labels) -> float:
-        """The last checkpoint every run of ``labels`` reaches on ``axis``."""
-        if axis == "playouts":
-            return min(r["result"]["playouts"] for label in labels for r in self.runs.records[label])
-        return min(v.job.settings.max_time for v in self.experiment.variants if v.label in labels)
+        """The last checkpoint every run of ``labels`` reaches on ``axis``: their time budget, or
+        what the runs recorded where they have none (runs budgeted in playouts)."""
+        budgets = [v.job.settings.max_time for v in self.experiment.variants if v.label in labels]
+        if axis == "playouts" or None in budgets:
+            return min(r["result"][axis] for label in labels for r in self.runs.records[label])
+        return min(budgets)
 
     def published_times(self, axis: str, last: float) -> np.ndarray:
         reference = self.reference
@@ -175,11 +179,12 @@ class Source:
     def finals(self, label: str) -> np.ndarray:
         return np.array([r["result"]["best_score"] for r in self.runs.records[label]], dtype=float)
 
-    def engine_speed(self):
-        """The experiment's fixed k when its claims can be judged at matched work, else None."""
+    def published_rate(self):
+        """The experiment's published runs' rate R when its claims can be judged at matched
+        work (a published CPU-time table), else None."""
         if self.experiment.kind != "checkpoints" or self.time_axis != "cpu_seconds":
             return None
-        return self.experiment.engine_speed
+        return self.experiment.published_rate
 
 
 def load_experiments(claims: list[Claim], overrides: list[str]) -> dict[str, Experiment]:
@@ -196,18 +201,21 @@ def load_experiments(claims: list[Claim], overrides: list[str]) -> dict[str, Exp
     return experiments
 
 
-def checkpoint_times(claim: Claim, source: Source, axis: str, divisor: float) -> tuple[list[float], str]:
-    """The times (or playouts) at which a claim is judged, and how the report says it:
-    the published times divided by ``divisor`` (k at matched work, else 1), those the runs
-    reach; the runs' last checkpoint where the claim's time is beyond them."""
+def checkpoint_times(claim: Claim, source: Source, axis: str, rate=None) -> tuple[list[float], str]:
+    """The times (or playouts) at which a claim is judged, and how the report says it: the
+    published times, or with ``rate`` (a PublishedRate: at matched work, on the playouts
+    axis) the published work t x R of each, those the runs reach; the runs' last checkpoint
+    where the claim's time is beyond them."""
     last = source.last(axis, claim.variants())
-    published = source.published_times(axis, last)
+    published = source.reference["time"].to_numpy(dtype=float) if rate else source.published_times(axis, last)
     wanted = published if claim.at == "every" else [published[-1]] if claim.at == "last" else list(claim.at)
     unit = "playouts" if axis == "playouts" else "s"
-    times = [t / divisor for t in wanted if t / divisor <= last * (1 + 1e-9)]
+    scaled = [rate.playouts(t) if rate else t for t in wanted]
+    times = [t for t in scaled if t <= last * (1 + 1e-9)]
     if not times:
-        work = f" (the published work of {last * divisor:.4g} {unit})" if divisor != 1 else ""
-        return [last], f"{last:g} {unit}{work}: the runs end there; the claim is at {wanted[-1]:g} {unit}"
+        work = f" (the published work of {last / rate.R:.4g} s)" if rate else ""
+        claimed = f"{wanted[-1]:g} s ({scaled[-1]:.4g} playouts)" if rate else f"{wanted[-1]:g} {unit}"
+        return [last], f"{last:.4g} {unit}{work}: the runs end there; the claim is at {claimed}"
     text = f"{times[0]:.4g} {unit}" if len(times) == 1 else \
         f"{len(times)} checkpoints, {times[0]:.4g}-{times[-1]:.4g} {unit}"
     return times, text
@@ -217,10 +225,9 @@ def evaluate(claim: Claim, source: Source, basis: str) -> tuple[verdicts.Evidenc
     """The evidence for ``claim`` from its runs on ``basis`` (one of BASES), with where it
     was judged; None where the basis does not apply."""
     scale = source.experiment.value_scale
-    speed = source.engine_speed()
-    if basis == "matched work" and (speed is None or claim.axis == "playouts" or claim.test == "gain"):
+    rate = source.published_rate() if basis == "matched work" else None
+    if basis == "matched work" and (rate is None or claim.axis == "playouts" or claim.test == "gain"):
         return None
-    divisor = speed.k if basis == "matched work" else 1.0
     if claim.test == "total":
         return _total(claim, source, scale), "final scores"
     if claim.test == "value" or source.experiment.kind == "final":
@@ -235,7 +242,7 @@ def evaluate(claim: Claim, source: Source, basis: str) -> tuple[verdicts.Evidenc
         if any(min(a.size, b.size) < 2 for _, a, b in pairs):
             raise NotJudged("a variant has fewer than 2 runs")
         return verdicts.compare(pairs, unit_scale=scale), "final scores"
-    axis = claim.axis or source.time_axis
+    axis = "playouts" if rate else claim.axis or source.time_axis
     if claim.test == "gain":
         last = source.last(axis, claim.variants())
         checkpoints = doubling_checkpoints(claim.start, last)
@@ -245,7 +252,7 @@ def evaluate(claim: Claim, source: Source, basis: str) -> tuple[verdicts.Evidenc
             raise NotJudged(f"needs 2 runs over 2 doublings from {claim.start:g} s; the runs end at {last:g} s")
         where = f"{len(checkpoints)} checkpoints, {checkpoints[0]:g}-{checkpoints[-1]:g} s"
         return verdicts.gain(matrix, unit_scale=scale, detail=f"{claim.variant}: "), where
-    times, where = checkpoint_times(claim, source, axis, divisor)
+    times, where = checkpoint_times(claim, source, axis, rate)
     unit = "playouts" if axis == "playouts" else "s"
     pairs = []
     for t in times:
@@ -317,7 +324,9 @@ def markdown(table: pd.DataFrame, scale: str, sources: dict[str, Source]) -> str
     counts = table.groupby(["basis", "verdict"]).size()
     lines = [f"# Claims report ({scale} scale)", "",
              "Each published claim, tested on this harness's runs at the published time and at matched work "
-             "(our runs at t / k, k the engine-speed factor fixed in each experiment's config, report.engine_speed). p-values are "
+             "(our runs at t x R playouts, R the published runs' rate stated in each experiment's config, "
+             "report.published_rate; matched work was t / k CPU-seconds before 2026-11-26, and verdicts made then "
+             "do not carry over). p-values are "
              "Holm-corrected across the claims of each evaluation; a verdict needs p < 0.05. The effect is the "
              "difference in the claimed direction (> 0: as claimed) in the paper's unit, with its 95% CI: for "
              "a value claim our mean minus the published one, for a gain claim the mean gain per doubling. "

@@ -14,10 +14,11 @@ paired run index i, a value whose mean the claim says is > 0, in the claim's uni
            earlier half's: late - early / 2 > 0 and 2 early - late > 0, both linear in a run's
            best scores (the fixed-n report tests the ratio itself, analysis/verdicts.gain)
 
-Time-table claims are judged at matched work: our runs at t / k, k the experiment's fixed
-engine-speed factor (the runs are made with matched_work=true, so a 163.84 s claim costs
-163.84 / k CPU-s a run). A column's runs are read as a prefix (repeats 0, 1, ... up to the
-first missing one), so that the runs behind a verdict are the first n of a fixed sequence.
+Time-table claims are judged at matched work: our runs at t x R playouts, R the published
+runs' rate (report.published_rate; the runs are made with matched_work=true, so a 163.84 s
+claim is a run of 163.84 x R playouts, the same run on any machine). A column's runs are
+read as a prefix (repeats 0, 1, ... up to the first missing one), so that the runs behind
+a verdict are the first n of a fixed sequence.
 """
 
 from __future__ import annotations
@@ -111,13 +112,13 @@ def contrasts(claim: Claim, source: PrefixSource) -> tuple[list[sequential.Contr
     if source.experiment.kind == "final":
         return [_paired(f"{a} vs {b}", source.finals(a), source.finals(b), unit) for a, b in claim.pairs], \
             "final scores", "final scores"
-    axis = claim.axis or source.time_axis
-    matched = source.experiment.matched_work and axis != "playouts"
-    divisor = source.experiment.engine_speed.k if matched else 1.0
-    if axis == "playouts" and source.last(axis, claim.variants()) < FIRST_PLAYOUTS:
+    matched = source.experiment.matched_work and claim.axis != "playouts"
+    rate = source.experiment.published_rate if matched else None
+    axis = "playouts" if matched else claim.axis or source.time_axis
+    if claim.axis == "playouts" and source.last(axis, claim.variants()) < FIRST_PLAYOUTS:
         raise NotJudged(f"a run among the first {sequential.MIN_RUNS} of a column made fewer than "
                         f"{FIRST_PLAYOUTS} playouts: no checkpoint to judge at")
-    times, where = checkpoint_times(claim, source, axis, divisor)
+    times, where = checkpoint_times(claim, source, axis, rate)
     unit_name = "playouts" if axis == "playouts" else "s"
     found = [_paired(f"{a} vs {b} at {t:.4g} {unit_name}", source.at(a, axis, t), source.at(b, axis, t), unit)
              for t in times for a, b in claim.pairs]
@@ -131,16 +132,20 @@ def _paired(name: str, a: np.ndarray, b: np.ndarray, unit: float) -> sequential.
 
 
 def _gain(claim: Claim, source: PrefixSource, unit: float) -> tuple[list[sequential.Contrast], str, str]:
-    axis = source.time_axis
+    # at matched work the runs have a playout budget: the doublings of time are read as
+    # doublings of the published work, from claim.start x R playouts
+    rate = source.experiment.published_rate if source.experiment.matched_work else None
+    axis, unit_name = ("playouts", "playouts") if rate else (source.time_axis, "s")
+    start = rate.playouts(claim.start) if rate else claim.start
     last = source.last(axis, claim.variants())
-    checkpoints = doubling_checkpoints(claim.start, last)
+    checkpoints = doubling_checkpoints(start, last)
     if len(checkpoints) < 3:
-        raise NotJudged(f"needs 2 doublings from {claim.start:g} s; the runs end at {last:g} s")
+        raise NotJudged(f"needs 2 doublings from {start:g} {unit_name}; the runs end at {last:g} {unit_name}")
     matrix = np.array([best_at(*axis_trace(r, axis), checkpoints) for r in source.runs.records[claim.variant]])
     half = (len(checkpoints) - 1) // 2
     early = (matrix[:, half] - matrix[:, 0]) / half
     late = (matrix[:, -1] - matrix[:, half]) / (len(checkpoints) - 1 - half)
-    where = f"{len(checkpoints)} checkpoints, {checkpoints[0]:g}-{checkpoints[-1]:g} s"
+    where = f"{len(checkpoints)} checkpoints, {checkpoints[0]:g}-{checkpoints[-1]:g} {unit_name}"
     basis = "matched work" if source.experiment.matched_work else "equal time"
     return [sequential.Contrast(f"{claim.variant}: late gain above half the early one", (late - early / 2) * unit,
                                 paired=False),
@@ -257,7 +262,11 @@ def write_report(table: pd.DataFrame, plan, *, scale: str, files, budget_hours: 
         f"paired runs ({sequential.MIN_RUNS_ONE_SAMPLE} for one sample). The effect is in the claimed direction "
         "(> 0: as claimed), in the paper's unit, with its 95% confidence sequence. analysis/sequential.py; the "
         "false-verdict rate of the whole loop on null claims is checked by simulation in tests/test_sequential.py.",
-        f"- Runs: {protocols}.", *starved_lines(table), "",
+        f"- Runs: {protocols}."
+        + (" Matched work is t x R playouts, R the published runs' rate (report.published_rate); until 2026-11-26 "
+           "it was t / k CPU-seconds with a fixed engine-speed factor k: those runs are other runs (other run "
+           "ids), and verdicts made on them do not carry over." if any(e.matched_work for e in experiments.values())
+           else ""), *starved_lines(table), "",
         "| claim | judged at | basis | verdict | effect [95% CS] | p support / contradict (Holm) | runs per column "
         "| CPU-h | to decide | decided by |", "|---|---|---|---|---|---|---|---|---|---|"]
     for _, row in table.iterrows():

@@ -20,17 +20,17 @@ def plot_checkpoints(table: pd.DataFrame, ax, *, xlabel: str, ylabel: str = "mea
                      matched: pd.DataFrame | None = None):
     """Lines of ``mean`` with ``ci_low``..``ci_high`` bands per variant, over a log2 axis;
     the ``published`` column, where present, as hollow markers of the same colour; the
-    published values of ``matched`` (a matched-work table) as hollow squares at ``our_time``,
-    t / k, where this engine does the published work of t."""
+    published values of ``matched`` (a matched-work table) as hollow squares at ``our_playouts``,
+    t x R, the published work of t (on the playouts axis)."""
     published_shown = False
     if matched is not None:
         colours = {variant: f"C{index % 10}" for index, variant in enumerate(table["variant"].unique())}
         for variant, rows in matched.groupby("variant", sort=False):
-            ax.plot(rows["our_time"], rows["published"], linestyle=":", marker="s", markerfacecolor="none",
+            ax.plot(rows["our_playouts"], rows["published"], linestyle=":", marker="s", markerfacecolor="none",
                     color=colours.get(variant, "0.3"), markersize=4, linewidth=0.8)
-        k = float((matched["checkpoint"] / matched["our_time"]).iloc[0])
+        rate = float((matched["our_playouts"] / matched["checkpoint"]).iloc[0])
         ax.plot([], [], linestyle=":", marker="s", markerfacecolor="none", color="0.3",
-                label=f"published at t / k (k = {k:g}: matched work)")
+                label=f"published at t x R playouts (R = {rate:g}: matched work)")
     for index, (variant, rows) in enumerate(table.groupby("variant", sort=False)):
         colour = f"C{index % 10}"
         _line_with_band(ax, rows["checkpoint"], rows["mean"], rows, colour, variant, linewidth=1.5)

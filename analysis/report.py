@@ -7,9 +7,11 @@ runs and the interval method (``--interval``: t or bootstrap, analysis.stats.EST
 returns Tables and Figures, which report() writes, printing their paths:
   checkpoints: outputs/tables/<name>_<scale>.csv / .md   best score at 0.01 s and every doubling
                outputs/tables/<name>_<scale>_engine_speed.csv   for a published time table, the
-                   factor k by which this engine outruns the published runs, with its CI
+                   factor k by which this engine outruns the published runs per CPU-second (a
+                   measurement, never a budget) and the published runs' rate R (report.published_rate)
+                   beside R estimated from these runs, with their CIs
                outputs/tables/<name>_<scale>_matched.csv / .md   the same table at matched work:
-                   our mean at t / k beside the published mean at t (k: report.engine_speed)
+                   our mean at t x R playouts beside the published mean at t
                outputs/tables/<name>_<scale>_playouts.csv / .md   the same at 100 playouts and every doubling
                outputs/figures/<name>_<scale>.png / .pdf (and _playouts)
                outputs/tables/<name>_<scale>_final.csv (/ .md), for domains that judge a final
@@ -27,7 +29,8 @@ returns Tables and Figures, which report() writes, printing their paths:
                plus a picture of the best solution, outputs/figures/<name>_<scale>_best.png,
                for domains that draw theirs (its view's draw_solution)
   speedup:     k(t) against the baseline, the same files plus <name>_<scale>_throughput.csv
-Runs made with matched_work=true write <name>_<scale>_work* instead of <name>_<scale>*.
+Runs made with matched_work=true (budgets of max_time x R playouts, no time budget) write
+<name>_<scale>_work* instead of <name>_<scale>*.
 Captions are in analysis/captions.py.
 """
 
@@ -169,6 +172,9 @@ def checkpoints_report(experiment: Experiment, runs: Runs, estimate) -> list[Tab
             ("playouts", "playouts", FIRST_PLAYOUTS, fewest_playouts, None, "_playouts")]
     scale = experiment.value_scale
     ylabel = f"mean best: {experiment.unit}" if experiment.unit else "mean best score"
+    speed = matched = None
+    if reference is not None and "time" in reference.columns:  # a published time table
+        speed, matched = matched_work(experiment, runs, estimate, time_axis if budgets else None, fewest_playouts)
     outputs = []
     for axis, axis_name, first, last, published, suffix in axes:
         if last is None or last < first:
@@ -178,17 +184,18 @@ def checkpoints_report(experiment: Experiment, runs: Runs, estimate) -> list[Tab
         table = side_by_side(statistics, published)
         table.insert(1, "axis", axis)
         caption = captions.checkpoints(experiment, runs, axis_name, estimate, published is not None)
-        matched = None
-        if published is not None and axis == time_axis:
-            speed, matched, speed_outputs = matched_work(experiment, runs, estimate, axis, table, last)
+        if speed is not None and published is not None:  # the table at equal time
+            speed["cells_inside"] = cells_inside(table)
             caption += "\n" + captions.engine_speed(speed)
-            outputs += speed_outputs
+        on_figure = matched if axis == "playouts" else None
         outputs += [
             Table(suffix, table, markdown(table, axis_name=axis_name, caption=caption)),
             plotted(experiment, f", mean and {captions.interval_name(estimate)}", suffix=suffix,
-                    plot=lambda ax: plot_checkpoints(table, ax, xlabel=f"{axis_name} (log2 scale)", ylabel=ylabel,
-                                                     matched=matched)),
+                    plot=lambda ax, table=table, on_figure=on_figure: plot_checkpoints(
+                        table, ax, xlabel=f"{axis_name} (log2 scale)", ylabel=ylabel, matched=on_figure)),
         ]
+    if speed is not None:
+        outputs += speed_tables(experiment, runs, estimate, speed, matched)
     if budgets and min(budgets) >= FIRST_TIME:
         outputs += fixed_targets(experiment, runs, time_axis, axes[0][1], reference)
     return outputs + final_solutions(experiment, runs)
@@ -293,40 +300,68 @@ def scaled_traces(runs: Runs, axis: str, scale: float) -> dict[str, list[tuple]]
             for label, rs in runs.records.items() if rs}
 
 
-def matched_work(experiment: Experiment, runs: Runs, estimate, axis: str, table: pd.DataFrame,
-                 budget: float) -> tuple[dict, pd.DataFrame | None, list[Table]]:
-    """This engine's speed k against the published time table (estimated from the runs, with
-    its CI) and, with the experiment's fixed k (report.engine_speed), the table at matched
-    work: our mean at t / k beside the published mean at t. Returns the estimate (with the
-    fixed k and the cell counts), the matched table (None without a fixed k) and the tables
-    to write: _engine_speed, _matched."""
+def matched_work(experiment: Experiment, runs: Runs, estimate, time_axis: str | None,
+                 playouts_budget: float) -> tuple[dict, pd.DataFrame | None]:
+    """A published time table against these runs. This engine's speed k (a measurement,
+    never a budget: at t CPU-seconds it scores as the published runs at k t), estimated from
+    the runs on ``time_axis`` (NaN without one: runs budgeted in playouts); the published
+    runs' rate R estimated from these runs on the playouts axis, on the columns the
+    experiment's report.published_rate was fitted on (a check of the stated R); and, with
+    the stated R, the table at matched work: our mean at t x R playouts, read on each run's
+    playouts trace, beside the published mean at t (rows up to ``playouts_budget``).
+    Returns the estimates (with the stated R and the cell counts) and the matched table (None
+    without a stated R)."""
     reference = load_reference(experiment.reference)
     scale = experiment.value_scale
-    traces = scaled_traces(runs, axis, scale)
-    kernel_traces = scaled_traces(runs, axis, 1.0)  # higher is better, as engine_speed wants
-    published = {label: (reference["time"].to_numpy(), reference[label].to_numpy() / scale)
-                 for label in traces if label in reference.columns}
-    speed = engine_speed(kernel_traces, published)
-    fixed = experiment.engine_speed
-    speed.update(fixed_k=fixed.k if fixed else np.nan, fixed_source=fixed.source if fixed else None,
-                 cells_inside=cells_inside(table), cells_matched_inside=(0, 0))
-    outputs, matched = [], None
-    if fixed is not None:
-        times = reference["time"].to_numpy(dtype=float)
-        times = times[times / fixed.k <= budget * (1 + 1e-9)]
-        statistics = checkpoint_statistics(traces, times / fixed.k, estimate=estimate)
-        statistics["checkpoint"] = np.tile(times, len(traces))  # rows read by the published time
-        matched = side_by_side(statistics, reference)
-        matched.insert(2, "our_time", matched["checkpoint"] / fixed.k)
-        speed["cells_matched_inside"] = cells_inside(matched)
-        outputs.append(Table("_matched", matched, markdown(
-            matched, axis_name="published CPU seconds t (ours at t / k)",
-            caption=captions.matched_work(experiment, runs, estimate, speed))))
-    row = {key: value for key, value in speed.items() if key not in ("per_variant", "cells_inside", "cells_matched_inside")}
+
+    def published(labels) -> dict:
+        return {label: (reference["time"].to_numpy(), reference[label].to_numpy() / scale)
+                for label in labels if label in reference.columns}
+
+    speed = {"k": np.nan, "ci_low": np.nan, "ci_high": np.nan, "points": 0, "per_variant": {}}
+    if time_axis is not None:
+        kernel_traces = scaled_traces(runs, time_axis, 1.0)  # higher is better, as engine_speed wants
+        speed = engine_speed(kernel_traces, published(kernel_traces))
+    stated = experiment.published_rate
+    speed.update(rate=np.nan, rate_ci_low=np.nan, rate_ci_high=np.nan, rate_points=0,
+                 stated_rate=stated, cells_inside=(0, 0), cells_matched_inside=(0, 0))
+    if stated is None:
+        return speed, None
+    playout_traces = scaled_traces(runs, "playouts", 1.0)
+    # engine_speed's factor on the playouts axis is published seconds per playout: R is its inverse
+    fitted = engine_speed(playout_traces, published(stated.fit_on))
+    speed.update(rate=1 / fitted["k"], rate_ci_low=1 / fitted["ci_high"], rate_ci_high=1 / fitted["ci_low"],
+                 rate_points=fitted["points"])
+    times = reference["time"].to_numpy(dtype=float)
+    times = times[stated.playouts(times) <= playouts_budget * (1 + 1e-9)]
+    statistics = checkpoint_statistics(scaled_traces(runs, "playouts", scale), stated.playouts(times),
+                                       estimate=estimate)
+    statistics["checkpoint"] = np.tile(times, len(playout_traces))  # rows read by the published time
+    matched = side_by_side(statistics, reference)
+    matched.insert(2, "our_playouts", stated.playouts(matched["checkpoint"]))
+    speed["cells_matched_inside"] = cells_inside(matched)
+    return speed, matched
+
+
+def speed_tables(experiment: Experiment, runs: Runs, estimate, speed: dict,
+                 matched: pd.DataFrame | None) -> list[Table]:
+    """The tables a published time table adds: _engine_speed (k, the stated and estimated R,
+    the cell counts; one row) and, with a stated R, _matched."""
+    stated = speed["stated_rate"]
+    row = {key: value for key, value in speed.items()
+           if key not in ("per_variant", "cells_inside", "cells_matched_inside", "stated_rate")}
+    row.update(R=stated.R if stated else np.nan, R_ci_low=stated.ci_low if stated else np.nan,
+               R_ci_high=stated.ci_high if stated else np.nan, R_fit_on="; ".join(stated.fit_on) if stated else None,
+               R_source=stated.source if stated else None)
     for key in ("cells_inside", "cells_matched_inside"):
         row[f"{key}_ci"], row[key.replace("inside", "judged")] = speed[key]
     row.update({f"k {label}": k for label, k in speed["per_variant"].items()})
-    return speed, matched, [Table("_engine_speed", pd.DataFrame([row])), *outputs]
+    outputs = [Table("_engine_speed", pd.DataFrame([row]))]
+    if matched is not None:
+        outputs.append(Table("_matched", matched, markdown(
+            matched, axis_name="published CPU seconds t (ours at t x R playouts)",
+            caption=captions.matched_work(experiment, runs, estimate, speed))))
+    return outputs
 
 
 def cells_inside(table: pd.DataFrame) -> tuple[int, int]:

@@ -157,7 +157,8 @@ class Built:
     error: str | None
 
     def title(self) -> str:
-        return self.experiment.title + (" (at matched work: budgets t / k)" if self.experiment.matched_work else "")
+        matched = " (at matched work: budgets t x R playouts)" if self.experiment.matched_work else ""
+        return self.experiment.title + matched
 
     def runs_text(self) -> str:
         return ", ".join(f"{label} {have}" + (f" of {planned}" if have != planned else "")
@@ -241,7 +242,7 @@ def claims_page(root: Path, scale: str, built: dict[str, Built], facts: Provenan
             effect = ("-" if pd.isna(row.effect) else
                       f"{row.effect:+.4g} [{row.effect_low:+.4g}, {row.effect_high:+.4g}]")
             # under a budget, a claim judged at matched work read the matched-work runs (a fixed-n
-            # report reads the plain runs at t / k): link to their section when the site has it
+            # report reads the plain runs at t x R playouts): link to their section when the site has it
             matched = decided and row.basis == "matched work" and f"{row.experiment}_work" in built
             anchor = f"{row.experiment}_work" if matched else row.experiment
             target = (f'<a href="{page_of(row.experiment)}.html#{anchor}">{row.experiment}</a>'
@@ -290,11 +291,11 @@ def export(built: dict[str, Built], folder: Path) -> str | None:
 
 def compositions(name: str, overrides: list[str]) -> list[tuple[Experiment, object]]:
     """The experiment ``name`` as ``overrides`` compose it, with its runs (store and archive),
-    and for a published time table (a fixed engine-speed factor k) its matched-work runs too
+    and for a published time table (with its published runs' rate R) its matched-work runs too
     when there are some: `make claims BUDGET=...` makes and judges those (matched_work=true)."""
     experiment = load_experiment([f"experiment={name}", *overrides])
     found = [(experiment, collect(experiment))]
-    if experiment.engine_speed is not None and not experiment.matched_work:
+    if experiment.published_rate is not None and not experiment.matched_work:
         matched = load_experiment([f"experiment={name}", *overrides, "matched_work=true"])
         runs = collect(matched)
         if any(runs.records.values()):

@@ -146,8 +146,8 @@ def cell_text(variant: str, axis_name: str, row) -> str:
 
 def checkpoint_figure(table: pd.DataFrame, axis_name: str, ytitle: str, matched: pd.DataFrame | None) -> go.Figure:
     """Mean best score per column over the checkpoints with its CI band; the published values
-    as hollow circles; with a matched-work table, its published values at t / k (where this
-    engine has done the published work of t) as hollow squares on dotted lines."""
+    as hollow circles; with a matched-work table (on the playouts axis), its published values
+    at t x R playouts (the published work of t) as hollow squares on dotted lines."""
     figure = go.Figure()
     for index, (variant, rows) in enumerate(table.groupby("variant", sort=False)):
         colour = PALETTE[index % len(PALETTE)]
@@ -161,11 +161,11 @@ def checkpoint_figure(table: pd.DataFrame, axis_name: str, ytitle: str, matched:
         if matched is not None and variant in set(matched["variant"]):
             ours = matched[matched["variant"] == variant]
             figure.add_scatter(
-                x=values(ours["our_time"]), y=values(ours["published"]), mode="lines+markers",
-                name=f"{variant}, published at t / k", legendgroup=variant, showlegend=False,
+                x=values(ours["our_playouts"]), y=values(ours["published"]), mode="lines+markers",
+                name=f"{variant}, published at t x R playouts", legendgroup=variant, showlegend=False,
                 line=dict(color=colour, dash="dot", width=1), marker=dict(symbol="square-open", size=8),
                 text=[f"<b>{html.escape(variant)}</b>: published {number(row.published)} at t = {row.checkpoint:g} s,"
-                      f"<br>drawn at t / k = {row.our_time:.4g} s (matched work)<br>ours there: mean "
+                      f"<br>drawn at t x R = {row.our_playouts:,.0f} playouts (matched work)<br>ours there: mean "
                       f"{number(row.mean)}, 95% CI [{number(row.ci_low)}, {number(row.ci_high)}], n = {row.runs}"
                       for row in ours.itertuples()], hovertemplate=HOVER)
     return layout(figure, xtitle=axis_name, ytitle=ytitle, log2_ticks=table["checkpoint"])
@@ -269,14 +269,22 @@ def column_runs(experiment: Experiment, runs: Runs) -> dict[str, tuple[int, int]
 
 
 def engine_speed_text(outputs: list) -> str | None:
-    """The engine-speed factor k of a published time table's report, in words."""
+    """The engine-speed factor k (a measurement of this engine) and the published runs' rate R
+    (the matched-work budgets) of a published time table's report, in words."""
     speed = next((o.frame.iloc[0] for o in outputs if isinstance(o, Table) and o.suffix == "_engine_speed"), None)
     if speed is None:
         return None
-    estimated = ("not estimable from these runs" if pd.isna(speed["k"]) else
-                 f"{speed['k']:.2f} [{speed['ci_low']:.2f}, {speed['ci_high']:.2f}] estimated from these runs")
-    fixed = f"; fixed k = {speed['fixed_k']:g} (the matched-work table's)" if pd.notna(speed["fixed_k"]) else ""
-    return f"engine-speed factor k = {estimated}{fixed}"
+    parts = []
+    if pd.notna(speed["k"]):
+        parts.append(f"engine-speed factor k = {speed['k']:.2f} [{speed['ci_low']:.2f}, {speed['ci_high']:.2f}] "
+                     "per CPU-second, estimated from these runs")
+    if pd.notna(speed["R"]):
+        estimated = ("" if pd.isna(speed["rate"]) else
+                     f" ({speed['rate']:,.0f} [{speed['rate_ci_low']:,.0f}, {speed['rate_ci_high']:,.0f}] "
+                     "from these runs)")
+        parts.append(f"matched work at t x R playouts, R = {speed['R']:,.0f} [{speed['R_ci_low']:,.0f}, "
+                     f"{speed['R_ci_high']:,.0f}] per published second{estimated}")
+    return "; ".join(parts) or "engine-speed factor k: not estimable from these runs"
 
 
 def section_id(experiment: Experiment) -> str:
@@ -325,9 +333,9 @@ def section_html(experiment: Experiment, runs: Runs, outputs: list | None, error
                 axis_name = frame["axis"].iloc[0].replace("_", " ").replace("cpu", "CPU")
                 parts += [f"<h3>{heading}</h3>", table(suffix),
                           figure_html(f"{name}-figure{suffix}", checkpoint_figure(
-                              frame, axis_name, ylabel, matched if suffix == "" else None))]
-            if suffix == "" and matched is not None:
-                parts += ["<h3>At matched work</h3>", table("_matched")]
+                              frame, axis_name, ylabel, matched if suffix == "_playouts" else None))]
+        if matched is not None:
+            parts += ["<h3>At matched work</h3>", table("_matched")]
         if "_targets" in tables:
             axis = next(c for c in tables["_targets"].frame.columns if c.startswith("ert_") and c != "ert_playouts")
             parts += ["<h3>Time to a score (fixed-target view)</h3>", table("_targets"),

@@ -17,7 +17,8 @@ the store or the archive cost nothing; the budget counts the runs this call make
 
 Which runs: every experiment runs at SCALE's settings, with two exceptions that make the
 verdicts affordable and comparable: a published CPU-time table runs at matched work
-(matched_work=true: a 163.84 s claim costs 163.84 / k CPU-s a run), and at SCALE=paper an
+(matched_work=true: a 163.84 s claim is a run of 163.84 x R playouts, R the published runs'
+rate, report.published_rate: the same run on any machine), and at SCALE=paper an
 experiment with budgets of its own per scale (the 20-board tables, the threaded Distributed
 NRPA figures, Morpion, SP-MCTS's speed-up) runs its quick budgets (12 CPU-s a board, 2
 threads), since its paper budgets are cluster-sized (7200 s a board, 16 threads); pass
@@ -166,7 +167,7 @@ def campaign_experiments(claims: list[Claim], scale: str, overrides: list[str], 
         experiment = load_experiment([*base, f"scale={scale}"])
         if scale == "paper" and experiment.own_budgets and not own_paper_budgets:
             experiment = load_experiment([*base, "scale=quick"])
-        if decide.PrefixSource(experiment, 0).engine_speed() is not None:
+        if decide.PrefixSource(experiment, 0).published_rate() is not None:
             experiment = load_experiment([*base, f"scale={experiment.scale}", "matched_work=true"])
         labels = {v.label for v in experiment.variants}
         for claim in claims:
@@ -225,7 +226,8 @@ class Campaign:
 
 def budget_of(variant) -> float:
     """A column's cost before any of its runs is stored: its time budget in CPU-seconds
-    (1 s when it has none, e.g. Morpion's runs to the end: learnt from its first runs)."""
+    (1 s when it has none, e.g. Morpion's runs to the end or matched-work runs budgeted in
+    playouts: learnt from its first runs)."""
     settings = variant.job.settings
     seconds = settings.max_time if settings.max_time else 1.0
     return seconds * (settings.threads if settings.clock == "wall" else 1) * variant.root

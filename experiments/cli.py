@@ -9,7 +9,7 @@ import numpy as np
 from hydra.core.hydra_config import HydraConfig
 from omegaconf import DictConfig, OmegaConf
 
-from experiments.config import engine_speed_of, starved_rule
+from experiments.config import published_rate_of, starved_rule
 from experiments.machine import BusyMachine
 from experiments.root_parallel import group_root_runs
 from experiments.runs import Job
@@ -33,21 +33,25 @@ def job_from(cfg: DictConfig) -> Job:
     domain = make_domain(OmegaConf.to_container(cfg.domain, resolve=True))
     check_bias(settings, bias_for(domain))  # GNRPA's bias (a bias file read), checked before any work
     if cfg.matched_work:
-        settings = replace(settings, max_time=matched_budget(cfg))
+        settings = replace(settings, max_time=None, max_playouts=matched_budget(cfg))
     return Job(domain.options, settings)
 
 
-def matched_budget(cfg: DictConfig) -> float:
-    """matched_work=true: the budget that does the work of ``max_time`` published seconds,
-    max_time / k for the experiment's engine-speed factor k (report.engine_speed)."""
-    speed = engine_speed_of(cfg.report)
-    if speed is None:
+def matched_budget(cfg: DictConfig) -> int:
+    """matched_work=true: the playouts that do the work of ``max_time`` published seconds,
+    round(max_time x R) for the published runs' rate R (report.published_rate). The run then
+    has no time budget: the same run id makes the same run on any machine."""
+    rate = published_rate_of(cfg.report)
+    if rate is None:
         raise InputError("matched_work=true needs an experiment with a published time table and its "
-                         "engine-speed factor (report.engine_speed in conf/experiment/NAME.yaml): "
+                         "published runs' rate (report.published_rate in conf/experiment/NAME.yaml): "
                          "add experiment=NAME")
     if cfg.max_time is None:
-        raise InputError("matched_work=true divides the time budget by k: set max_time")
-    return cfg.max_time / speed.k
+        raise InputError("matched_work=true runs max_time published seconds as max_time x R playouts: set max_time")
+    if cfg.max_playouts is not None:
+        raise InputError(f"matched_work=true sets the playout budget (max_time x R); drop max_playouts="
+                         f"{cfg.max_playouts}")
+    return max(1, round(rate.playouts(cfg.max_time)))
 
 
 def run_from_config(cfg: DictConfig) -> float:

@@ -138,25 +138,53 @@ def check_override_keys(arguments: list[str]) -> None:
 
 
 @dataclass(frozen=True)
-class EngineSpeed:
-    """k: how many times the work per CPU-second of the published runs of a time table this
-    engine does; source: where the value comes from. Set per experiment, as
-    ``report.engine_speed: {k: ..., source: ...}`` in conf/experiment/NAME.yaml: each paper
-    ran its own machine and code (the two SameGame tables' runs differ by a factor 3)."""
+class PublishedRate:
+    """R: the playouts per second that the published runs of a time table made (the paper's
+    engine on the paper's machine), with its 95% interval, where it comes from, and the
+    published columns it was fitted on. Set once per published time table, as
+    ``report.published_rate: {R, ci_low, ci_high, fit_on, source}`` in
+    conf/experiment/NAME.yaml. matched_work=true runs the paper's t seconds as t x R
+    playouts, so a matched-work run is a function of its seed and playout count alone: the
+    same run on any machine and any engine version that keeps the draws (a factor in this
+    engine's CPU-seconds would drift with the engine, the machine and the hour)."""
 
-    k: float
+    R: float
+    ci_low: float
+    ci_high: float
+    fit_on: tuple[str, ...]
     source: str
 
+    def playouts(self, seconds: float) -> float:
+        """The published work of ``seconds`` on the paper's machine, in playouts."""
+        return seconds * self.R
 
-def engine_speed_of(report) -> EngineSpeed | None:
-    """The fixed engine-speed factor in an experiment's ``report`` section (None without)."""
-    entry = report.get("engine_speed") if report is not None else None
+
+def published_rate_of(report) -> PublishedRate | None:
+    """The published runs' rate in an experiment's ``report`` section (None without);
+    InputError naming the experiment's file when it is malformed."""
+    entry = report.get("published_rate") if report is not None else None
     if entry is None:
         return None
-    if not isinstance(entry.get("k"), (int, float)) or not entry.k > 0 or not entry.get("source"):
-        raise InputError(f"report.engine_speed of {report.get('name')}: expected {{k: a number > 0, source: "
-                         f"where it comes from}}, got {OmegaConf.to_container(entry)}")
-    return EngineSpeed(float(entry.k), str(entry.source))
+    where = f"conf/experiment/{report.get('name')}.yaml"
+
+    def number(key: str) -> float:
+        value = entry.get(key)
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
+            raise InputError(f"{where}: report.published_rate.{key} must be a number > 0 (playouts per published "
+                             f"second), got {value!r}")
+        return float(value)
+
+    if not OmegaConf.is_dict(entry):
+        raise InputError(f"{where}: report.published_rate must be {{R, ci_low, ci_high, fit_on, source}}, "
+                         f"got {entry!r}")
+    rate, low, high = number("R"), number("ci_low"), number("ci_high")
+    if not low <= rate <= high:
+        raise InputError(f"{where}: report.published_rate.R = {rate:g} is outside its interval [{low:g}, {high:g}]")
+    fit_on = entry.get("fit_on")
+    if not OmegaConf.is_list(fit_on) or not fit_on or not entry.get("source"):
+        raise InputError(f"{where}: report.published_rate needs fit_on (the published columns R was fitted on, "
+                         f"a list) and source (where R comes from)")
+    return PublishedRate(rate, low, high, tuple(str(c) for c in fit_on), str(entry.source))
 
 
 def targets_of(report) -> tuple[float, ...] | None:

@@ -18,8 +18,8 @@ from hydra.errors import HydraException
 from omegaconf import OmegaConf
 
 from experiments.cli import job_from
-from experiments.config import (EngineSpeed, check_override_keys, engine_speed_of, register_configs, starved_rule,
-                                targets_of)
+from experiments.config import (PublishedRate, check_override_keys, published_rate_of, register_configs,
+                                starved_rule, targets_of)
 from experiments.runs import Job
 from experiments.store import PROJECT_ROOT, RunStore
 from nrpa.errors import InputError
@@ -51,8 +51,8 @@ class Experiment:
     variants: tuple[Variant, ...]
     store: RunStore
     backend: dict  # where its runs go: run_runs' backend, address and n_jobs (worker processes; None: one per core)
-    engine_speed: EngineSpeed | None = None  # the fixed k of a published time table (report.engine_speed)
-    matched_work: bool = False  # budgets divided by that k
+    published_rate: PublishedRate | None = None  # R of a published time table (report.published_rate)
+    matched_work: bool = False  # budgets in playouts: max_time x R
     targets: tuple[float, ...] | None = None  # report.targets: the fixed-target view's scores (table unit)
     own_budgets: bool = False  # its budgets per scale are its own (scale_budgets), not the scale file's
 
@@ -93,6 +93,11 @@ def load_experiment(overrides: list[str]) -> Experiment:
             job = job_from(cfg)
             variants.append(Variant(_label(columns, chosen, job), chosen, job, cfg.repeats, cfg.root))
         plain = compose("config", overrides=fixed)
+    rate = published_rate_of(base.report)
+    unknown = sorted(set(rate.fit_on) - set(columns.values())) if rate else []
+    if unknown:
+        raise InputError(f"conf/experiment/{base.report.name}.yaml: report.published_rate.fit_on names {unknown}, "
+                         f"not columns of the table: choose among {sorted(columns.values())}")
     store = RunStore(plain.outputs_dir, rule=starved_rule(plain))
     store.check()
     return Experiment(
@@ -108,7 +113,7 @@ def load_experiment(overrides: list[str]) -> Experiment:
         variants=tuple(variants),
         store=store,
         backend={"backend": plain.backend.name, "address": plain.backend.address, "n_jobs": plain.backend.n_jobs},
-        engine_speed=engine_speed_of(base.report),
+        published_rate=rate,
         matched_work=bool(plain.matched_work),
         targets=targets_of(base.report),
         own_budgets=plain.scale_budgets is not None,

@@ -171,7 +171,7 @@ def test_the_claims_report_on_smoke_runs(tmp_outputs):
     paths = claims_report(["scale=smoke", f"outputs_dir={tmp_outputs}"], claims)
     assert {p.name for p in paths} == {"claims_smoke.csv", "claims_smoke.md", "claims_smoke.png", "claims_smoke.pdf"}
     table = pd.read_csv(tmp_outputs / "claims" / "claims_smoke.csv")
-    # two claims, each at the published time and at matched work (SameGame has a fixed k)
+    # two claims, each at the published time and at matched work (the table states its R)
     assert table[["claim", "basis"]].values.tolist() == [
         ["tabu-first", "published time"], ["tabu-first", "matched work"],
         ["late", "published time"], ["late", "matched work"], ["steady", "published time"]]
@@ -180,7 +180,15 @@ def test_the_claims_report_on_smoke_runs(tmp_outputs):
     assert table["verdict"][4] == "not judged" and "runs end at 0.08 s" in table["detail"][4]
     late = table[table["claim"] == "late"]["evaluated_at"].tolist()
     assert late[0] == "0.08 s: the runs end there; the claim is at 163.84 s"
-    assert late[1] == f"0.08 s (the published work of {0.08 * 11:.4g} s): the runs end there; the claim is at 163.84 s"
+    # at matched work: on the playouts axis, the runs' fewest playouts, the published work of
+    # that many playouts at R per second, against the claim's 163.84 s x R playouts
+    from analysis.report import collect
+    experiment = load_experiments(claims, ["scale=smoke", f"outputs_dir={tmp_outputs}"])["selective_table3"]
+    runs = collect(experiment).records
+    last = min(r["result"]["playouts"] for label in ("t_gt_10", "tabu") for r in runs[label])
+    rate = experiment.published_rate.R
+    assert late[1] == (f"{last} playouts (the published work of {last / rate:.4g} s): the runs end there; "
+                       f"the claim is at 163.84 s ({163.84 * rate:.4g} playouts)")
     report = (tmp_outputs / "claims" / "claims_smoke.md").read_text()
     assert "# Claims report (smoke scale)" in report and "t > 10 above tabu at 163.84 s" in report
     assert "1 not judged (the row says why)" in report
@@ -191,18 +199,19 @@ def test_the_claims_command_refuses_a_scale_it_does_not_know():
     assert done.returncode == 2 and "huge" in done.stderr and "Traceback" not in done.stderr
 
 
-def test_matched_work_runs_the_papers_protocol_at_the_papers_work():
+def test_matched_work_runs_the_papers_protocol_at_the_papers_work_in_playouts():
     from experiments.experiment import load_experiment
     experiment = load_experiment(["experiment=stabilized_table4", "scale=paper", "matched_work=true"])
-    k = experiment.engine_speed.k
-    assert all(v.job.settings.max_time == pytest.approx(163.84 / k) for v in experiment.variants)
+    rate = experiment.published_rate.R
+    assert all(v.job.settings.max_time is None and v.job.settings.max_playouts == round(163.84 * rate)
+               for v in experiment.variants)
     assert experiment.output_name == "stabilized_table4_paper_work"
 
 
 @pytest.mark.parametrize("arguments", [["domain=morpion"], ["experiment=morpion_table2", "scale=smoke"]])
-def test_matched_work_without_a_fixed_factor_is_refused_before_any_work(arguments):
+def test_matched_work_without_a_published_rate_is_refused_before_any_work(arguments):
     done = cli("run.py", *arguments, "matched_work=true")
-    assert done.returncode == 2 and "report.engine_speed" in done.stderr and "Traceback" not in done.stderr
+    assert done.returncode == 2 and "report.published_rate" in done.stderr and "Traceback" not in done.stderr
 
 
 def test_the_report_names_a_contradicted_claim_in_plain_words():

@@ -38,9 +38,10 @@ def test_a_compare_claim_is_the_paired_differences_at_matched_work(selective_run
     assert experiment.matched_work  # a published CPU-time table: judged at the paper's work
     source = decide.PrefixSource(experiment, cap=200)
     (contrast,), where, basis = decide.contrasts(claim, source)
-    end = 0.08 / experiment.engine_speed.k  # smoke's last checkpoint at matched work
-    by_hand = [best_at(a["trace"]["cpu_seconds"], a["trace"]["score"], [end])[0]
-               - best_at(b["trace"]["cpu_seconds"], b["trace"]["score"], [end])[0]
+    end = round(0.08 * experiment.published_rate.R)  # smoke's 0.08 s as playouts: the runs' budget
+    assert all(r["result"]["playouts"] == end for r in source.runs.records["tabu"])
+    by_hand = [best_at(a["trace"]["playouts"], a["trace"]["score"], [end])[0]
+               - best_at(b["trace"]["playouts"], b["trace"]["score"], [end])[0]
                for a, b in zip(source.runs.records["t_gt_10"], source.runs.records["tabu"])]
     assert basis == "matched work" and len(by_hand) == RUNS
     assert np.allclose(contrast.values, by_hand, equal_nan=True)
@@ -91,6 +92,8 @@ def test_a_campaign_with_no_budget_judges_the_stored_runs_and_makes_none(selecti
     assert by_claim.loc["weakschur-rule-k6", "verdict"] == "not judged"
     report = next(p for p in paths if p.suffix == ".md").read_text()
     assert "Waudby-Smith" in report and "anytime-valid" in report
+    # what changed for verdicts made on the former matched-work runs, at t / k CPU-seconds
+    assert "Matched work is t x R playouts" in report and "verdicts made on them do not carry over" in report
 
 
 @pytest.mark.slow

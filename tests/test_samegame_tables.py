@@ -8,6 +8,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from analysis.report import collect
+from analysis.stats import best_at
 from experiments.experiment import experiment_names, load_experiment
 from experiments.leaderboard import Leaderboard
 from experiments.store import RunStore
@@ -48,15 +50,21 @@ def test_selective_table_3_runs_its_four_playout_rules_at_smoke_scale(tmp_output
     first = table[table["checkpoint"] == 0.01].set_index("variant")["published"]
     assert first.to_dict() == published.loc[0.01].to_dict()
     # beside it, the engine's speed against the published runs and the table at matched work:
-    # our mean at t / k beside the published mean at t, up to t / k = the 0.08 s budget
+    # our mean at t x R playouts beside the published mean at t, up to the runs' fewest playouts
     speed = pd.read_csv(tmp_outputs / "tables" / "selective_table3_smoke_engine_speed.csv")
-    k = speed["fixed_k"][0]
+    rate = speed["R"][0]
     matched = pd.read_csv(tmp_outputs / "tables" / "selective_table3_smoke_matched.csv")
-    np.testing.assert_allclose(matched["our_time"], matched["checkpoint"] / k)
-    assert matched["checkpoint"].max() <= 0.08 * k * (1 + 1e-9)
+    np.testing.assert_allclose(matched["our_playouts"], matched["checkpoint"] * rate)
+    runs = collect(load_experiment(["experiment=selective_table3", "scale=smoke", f"outputs_dir={tmp_outputs}"]))
+    fewest = min(r["result"]["playouts"] for records in runs.records.values() for r in records)
+    assert matched["our_playouts"].max() <= fewest < 2 * matched["our_playouts"].max()  # published t double
+    # a cell is the mean of each run's best at t x R on its playouts trace
+    by_hand = np.mean([best_at(r["trace"]["playouts"], r["trace"]["score"], [0.01 * rate])[0]
+                       for r in runs.records["tabu"]])
+    assert matched.set_index(["variant", "checkpoint"])["mean"][("tabu", 0.01)] == pytest.approx(by_hand)
     assert matched.set_index(["variant", "checkpoint"])["published"][("tabu", 0.01)] == published.loc[0.01, "tabu"]
     caption = (tmp_outputs / "tables" / "selective_table3_smoke.md").read_text()
-    assert "Engine speed against the published runs" in caption and f"fixed k = {k:g}" in caption
+    assert "Engine speed against the published runs" in caption and f"R = {rate:,.0f}" in caption
 
 
 @pytest.mark.slow

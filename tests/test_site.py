@@ -165,7 +165,7 @@ def test_figure_payloads_follow_their_schema_and_hover_with_the_cells_values(sit
     assert [trace["name"] for trace in lines] == COLUMNS
     for hover in lines[0]["text"]:
         assert re.search(r"mean [\d.]+<br>95% CI \[.+\]<br>n = 2 of 2 runs<br>published \d+", hover), hover
-    # every trace of a column (band, line, published points at t and at t / k) toggles with it
+    # every trace of a column (band, line, published points at t) toggles with it
     assert {trace["legendgroup"] for trace in by_time["data"]} == set(COLUMNS)
     assert payload_problems({"data": [{"type": "scatter", "x": [1], "y": []}], "layout": {}}) != []
 
@@ -173,9 +173,13 @@ def test_figure_payloads_follow_their_schema_and_hover_with_the_cells_values(sit
 def test_matched_work_runs_get_their_own_section_beside_the_plain_runs(site):
     page = (site / "stabilized.html").read_text()
     matched = section(page, f"{EXPERIMENT}_work")
-    assert "at matched work: budgets t / k" in page and "ARGS=matched_work=true" in matched
+    assert "at matched work: budgets t x R playouts" in page and "ARGS=matched_work=true" in matched
     assert "runs per column: NRPA 2, SNRPA(2) 0 of 2" in matched
-    assert len(figure_payloads(matched)) == 3 and f'id="{EXPERIMENT}_work-figure"' in matched
+    # runs budgeted in playouts: the figure by playouts, with the published points at t x R, and
+    # the matched-work table (no time axis: the seconds are this machine's)
+    (payload,) = figure_payloads(matched)
+    assert f'id="{EXPERIMENT}_work-figure_playouts"' in matched and "<h3>At matched work</h3>" in matched
+    assert any(trace.get("name") == "NRPA, published at t x R playouts" for trace in payload["data"])
     runs = pd.read_parquet(site / "runs_smoke.parquet")
     assert len(set(runs.loc[runs["variant"] == "NRPA", "run_id"])) == 4  # 2 plain, 2 at matched work
 
