@@ -4,7 +4,9 @@ A run on the wall clock (``clock=wall``: the threaded searches, the averaged one
 of root and hybrid runs) with a time budget (``max_time``) does the work the machine lets it
 do in its seconds. When other
 processes take the cores it needs, it makes a fraction of its playouts (two threaded runs at
-once: 1/170 of them) and its scores mean nothing. Such a run is *starved*: the store sets it
+once: 1/170 of them on numba's OpenMP layer, a half to four fifths on TBB, which the threaded
+kernels now use: nrpa/threading_layer.py), and its scores mean nothing at its time budget.
+Such a run is *starved*: the store sets it
 aside as it does a damaged file, and it never enters a table, a verdict, the archive or the
 leaderboard (experiments/store.py).
 
