@@ -108,9 +108,10 @@ def check_range(option: str, value, valid: bool, rule: str) -> None:
 
 
 def sha256(data: bytes) -> str:
+    """The hex SHA-256 of an instance file's bytes: what a run file keeps, and its leaderboard key's start."""
     return hashlib.sha256(data).hexdigest()
 
 
 def content_key(domain: str, content: bytes) -> str:
     """The leaderboard key of an instance read from a file: ``domain/file_<its hash>``."""
-    return f"{domain}/file_{hashlib.sha256(content).hexdigest()[:12]}"
+    return f"{domain}/file_{sha256(content)[:12]}"
