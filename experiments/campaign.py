@@ -203,7 +203,7 @@ class Campaign:
         for (name, key), (experiment, variant) in self.variants.items():
             runs = self.sources[name].costs[key]
             have[(name, key)] = len(runs)
-            cost[(name, key)] = sum(runs) / len(runs) if runs else budget_of(variant)
+            cost[(name, key)] = sum(runs) / len(runs) if runs else budget_of(variant, experiment.published_rate)
         return states, have, cost
 
     def make(self, targets: dict) -> float:
@@ -224,12 +224,19 @@ class Campaign:
         return sum(decide.run_cost(r) for r in records)
 
 
-def budget_of(variant) -> float:
-    """A column's cost before any of its runs is stored: its time budget in CPU-seconds
-    (1 s when it has none, e.g. Morpion's runs to the end or matched-work runs budgeted in
-    playouts: learnt from its first runs)."""
+def budget_of(variant, rate=None) -> float:
+    """A column's cost before any of its runs is stored: its time budget in CPU-seconds; for a
+    matched-work column (budgeted in playouts) the published engine's time for them,
+    max_playouts / R, an overestimate where our engine is faster, so that a first round
+    does not overrun its budget; 1 s when it has neither (e.g. Morpion's runs to the end:
+    learnt from its first runs)."""
     settings = variant.job.settings
-    seconds = settings.max_time if settings.max_time else 1.0
+    if settings.max_time:
+        seconds = settings.max_time
+    elif settings.max_playouts and rate is not None:
+        seconds = settings.max_playouts / rate.R
+    else:
+        seconds = 1.0
     return seconds * (settings.threads if settings.clock == "wall" else 1) * variant.root
 
 

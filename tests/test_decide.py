@@ -9,9 +9,9 @@ import pandas as pd
 import pytest
 
 from analysis import decide, sequential
-from analysis.claims import Claim
+from analysis.claims import Claim, load_claims
 from analysis.stats import best_at
-from experiments.campaign import campaign_experiments, run_campaign
+from experiments.campaign import budget_of, campaign_experiments, run_campaign
 from tests.conftest import PROJECT_ROOT, cli
 
 RUNS = sequential.MIN_RUNS  # enough paired runs for a verdict
@@ -110,3 +110,16 @@ def test_make_claims_with_a_budget_runs_its_rounds_end_to_end(tmp_path, capsys):
     # every claim got the runs a verdict needs: one not judged says why, and it is not the lack of runs
     unjudged = table[table["verdict"] == "not judged"]
     assert not unjudged["detail"].str.contains("no runs yet").any(), unjudged[["claim", "detail"]]
+
+
+def test_a_matched_work_column_without_runs_is_priced_at_the_published_engines_time():
+    """Budgeted in playouts, a column costs max_playouts / R before its first run (the
+    published engine's seconds: an overestimate where ours is faster), not 1 s a run, which
+    let a first round overrun its budget several times over."""
+    claims = [claim for claim in load_claims(files=["selective"]) if claim.experiment == "selective_table3"]
+    experiment = campaign_experiments(claims, "paper", [], cap=200)["selective_table3"]
+    variant = experiment.variants[0]
+    assert variant.job.settings.max_time is None and variant.job.settings.max_playouts
+    expected = variant.job.settings.max_playouts / experiment.published_rate.R
+    assert budget_of(variant, experiment.published_rate) == pytest.approx(expected)
+    assert expected == pytest.approx(163.84, rel=0.01)  # t x R playouts at R: the published 163.84 s
