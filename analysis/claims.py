@@ -23,8 +23,9 @@ inconclusive claim gets about how many runs per column would decide it.
 from __future__ import annotations
 
 import argparse
+import math
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -44,8 +45,16 @@ from nrpa.errors import InputError
 CLAIMS_DIR = Path(__file__).resolve().parent / "claims"
 TESTS = ("compare", "value", "total", "gain")
 BASES = ("published time", "matched work")
-KEYS = {"id", "text", "experiment", "test", "better", "than", "pairs", "at", "axis", "variant", "published",
-        "margin", "from"}
+KEYS = {"id", "kind", "text", "source", "settings", "experiment", "test", "better", "than", "pairs", "at", "axis",
+        "variant", "published", "margin", "from", "needs_cores"}
+# paper: the paper's own words, judged only at the paper's settings; transfer: a paper's claim
+# carried to another domain or algorithm (e.g. Gelly's, made on Go, to SP-MCTS on SameGame);
+# observation: the harness's own. Only paper claims count as the papers'.
+KINDS = ("paper", "transfer", "observation")
+# The paper's settings a claim file states (`settings:`) that are checked against the runs;
+# any other key (rules, cores, nodes, runs, ...) is shown, not checked.
+CHECKED = ("seconds", "threads", "jobs", "complete", "level", "N", "unstated")
+SCALED_DOWN = "not judged at the paper's settings"
 
 
 class NotJudged(Exception):
@@ -66,6 +75,16 @@ class Claim:
     published: str | None = None  # value: the published table's column
     margin: float | None = None  # value
     start: float | None = None  # gain: its first checkpoint
+    kind: str = "paper"  # one of KINDS
+    where: str = ""  # the section, table or figure it comes from
+    quote: str = ""  # the sentence (or table cells) it rests on, as the paper has it
+    settings: tuple = ()  # the paper's settings for it, (key, value) pairs (see CHECKED)
+    file: str = ""  # the claims file's stem (analysis/claims/<file>.yaml)
+    needs_cores: int = 0  # wall-clock claims: the cores the runs must have had (0: any)
+
+    @property
+    def paper_settings(self) -> dict:
+        return dict(self.settings)
 
     def variants(self) -> set[str]:
         return {label for pair in self.pairs for label in pair} | ({self.variant} if self.variant else set())
@@ -103,9 +122,26 @@ def _claim(path: Path, paper: str, entry) -> Claim:
     unknown = set(entry) - KEYS
     if unknown:
         raise InputError(f"{where}: unknown key(s) {sorted(unknown)}: valid are {sorted(KEYS)}")
-    missing = {"id", "text", "experiment", "test"} - set(entry)
+    missing = {"id", "kind", "text", "source", "experiment", "test"} - set(entry)
+    if entry.get("kind") == "paper":
+        missing |= {"settings"} - set(entry)
     if missing:
         raise InputError(f"{where}: missing {sorted(missing)}")
+    if entry["kind"] not in KINDS:
+        raise InputError(f"{where}: kind={entry['kind']!r} is not valid: choose one of {', '.join(KINDS)}")
+    source = entry["source"]
+    if not (isinstance(source, dict) and set(source) == {"where", "quote"}
+            and all(isinstance(source[key], str) and source[key].strip() for key in source)):
+        raise InputError(f"{where}: source must be {{where: <section, table or figure>, quote: <the paper's words>}}")
+    settings = entry.get("settings") or {}
+    if not isinstance(settings, dict):
+        raise InputError(f"{where}: settings must be a mapping of the paper's settings (checked: {', '.join(CHECKED)})")
+    for key in ("seconds", "threads", "jobs", "level", "N") if entry["kind"] == "paper" else ():
+        low = 0 if key == "level" else 1e-9  # a level-0 search is a playout
+        if key in settings and not (isinstance(settings[key], (int, float)) and settings[key] >= low):
+            raise InputError(f"{where}: settings.{key}={settings[key]!r} must be a number >= {low:g}")
+    if not isinstance(settings.get("unstated", []), list):
+        raise InputError(f"{where}: settings.unstated must be a list of what the paper does not state")
     if entry["test"] not in TESTS:
         raise InputError(f"{where}: test={entry['test']!r} is not valid: choose one of {', '.join(TESTS)}")
     if entry["experiment"] not in experiment_names():
@@ -132,7 +168,11 @@ def _claim(path: Path, paper: str, entry) -> Claim:
                  test=entry["test"], pairs=tuple(pairs), at=tuple(at) if isinstance(at, list) else at,
                  axis=entry.get("axis"), variant=entry.get("variant"), published=entry.get("published"),
                  margin=float(entry["margin"]) if entry.get("margin") is not None else None,
-                 start=float(entry["from"]) if entry.get("from") is not None else None)
+                 start=float(entry["from"]) if entry.get("from") is not None else None,
+                 kind=entry["kind"], where=source["where"].strip(), quote=" ".join(source["quote"].split()),
+                 settings=tuple((key, tuple(value) if isinstance(value, list) else value)
+                                for key, value in settings.items()),
+                 file=path.stem, needs_cores=int(entry.get("needs_cores", 0)))
 
 
 @dataclass
@@ -187,18 +227,107 @@ class Source:
         return self.experiment.published_rate
 
 
+def resolve(claim: Claim, experiment: Experiment) -> Claim:
+    """The claim with "{threads}" in its columns' names replaced by the experiment's largest
+    thread count (Figure 4's "on the most threads": 32 at paper scale, 2 at quick)."""
+    if not any("{threads}" in label for label in claim.variants()):
+        return claim
+    most = str(max(v.job.settings.threads for v in experiment.variants))
+    return replace(claim, pairs=tuple((a.replace("{threads}", most), b.replace("{threads}", most))
+                                      for a, b in claim.pairs))
+
+
 def load_experiments(claims: list[Claim], overrides: list[str]) -> dict[str, Experiment]:
     """Each experiment the claims use, composed with ``overrides`` (scale=S, ...); every
-    column a claim names checked."""
+    column a claim names checked (check_columns)."""
     experiments = {}
     for name in dict.fromkeys(claim.experiment for claim in claims):
-        experiments[name] = experiment = load_experiment([f"experiment={name}", *overrides])
-        labels = {v.label for v in experiment.variants}
-        for claim in claims:
-            if claim.experiment == name and not claim.variants() <= labels:
-                raise InputError(f"claim {claim.id}: {sorted(claim.variants() - labels)} are not columns of {name}: "
-                                 f"choose among {sorted(labels)}")
+        experiments[name] = load_experiment([f"experiment={name}", *overrides])
+        check_columns(claims, name, experiments[name], overrides)
     return experiments
+
+
+def check_columns(claims: list[Claim], name: str, experiment: Experiment, overrides: list[str]) -> None:
+    """Each column the claims on experiment ``name`` read must be one of its columns at this
+    scale or, for a column only the paper's settings have (32 threads), at scale=paper."""
+    labels = {v.label for v in experiment.variants}
+    for claim in claims:
+        if claim.experiment != name or resolve(claim, experiment).variants() <= labels:
+            continue
+        at_paper = load_experiment([f"experiment={name}", *overrides, "scale=paper"])
+        claim, paper = resolve(claim, at_paper), {v.label for v in at_paper.variants}
+        if not claim.variants() <= labels | paper:
+            raise InputError(f"claim {claim.id}: {sorted(claim.variants() - labels - paper)} are not columns of "
+                             f"{name}: choose among {sorted(labels | paper)}")
+
+
+def claim_variants(claim: Claim, experiment: Experiment) -> list:
+    """The experiment's variants (columns) a claim reads: for a 20-board total, each board's."""
+    labels = claim.variants()
+    return [v for v in experiment.variants
+            if v.label in labels or any(v.label.startswith(f"{label} board ") for label in labels)]
+
+
+def settings_gaps(claim: Claim, source: Source) -> list[str]:
+    """Where the runs behind ``claim`` differ from the paper's settings its file states (for a
+    paper claim; any kind: fewer cores than ``needs_cores``); empty when they match, and the
+    claim may then be given a verdict."""
+    gaps = []
+    variants = claim_variants(claim, source.experiment)
+    missing = claim.variants() - {v.label for v in source.experiment.variants}
+    if missing:
+        gaps.append(f"{', '.join(sorted(missing))} run only at scale=paper")
+    if claim.needs_cores:
+        cpus = [r.get("machine", {}).get("cpus") for rs in source.runs.records.values() for r in rs]
+        cpus = [c for c in cpus if c]
+        if cpus and min(cpus) < claim.needs_cores:
+            gaps.append(f"runs made on {min(cpus)} cores; the claim needs {claim.needs_cores}")
+    if claim.kind != "paper" or not variants:
+        return gaps
+    paper = claim.paper_settings
+    if paper.get("unstated"):
+        gaps.append(f"the paper does not state {', '.join(paper['unstated'])}")
+    jobs = [v.job.settings for v in variants]
+    for key, noun in (("threads", "threads"), ("level", "level"), ("N", "N")):
+        if key in paper:
+            ours = sorted({getattr(s, key) for s in jobs})
+            if (key == "threads" and max(ours) < paper[key]) or (key != "threads" and ours != [paper[key]]):
+                gaps.append(f"{noun} {'/'.join(map(str, ours))} for the paper's {paper[key]}")
+    if "jobs" in paper and max(v.root for v in variants) < paper["jobs"]:
+        gaps.append(f"{max(v.root for v in variants)} jobs for the paper's {paper['jobs']}")
+    if "seconds" in paper:
+        reach = min(_seconds(s, source.experiment.published_rate) for s in jobs)
+        if reach < paper["seconds"] * (1 - 1e-9):
+            gaps.append(f"{reach:g} s for the paper's {paper['seconds']:g} s")
+    if paper.get("complete") and any(s.max_time or s.max_playouts or s.restart for s in jobs):
+        budget = min(_seconds(s, source.experiment.published_rate) for s in jobs)
+        gaps.append(f"searches stopped at {budget:g} s for the paper's complete searches" if math.isfinite(budget)
+                    else "searches cut short (a playout budget or restarts) for the paper's complete searches")
+    return gaps
+
+
+def _seconds(settings, rate) -> float:
+    """A run's budget in the paper's seconds: its time budget, or at matched work its playouts / R
+    (inf: none, a search that runs to its end)."""
+    if settings.max_time:
+        return float(settings.max_time)
+    if settings.max_playouts and rate is not None:
+        return settings.max_playouts / rate.R
+    return math.inf
+
+
+def paper_cost(claim: Claim) -> str:
+    """What runs at the paper's settings take, in words, with the command that makes them."""
+    paper = claim.paper_settings
+    cores = int(paper.get("cores", paper.get("threads", 1) * paper.get("jobs", 1)))
+    runs = int(paper.get("runs", 200))
+    columns = len(claim.variants()) * (20 if claim.test == "total" else 1)
+    command = (f"`make claims SCALE=paper BUDGET=<CPU-h> CLAIMS={claim.file} ARGS=\"--own-paper-budgets"
+               + (" backend=dask backend.address=<scheduler>" if cores > 2 else "") + "\"`")
+    if "seconds" in paper:
+        hours = columns * runs * paper["seconds"] * cores / 3600
+        return f"~{hours:,.0f} CPU-h ({columns} columns x {runs} runs x {paper['seconds']:g} s x {cores} cores): {command}"
+    return f"{columns} columns x {runs} runs on {cores} core(s), to their end: {command}"
 
 
 def checkpoint_times(claim: Claim, source: Source, axis: str, rate=None) -> tuple[list[float], str]:
@@ -280,62 +409,117 @@ def _total(claim: Claim, source: Source, scale: float) -> verdicts.Evidence:
                           detail=f"{better} vs {worse} over {len(boards)} boards: ")
 
 
+def claim_columns(claim: Claim, source: Source) -> dict:
+    """The columns every claims report has for a claim: what it is, where the paper says it,
+    the paper's settings, and how far the runs are from them (gaps: none, a verdict may be
+    given; else the paper's settings' cost)."""
+    gaps = settings_gaps(claim, source)
+    return {"paper": claim.paper, "kind": claim.kind, "claim": claim.id, "text": claim.text,
+            "experiment": claim.experiment, "test": claim.test, "source": f"{claim.where}: \"{claim.quote}\"",
+            "paper_settings": settings_text(claim), "gaps": "; ".join(gaps),
+            "paper_cost": paper_cost(claim) if gaps and claim.kind == "paper" else ""}
+
+
+def settings_text(claim: Claim) -> str:
+    return ", ".join(f"{key} {'/'.join(map(str, value)) if isinstance(value, tuple) else value}"
+                     for key, value in claim.settings)
+
+
+def apply_settings(table: pd.DataFrame, p_columns=("p_support", "p_contradict"), by=("kind",)) -> pd.DataFrame:
+    """Holm's correction within each group of rows ``by`` (a kind is its own family: transfers
+    and observations never weigh on the papers' claims), the verdict, then for a claim judged
+    away from its paper's settings the verdict moved to ``scaled_down`` (what the runs say there)
+    and SCALED_DOWN in its place."""
+    for key in p_columns:
+        if key not in table:
+            table[key] = np.nan
+        table[f"{key}_holm"] = np.nan
+    table["_away"] = table["gaps"].astype(bool)  # scaled-down results are a family of their own
+    for _, rows in table.groupby([*by, "_away"], sort=False):
+        for key in p_columns:
+            table.loc[rows.index, f"{key}_holm"] = verdicts.holm(rows[key])
+        table.loc[rows.index, "family"] = len(rows)
+    table["verdict"] = [verdicts.verdict(s, c) if e is not None else "not judged"
+                        for s, c, e in zip(table["p_support_holm"], table["p_contradict_holm"], table["_evidence"])]
+    away = table.pop("_away")
+    table["scaled_down"] = np.where(away, table["verdict"], "")
+    table.loc[away, "verdict"] = SCALED_DOWN
+    return table
+
+
 def claims_table(claims: list[Claim], sources: dict[str, Source]) -> pd.DataFrame:
     """One row per (claim, basis) with its evidence, Holm-corrected p-values and verdict."""
     rows = []
     for claim in claims:
         source = sources[claim.experiment]
+        about = claim_columns(claim, source)
+        if not claim.variants() <= {v.label for v in source.experiment.variants}:
+            rows.append({**about, "basis": BASES[0], "evaluated_at": "-", "detail": about["gaps"], "_evidence": None})
+            continue
         for basis in BASES:
             try:
                 result = evaluate(claim, source, basis)
             except NotJudged as reason:
-                rows.append({"paper": claim.paper, "claim": claim.id, "text": claim.text,
-                             "experiment": claim.experiment, "test": claim.test, "basis": basis,
-                             "evaluated_at": "-", "detail": str(reason), "_evidence": None})
+                rows.append({**about, "basis": basis, "evaluated_at": "-", "detail": str(reason), "_evidence": None})
                 continue
             if result is None:
                 continue
             evidence, where = result
             missing = {label: source.runs.expected[label] - len(rs) for label, rs in source.runs.records.items()
                        if len(rs) < source.runs.expected[label]}
-            rows.append({"paper": claim.paper, "claim": claim.id, "text": claim.text, "experiment": claim.experiment,
-                         "test": claim.test, "basis": basis, "evaluated_at": where, "runs": evidence.runs,
+            rows.append({**about, "basis": basis, "evaluated_at": where, "runs": evidence.runs,
                          "runs_missing": sum(missing.values()),
                          "runs_starved": sum(source.runs.starved.get(label, 0) for label in source.runs.records),
                          **{key: getattr(evidence, key) for key in (
                              "effect", "effect_low", "effect_high", "standardized", "standardized_low",
                              "standardized_high", "p_support", "p_contradict")},
                          "detail": evidence.detail, "_evidence": evidence})
-    table = pd.DataFrame(rows)
-    for basis in BASES:
-        rows_of = table["basis"] == basis
-        table.loc[rows_of, "p_support_holm"] = verdicts.holm(table.loc[rows_of, "p_support"])
-        table.loc[rows_of, "p_contradict_holm"] = verdicts.holm(table.loc[rows_of, "p_contradict"])
-        family = int(rows_of.sum())
-        table.loc[rows_of, "family"] = family
-    table["verdict"] = [verdicts.verdict(s, c) if e is not None else "not judged"
-                        for s, c, e in zip(table["p_support_holm"], table["p_contradict_holm"], table["_evidence"])]
+    table = apply_settings(pd.DataFrame(rows), by=("basis", "kind"))
     table["runs_to_decide"] = [verdicts.runs_to_decide(e, int(f)) if v == "inconclusive" else np.nan
                                for e, f, v in zip(table["_evidence"], table["family"], table["verdict"])]
     return table.drop(columns=["_evidence"])
 
 
+KIND_SECTIONS = {
+    "paper": ("The papers' claims", "Each in the paper's own words (the source column quotes it). A verdict is given only "
+              "where the runs match the settings the paper states; elsewhere the row reads \"" + SCALED_DOWN + "\", "
+              "shows what our scaled-down runs say in its own column, and what runs at the paper's settings take."),
+    "transfer": ("Transfers (not the papers' claims)", "A paper's claim carried to another domain or algorithm: what "
+                 "they say of the paper is only that its finding does (or does not) carry over."),
+    "observation": ("Observations (the harness's own, not the papers')", "Statements of this harness about its runs."),
+}
+VERDICTS = ("supported", "contradicted", "inconclusive", SCALED_DOWN, "not judged")
+
+
+def counts_line(rows: pd.DataFrame, cpu_hours: float | None = None) -> str:
+    """"3 supported, 1 contradicted, ..." for the rows of one kind (and the CPU behind them)."""
+    counts = rows["verdict"].value_counts()
+    text = ", ".join(f"{counts.get(v, 0)} {v}" for v in VERDICTS)
+    return text + (f"; the runs behind them hold {cpu_hours:.2f} CPU-h" if cpu_hours is not None else "")
+
+
+def claim_cells(row) -> tuple[str, str]:
+    """The verdict cell and the "scaled-down result / paper's settings take" cell of a row."""
+    if row["verdict"] != SCALED_DOWN:
+        return f"**{row['verdict']}**" if row["verdict"] != "not judged" else "not judged", ""
+    return SCALED_DOWN, (f"ours: {row['scaled_down']} ({row['gaps']}); at the paper's settings: "
+                         f"{row['paper_cost'] or 'the runs as the paper states them'}")
+
+
 def markdown(table: pd.DataFrame, scale: str, sources: dict[str, Source]) -> str:
-    counts = table.groupby(["basis", "verdict"]).size()
     lines = [f"# Claims report ({scale} scale)", "",
-             "Each published claim, tested on this harness's runs at the published time and at matched work "
+             "Each claim, tested on this harness's runs at the published time and at matched work "
              "(our runs at t x R playouts, R the published runs' rate stated in each experiment's config, "
-             "report.published_rate; matched work was t / k CPU-seconds before 2026-11-26, and verdicts made then "
-             "do not carry over). p-values are "
-             "Holm-corrected across the claims of each evaluation; a verdict needs p < 0.05. The effect is the "
-             "difference in the claimed direction (> 0: as claimed) in the paper's unit, with its 95% CI: for "
-             "a value claim our mean minus the published one, for a gain claim the mean gain per doubling. "
-             "Tests: analysis/verdicts.py; claims: analysis/claims/*.yaml.", ""]
-    for basis in BASES:
-        parts = [f"{counts.get((basis, v), 0)} {v}" for v in ("supported", "contradicted", "inconclusive")]
-        if (basis, "not judged") in counts:
-            parts.append(f"{counts[(basis, 'not judged')]} not judged (the row says why)")
-        lines.append(f"- At {basis}: {', '.join(parts)}.")
+             "report.published_rate). p-values are Holm-corrected across the claims of each kind and evaluation; a "
+             "verdict needs p < 0.05, and a paper's claim gets one only where the runs match the settings its file "
+             "states. The effect is the difference in the claimed direction (> 0: as claimed) in the paper's unit, "
+             "with its 95% CI: for a value claim our mean minus the published one, for a gain claim the mean gain per "
+             "doubling. Tests: analysis/verdicts.py; claims: analysis/claims/*.yaml.", ""]
+    for kind, (title, _) in KIND_SECTIONS.items():
+        for basis in BASES:
+            rows = table[(table["kind"] == kind) & (table["basis"] == basis)]
+            if len(rows):
+                lines.append(f"- {title}, at {basis}: {counts_line(rows)}.")
     missing = {name: sum(source.runs.expected[label] - len(rs) for label, rs in source.runs.records.items())
                for name, source in sources.items()}
     if any(missing.values()):
@@ -347,45 +531,55 @@ def markdown(table: pd.DataFrame, scale: str, sources: dict[str, Source]) -> str
         lines.append(f"- Runs set aside as starved, other processes having taken their cores (experiments/machine.py;"
                      f" not counted, so among those missing): {'; '.join(starved)}.")
     lines += ["", *in_short(table), ""]
-    for paper, rows in table.groupby("paper", sort=False):
-        lines += [f"## {paper}", "", "| claim | basis | judged at | verdict | effect [95% CI] | p support / "
-                  "contradict (Holm) | runs | runs to decide | decided by |", "|---|---|---|---|---|---|---|---|---|"]
-        for _, row in rows.iterrows():
-            if row["verdict"] == "not judged":
-                lines.append(f"| {row['text']} | {row['basis']} | - | not judged | - | - | - | - | {row['detail']} |")
-                continue
-            decide = "" if not np.isfinite(row["runs_to_decide"]) else f"~{row['runs_to_decide']:,.0f}"
-            if row["verdict"] == "inconclusive" and not np.isfinite(row["runs_to_decide"]):
-                decide = "no effect to detect"
-            lines.append(
-                f"| {row['text']} | {row['basis']} | {row['evaluated_at']} | **{row['verdict']}** | "
-                f"{row['effect']:+.4g} [{row['effect_low']:+.4g}, {row['effect_high']:+.4g}] | "
-                f"{row['p_support_holm']:.2g} / {row['p_contradict_holm']:.2g} | {row['runs']} | {decide} | "
-                f"{row['detail']} |")
-        lines.append("")
+    for kind, (title, about) in KIND_SECTIONS.items():
+        of_kind = table[table["kind"] == kind]
+        if not len(of_kind):
+            continue
+        lines += [f"## {title}", "", about, ""]
+        for paper, rows in of_kind.groupby("paper", sort=False):
+            lines += [f"### {paper}", "", "| claim | source | paper's settings | basis | judged at | verdict | "
+                      "effect [95% CI] | p support / contradict (Holm) | runs | runs to decide | decided by | "
+                      "scaled down |", "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+            for _, row in rows.iterrows():
+                verdict, scaled = claim_cells(row)
+                head = f"| {row['text']} | {row['source']} | {row['paper_settings'] or '-'} | {row['basis']} |"
+                if row["evaluated_at"] == "-":
+                    lines.append(f"{head} - | {verdict} | - | - | - | - | {row['detail']} | {scaled} |")
+                    continue
+                decide = "" if not np.isfinite(row["runs_to_decide"]) else f"~{row['runs_to_decide']:,.0f}"
+                if row["verdict"] == "inconclusive" and not np.isfinite(row["runs_to_decide"]):
+                    decide = "no effect to detect"
+                lines.append(
+                    f"{head} {row['evaluated_at']} | {verdict} | "
+                    f"{row['effect']:+.4g} [{row['effect_low']:+.4g}, {row['effect_high']:+.4g}] | "
+                    f"{row['p_support_holm']:.2g} / {row['p_contradict_holm']:.2g} | {row['runs']} | {decide} | "
+                    f"{row['detail']} | {scaled} |")
+            lines.append("")
     return "\n".join(lines) + "\n"
 
 
 def in_short(table: pd.DataFrame) -> list[str]:
-    """The verdicts in plain words: which claims our runs contradict, then one row per claim
-    with its verdict on each basis (the details follow in the paper sections)."""
+    """The verdicts in plain words: which of the papers' claims our runs contradict at the
+    papers' settings, then one row per claim with its verdict on each basis (the details follow
+    in the kinds' sections)."""
     verdict_of = {(row["claim"], row["basis"]): row["verdict"] for _, row in table.iterrows()}
     texts = dict(zip(table["claim"], table["text"]))
+    kinds = dict(zip(table["claim"], table["kind"]))
     contradicted = [(claim, [basis for basis in BASES if verdict_of.get((claim, basis)) == "contradicted"])
-                    for claim in texts]
+                    for claim in texts if kinds[claim] == "paper"]
     contradicted = [(claim, bases) for claim, bases in contradicted if bases]
     lines = ["## In short", ""]
     if contradicted:
-        lines.append("Our runs **contradict** these published results "
+        lines.append("Our runs **contradict** these claims of the papers, at the papers' settings "
                      "(the opposite holds at p < 0.05, Holm-corrected):")
         # the basis is worth naming only for a claim judged on both
         lines += [f"- {texts[claim]}" + (f" (at {' and at '.join(bases)})" if (claim, BASES[1]) in verdict_of else "")
                   for claim, bases in contradicted]
     else:
-        lines.append("Our runs contradict none of the published results.")
-    lines += ["", f"| claim | at {BASES[0]} | at {BASES[1]} |", "|---|---|---|"]
-    lines += [f"| {text} | {verdict_of.get((claim, BASES[0]), 'n/a')} | {verdict_of.get((claim, BASES[1]), 'n/a')} |"
-              for claim, text in texts.items()]
+        lines.append("Our runs contradict none of the papers' claims at the papers' settings.")
+    lines += ["", f"| claim | kind | at {BASES[0]} | at {BASES[1]} |", "|---|---|---|---|"]
+    lines += [f"| {text} | {kinds[claim]} | {verdict_of.get((claim, BASES[0]), 'n/a')} | "
+              f"{verdict_of.get((claim, BASES[1]), 'n/a')} |" for claim, text in texts.items()]
     lines += ["", "n/a: the claim is not on a published CPU-time table (a figure without published numbers, "
               "final scores or playouts): there is no published work to match, or it is matched already."]
     return lines
@@ -395,9 +589,10 @@ def plot_effects(table: pd.DataFrame, ax):
     """One row per claim: the standardized effect (difference / the runs' SD; for a gain
     claim log2(late / early gain)) with its CI, filled at the published time, hollow at
     matched work, coloured by verdict."""
-    colours = {"supported": "tab:green", "contradicted": "tab:red", "inconclusive": "0.5"}
+    colours = {"supported": "tab:green", "contradicted": "tab:red", "inconclusive": "0.5",
+               SCALED_DOWN: "tab:blue"}  # blue: what scaled-down runs say, no verdict
     claims = list(dict.fromkeys(table["claim"]))
-    for _, row in table[table["verdict"] != "not judged"].iterrows():
+    for _, row in table[table["verdict"].isin(list(colours))].iterrows():
         y = len(claims) - 1 - claims.index(row["claim"]) + (0.15 if row["basis"] == "matched work" else -0.15)
         colour = colours[row["verdict"]]
         low, high = row["standardized_low"], row["standardized_high"]
@@ -426,8 +621,9 @@ def claims_report(overrides: list[str], claims: list[Claim] | None = None, files
     claims of some files only); return their paths. ``overrides``: scale=S and any other
     override of the experiments (outputs_dir=...)."""
     claims = load_claims(files=files) if claims is None else claims
-    sources = {name: Source(experiment, collect(experiment))
-               for name, experiment in load_experiments(claims, overrides).items()}
+    experiments = load_experiments(claims, overrides)
+    claims = [resolve(claim, experiments[claim.experiment]) for claim in claims]
+    sources = {name: Source(experiment, collect(experiment)) for name, experiment in experiments.items()}
     first = next(iter(sources.values())).experiment
     scale = first.scale
     empty = [name for name, source in sources.items() if not any(source.runs.records.values())]

@@ -29,7 +29,10 @@ import numpy as np
 import pandas as pd
 
 from analysis import sequential, verdicts
-from analysis.claims import Claim, NotJudged, Source, checkpoint_times
+from analysis.claims import (
+    KIND_SECTIONS, SCALED_DOWN, Claim, NotJudged, Source, apply_settings, checkpoint_times, claim_cells, claim_columns,
+    counts_line,
+)
 from analysis.report import FIRST_PLAYOUTS, Runs, machine_counts, variant_key
 from analysis.stats import best_at, doubling_checkpoints
 from experiments.experiment import Experiment
@@ -160,9 +163,13 @@ def decide_table(claims: list[Claim], sources: dict[str, PrefixSource], cap: int
     rows = []
     for claim in claims:
         source = sources[claim.experiment]
+        about = claim_columns(claim, source)
+        if not claim.variants() <= {v.label for v in source.experiment.variants}:
+            rows.append({**about, "columns": [], "runs": 0, "cpu_seconds": 0.0, "_evidence": None, "min_runs": None,
+                         "starved": "", "basis": "-", "evaluated_at": "-", "detail": about["gaps"]})
+            continue
         keys = columns(claim, source)
-        row = {"paper": claim.paper, "claim": claim.id, "text": claim.text, "experiment": claim.experiment,
-               "test": claim.test, "columns": keys, "runs": min(len(source.costs[k]) for k in keys),
+        row = {**about, "columns": keys, "runs": min(len(source.costs[k]) for k in keys),
                "cpu_seconds": sum(sum(source.costs[k]) for k in keys), "_evidence": None, "min_runs": None,
                "starved": starved_text(source.runs, keys)}
         try:
@@ -177,13 +184,7 @@ def decide_table(claims: list[Claim], sources: dict[str, PrefixSource], cap: int
                          "standardized_high", "p_support", "p_contradict")},
                      "detail": evidence.detail, "_evidence": evidence,
                      "min_runs": max(c.min_runs for c in found)})
-    table = pd.DataFrame(rows)
-    for key in ("p_support", "p_contradict"):
-        if key not in table:
-            table[key] = np.nan
-        table[f"{key}_holm"] = verdicts.holm(table[key])
-    table["verdict"] = [verdicts.verdict(s, c) if e is not None else "not judged"
-                        for s, c, e in zip(table["p_support_holm"], table["p_contradict_holm"], table["_evidence"])]
+    table = apply_settings(pd.DataFrame(rows))
     undecided = int((table["verdict"].isin(["inconclusive", "not judged"])).sum())
     table["runs_to_decide"] = [
         sequential.runs_to_decide(e, undecided, cap, int(m)) if v == "inconclusive" else math.nan
@@ -249,8 +250,7 @@ def write_report(table: pd.DataFrame, plan, *, scale: str, files, budget_hours: 
         f"- Budget {budget_hours:g} CPU-h; spent by this call {spent / 3600:.2f} CPU-h. The runs behind the verdicts "
         f"(this call's, earlier calls', archived ones) hold {table['cpu_seconds'].sum() / 3600:.2f} CPU-h "
         "(a column shared by several claims counts once per claim).",
-        "- Verdicts: " + ", ".join(f"{counts.get(v, 0)} {v}" for v in ("supported", "contradicted", "inconclusive"))
-        + (f", {counts['not judged']} not judged" if "not judged" in counts else "")
+        "- Verdicts of the papers' claims: " + counts_line(table[table["kind"] == "paper"])
         + f"; {len(plan.capped)} claims got no more runs (beyond the cap of {cap} runs per column, or no effect); "
         f"about {plan.still_needed / 3600:.1f} CPU-h more would decide the others.",
         "- Method: each claim is reduced to contrasts whose mean it says is > 0 (paired runs of two columns, or "
@@ -267,18 +267,28 @@ def write_report(table: pd.DataFrame, plan, *, scale: str, files, budget_hours: 
            "it was t / k CPU-seconds with a fixed engine-speed factor k: those runs are other runs (other run "
            "ids), and verdicts made on them do not carry over." if any(e.matched_work for e in experiments.values())
            else ""), *starved_lines(table), "",
-        "| claim | judged at | basis | verdict | effect [95% CS] | p support / contradict (Holm) | runs per column "
-        "| CPU-h | to decide | decided by |", "|---|---|---|---|---|---|---|---|---|---|"]
-    for _, row in table.iterrows():
-        if row["verdict"] == "not judged":
-            lines.append(f"| {row['text']} | - | - | not judged | - | - | {row['runs']} | {row['cpu_hours']:.2f} | "
-                         f"{row['to_decide']} | - |")
+        ""]
+    for kind, (title, about) in KIND_SECTIONS.items():
+        rows = table[table["kind"] == kind]
+        if not len(rows):
             continue
-        lines.append(
-            f"| {row['text']} | {row['evaluated_at']} | {row['basis']} | **{row['verdict']}** | "
-            f"{row['effect']:+.4g} [{row['effect_low']:+.4g}, {row['effect_high']:+.4g}] | "
-            f"{row['p_support_holm']:.2g} / {row['p_contradict_holm']:.2g} | {row['runs']} | {row['cpu_hours']:.2f} | "
-            f"{row['to_decide']} | {row['detail']} |")
+        lines += [f"## {title}", "", about, "", f"- {counts_line(rows, rows['cpu_seconds'].sum() / 3600)}.", "",
+                  "| claim | source | paper's settings | judged at | basis | verdict | effect [95% CS] | p support / "
+                  "contradict (Holm) | runs per column | CPU-h | to decide | decided by | scaled down |",
+                  "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+        for _, row in rows.iterrows():
+            verdict, scaled = claim_cells(row)
+            head = f"| {row['text']} | {row['source']} | {row['paper_settings'] or '-'} |"
+            if row["evaluated_at"] == "-":
+                lines.append(f"{head} - | - | {verdict} | - | - | {row['runs']} | {row['cpu_hours']:.2f} | "
+                             f"{row['to_decide']} | - | {scaled} |")
+                continue
+            lines.append(
+                f"{head} {row['evaluated_at']} | {row['basis']} | {verdict} | "
+                f"{row['effect']:+.4g} [{row['effect_low']:+.4g}, {row['effect_high']:+.4g}] | "
+                f"{row['p_support_holm']:.2g} / {row['p_contradict_holm']:.2g} | {row['runs']} | "
+                f"{row['cpu_hours']:.2f} | {row['to_decide']} | {row['detail']} | {scaled} |")
+        lines.append("")
     stem.with_suffix(".md").write_text("\n".join(lines) + "\n")
     figure, ax = new_figure()
     figure.set_size_inches(9, 0.35 * len(table) + 1.5)

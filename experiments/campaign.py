@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
 from analysis import decide, sequential
-from analysis.claims import Claim, load_claims
+from analysis.claims import SCALED_DOWN, Claim, check_columns, load_claims, resolve
 from experiments.config import exit_on_input_error
 from experiments.experiment import Experiment, load_experiment
 from experiments.store import code_version
@@ -90,6 +90,9 @@ def plan_round(states: list[ClaimState], have: dict, cost: dict, left: float, ro
     needed_by_column: dict = {}
     for state in states:
         if state.verdict in ("supported", "contradicted"):
+            continue
+        if state.verdict == SCALED_DOWN:  # runs away from the paper's settings decide nothing of it
+            plan.capped.append(state.id)
             continue
         runs = min(have[c] for c in state.columns)
         if runs >= cap:
@@ -169,10 +172,7 @@ def campaign_experiments(claims: list[Claim], scale: str, overrides: list[str], 
             experiment = load_experiment([*base, "scale=quick"])
         if decide.PrefixSource(experiment, 0).published_rate() is not None:
             experiment = load_experiment([*base, f"scale={experiment.scale}", "matched_work=true"])
-        labels = {v.label for v in experiment.variants}
-        for claim in claims:
-            if claim.experiment == name and not claim.variants() <= labels:
-                raise InputError(f"claim {claim.id}: {sorted(claim.variants() - labels)} are not columns of {name}")
+        check_columns(claims, name, experiment, overrides)
         experiments[name] = experiment
     return experiments
 
@@ -246,6 +246,7 @@ def run_campaign(overrides: list[str], budget_hours: float, files: list[str] | N
     others = [o for o in overrides if not o.startswith("scale=")]
     claims = load_claims(files=files)
     experiments = campaign_experiments(claims, scale, others, cap, own_paper_budgets)
+    claims = [resolve(claim, experiments[claim.experiment]) for claim in claims]
     if cpu_clock_only:
         wall = {name for name, e in experiments.items() if any(v.job.settings.clock == "wall" for v in e.variants)}
         claims = [claim for claim in claims if claim.experiment not in wall]
@@ -276,7 +277,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cpu-clock-only", action="store_true",
                         help="leave out the claims judged on wall-clock runs (the threaded searches), whose work "
                              "depends on the machine being otherwise idle: for a machine shared with other work")
-    arguments = parser.parse_args(argv)
+    # intermixed: flags may come between the overrides (make claims ARGS="--own-paper-budgets backend=dask")
+    arguments = parser.parse_intermixed_args(argv)
     try:
         if arguments.cap < sequential.MIN_RUNS_ONE_SAMPLE:
             raise InputError(f"--cap {arguments.cap} is out of range: at least {sequential.MIN_RUNS_ONE_SAMPLE} "

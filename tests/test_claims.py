@@ -7,6 +7,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from dataclasses import replace
+
 from analysis import verdicts
 from analysis.claims import Claim, load_claims, load_experiments
 from analysis.speedup import engine_speed, published_improvements
@@ -136,17 +138,45 @@ def test_the_claims_of_some_files_only_and_an_unknown_file_refused():
     assert refused.returncode == 2 and "no claims file nope: choose among" in refused.stderr
 
 
+SOURCE = "source: {where: Table 3, quote: the tabu strategy is a large improvement}"
+
+
 @pytest.mark.parametrize("entry, message", [
     ("test: bigger", "test='bigger' is not valid"),
     ("test: compare\n    better: [a]\n    than: [b]\n    at: soon", "at='soon' is not valid"),
     ("test: value\n    variant: NRPA(1)", "needs published, margin"),
     ("test: compare\n    bettr: [a]", "unknown key(s) ['bettr']"),
+    ("test: compare\n    kind: rumour", "kind='rumour' is not valid: choose one of paper, transfer, observation"),
+    ("test: compare\n    source: {where: Table 3}", "source must be {where:"),
+    ("test: compare\n    settings: {threads: many}", "settings.threads='many' must be a number"),
+    ("test: compare\n    settings: {unstated: N}", "settings.unstated must be a list"),
 ])
 def test_a_wrong_claim_file_is_refused_with_what_is_wrong(tmp_path, entry, message):
+    # the later of two equal keys wins: each case's own kind or source replaces the defaults
     (tmp_path / "paper.yaml").write_text(
-        f"paper: P\nclaims:\n  - id: c1\n    text: T\n    experiment: selective_table3\n    {entry}\n")
+        f"paper: P\nclaims:\n  - id: c1\n    kind: paper\n    text: T\n    {SOURCE}\n    settings: {{}}\n"
+        f"    experiment: selective_table3\n    {entry}\n")
     with pytest.raises(InputError, match=message.replace("(", r"\(").replace(")", r"\)").replace("[", r"\[")):
         load_claims(tmp_path)
+
+
+def test_a_paper_claim_needs_its_source_and_settings(tmp_path):
+    (tmp_path / "paper.yaml").write_text(
+        "paper: P\nclaims:\n  - id: c1\n    kind: paper\n    text: T\n    experiment: selective_table3\n"
+        "    test: compare\n    pairs: [[tabu, no_tabu]]\n")
+    with pytest.raises(InputError, match=r"missing \['settings', 'source'\]"):
+        load_claims(tmp_path)
+
+
+def test_every_claim_file_gives_each_claim_a_kind_a_quoted_source_and_the_papers_settings():
+    claims = load_claims()
+    assert {claim.kind for claim in claims} == {"paper", "transfer", "observation"}
+    for claim in claims:
+        assert claim.where and claim.quote, claim.id
+        assert claim.kind != "paper" or claim.settings, claim.id
+    # the harness's own hypotheses are not the papers'
+    assert {c.id for c in claims if c.kind == "observation"} >= {"nrpa-constant-gain-samegame", "nrpa-constant-gain-tsptw"}
+    assert all(c.kind == "transfer" for c in claims if c.file == "gelly")
 
 
 def test_a_claim_on_a_column_the_experiment_lacks_is_refused_before_any_work():
@@ -191,7 +221,7 @@ def test_the_claims_report_on_smoke_runs(tmp_outputs):
                        f"the claim is at 163.84 s ({163.84 * rate:.4g} playouts)")
     report = (tmp_outputs / "claims" / "claims_smoke.md").read_text()
     assert "# Claims report (smoke scale)" in report and "t > 10 above tabu at 163.84 s" in report
-    assert "1 not judged (the row says why)" in report
+    assert "1 not judged" in report and "## The papers' claims" in report
 
 
 def test_the_claims_command_refuses_a_scale_it_does_not_know():
@@ -220,10 +250,98 @@ def test_the_report_names_a_contradicted_claim_in_plain_words():
         {"claim": "a", "text": "A beats B.", "basis": "published time", "verdict": "contradicted"},
         {"claim": "a", "text": "A beats B.", "basis": "matched work", "verdict": "supported"},
         {"claim": "c", "text": "C scores 5.", "basis": "published time", "verdict": "inconclusive"},
-        {"claim": "d", "text": "D scores 6.", "basis": "published time", "verdict": "contradicted"}])
+        {"claim": "d", "text": "D scores 6.", "basis": "published time", "verdict": "contradicted"},
+        {"claim": "e", "text": "E carries over.", "basis": "published time", "verdict": "contradicted"}])
+    table["kind"] = ["paper"] * 4 + ["transfer"]
     lines = in_short(table)
     assert "- A beats B. (at published time)" in lines
     assert "- D scores 6." in lines  # judged on one basis only: no need to name it
-    assert "| A beats B. | contradicted | supported |" in lines
-    assert "| C scores 5. | inconclusive | n/a |" in lines
+    assert "- E carries over." not in lines  # a transfer is not the paper's claim
+    assert "| A beats B. | paper | contradicted | supported |" in lines
+    assert "| C scores 5. | paper | inconclusive | n/a |" in lines
     assert "Our runs contradict none" in in_short(table[table["verdict"] != "contradicted"])[2]
+
+
+# --- the paper's settings: a verdict only where the runs match them ---
+
+def source_of(name, *overrides):
+    from analysis.claims import Source
+    from analysis.report import Runs
+    from experiments.experiment import load_experiment
+    return Source(load_experiment([f"experiment={name}", *overrides]), Runs({}, {}))
+
+
+def test_a_claim_at_settings_the_runs_scale_down_names_each_gap():
+    from analysis.claims import settings_gaps
+    claim = Claim("P", "f4", "shared L=1 best", "distributed_fig4", "compare",
+                  pairs=(("strategy=leaf_shared threads=2", "strategy=node2_shared threads=2"),),
+                  settings=(("seconds", 500), ("threads", 32), ("level", 4)))
+    gaps = settings_gaps(claim, source_of("distributed_fig4", "scale=quick"))
+    assert gaps == ["threads 2 for the paper's 32", "5.12 s for the paper's 500 s"]  # level 4 matches
+    # the same claim as a transfer: its settings are the paper's, not a bar for our runs
+    assert settings_gaps(replace(claim, kind="transfer"), source_of("distributed_fig4", "scale=quick")) == []
+
+
+def test_matched_work_meets_the_papers_seconds_in_playouts_and_a_smoke_budget_does_not():
+    from analysis.claims import settings_gaps
+    claim = Claim("P", "late", "t > 10 above tabu", "selective_table3", "compare", pairs=(("t_gt_10", "tabu"),),
+                  settings=(("seconds", 163.84), ("threads", 1)))
+    assert settings_gaps(claim, source_of("selective_table3", "scale=paper", "matched_work=true")) == []
+    assert settings_gaps(claim, source_of("selective_table3", "scale=smoke", "matched_work=true")) == \
+        ["0.08 s for the paper's 163.84 s"]
+
+
+def test_complete_searches_and_unstated_settings_are_gaps():
+    from analysis.claims import settings_gaps
+    claim = Claim("P", "t", "SNRPA(4) total above NRPA's", "stabilized_table2", "total", pairs=(("SNRPA(4)", "NRPA"),),
+                  settings=(("level", 4), ("complete", True), ("unstated", ("N",))))
+    assert settings_gaps(claim, source_of("stabilized_table2", "scale=quick")) == [
+        "the paper does not state N", "searches stopped at 12 s for the paper's complete searches"]
+
+
+def test_a_column_only_the_paper_scale_has_is_a_gap_and_a_misspelt_one_an_error():
+    from analysis.claims import check_columns, settings_gaps
+    from experiments.experiment import load_experiment
+    quick = load_experiment(["experiment=distributed_fig4", "scale=quick"])
+    paper_only = Claim("P", "32", "32 above 16", "distributed_fig4", "compare",
+                       pairs=(("strategy=leaf_shared threads=32", "strategy=leaf_shared threads=16"),))
+    at_paper = load_experiment(["experiment=distributed_fig4", "scale=paper"])
+    if "strategy=leaf_shared threads=32" in {v.label for v in at_paper.variants}:
+        check_columns([paper_only], "distributed_fig4", quick, ["scale=quick"])  # no error
+        assert settings_gaps(paper_only, source_of("distributed_fig4", "scale=quick"))[0] == \
+            "strategy=leaf_shared threads=16, strategy=leaf_shared threads=32 run only at scale=paper"
+    misspelt = replace(paper_only, pairs=(("strategy=leaf_sharde threads=2", "strategy=leaf_shared threads=1"),))
+    with pytest.raises(InputError, match="leaf_sharde"):
+        check_columns([misspelt], "distributed_fig4", quick, ["scale=quick"])
+
+
+def test_the_most_threads_placeholder_reads_the_experiments_largest_thread_count():
+    from analysis.claims import resolve
+    claim = Claim("P", "f4", "best on the most threads", "distributed_fig4", "compare",
+                  pairs=(("strategy=leaf_shared threads={threads}", "strategy=leaf_shared threads=1"),))
+    assert resolve(claim, source_of("distributed_fig4", "scale=quick").experiment).pairs == (
+        ("strategy=leaf_shared threads=2", "strategy=leaf_shared threads=1"),)
+
+
+def test_a_scaled_down_claim_keeps_what_its_runs_say_apart_and_out_of_the_judged_family():
+    from analysis.claims import SCALED_DOWN, apply_settings
+    strong = object()  # any evidence: the verdict reads the p-values
+    table = pd.DataFrame([
+        {"kind": "paper", "gaps": "", "p_support": 0.01, "p_contradict": 1.0, "_evidence": strong},
+        {"kind": "paper", "gaps": "2 threads for the paper's 32", "p_support": 0.001, "p_contradict": 1.0,
+         "_evidence": strong},
+        {"kind": "transfer", "gaps": "", "p_support": 1.0, "p_contradict": 0.001, "_evidence": strong}])
+    table = apply_settings(table)
+    assert table["verdict"].tolist() == ["supported", SCALED_DOWN, "contradicted"]
+    assert table["scaled_down"].tolist() == ["", "supported", ""]
+    # three families of one: Holm leaves each p-value as it is
+    assert table["p_support_holm"].tolist() == [0.01, 0.001, 1.0]
+
+
+def test_a_campaign_makes_no_runs_for_a_claim_away_from_its_papers_settings():
+    from analysis.claims import SCALED_DOWN
+    from experiments.campaign import ClaimState, plan_round
+    states = [ClaimState("away", ("a",), SCALED_DOWN, math.nan, 15),
+              ClaimState("here", ("b",), "not judged", math.nan, 15)]
+    plan = plan_round(states, {"a": 0, "b": 0}, {"a": 1.0, "b": 1.0}, left=1e6, round_budget=1e6, cap=200)
+    assert plan.capped == ["away"] and plan.targets == {"b": 15}
