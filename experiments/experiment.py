@@ -8,6 +8,7 @@ see exactly the jobs, and therefore the run files, that the sweep makes.
 
 from __future__ import annotations
 
+import copy
 import itertools
 from dataclasses import dataclass
 from pathlib import Path
@@ -87,9 +88,10 @@ def load_experiment(overrides: list[str]) -> Experiment:
         grid = [params[key] for key in keys]
         columns = OmegaConf.to_container(base.report.columns) if base.report.get("columns") else {}
         variants = []
+        composed = {}  # the config of each choice of config groups, composed once
         for values in itertools.product(*grid):
             chosen = tuple(f"{key}={value.strip()}" for key, value in zip(keys, values))
-            cfg = compose("config", overrides=fixed + list(chosen))
+            cfg = _variant_config(fixed, chosen, composed)
             job = job_from(cfg)
             variants.append(Variant(_label(columns, chosen, job), chosen, job, cfg.repeats, cfg.root))
         plain = compose("config", overrides=fixed)
@@ -136,6 +138,21 @@ def check_command_line(overrides: list[str]) -> None:
         for configuration in configurations:
             cfg = _compose(configuration)
             RunStore(cfg.outputs_dir).check(job_from(cfg).domain_options.name)
+
+
+def _variant_config(fixed: list[str], chosen: tuple[str, ...], composed: dict):
+    """The config ``compose("config", fixed + chosen)`` gives, made faster: Hydra composes
+    once per choice of config groups among ``chosen`` (algo=..., strategy=...: they change the
+    defaults list), then the value overrides (threads=2, domain.board=3) are set on a copy as
+    Hydra sets them, after composition (OmegaConf.update with merge, the value read by Hydra's
+    own override grammar). A 20-board table composes 3 configs, not 60 (about a second each)."""
+    groups = tuple(o for o in chosen if "." not in o.split("=")[0] and (CONFIG_DIR / o.split("=")[0]).is_dir())
+    if groups not in composed:
+        composed[groups] = compose("config", overrides=fixed + list(groups))
+    cfg = copy.deepcopy(composed[groups])
+    for override in OverridesParser.create().parse_overrides([o for o in chosen if o not in groups]):
+        OmegaConf.update(cfg, override.key_or_group, override.value(), merge=True)
+    return cfg
 
 
 def _split_sweeps(overrides: list[str]) -> tuple[list[str], dict[str, list[str]]]:

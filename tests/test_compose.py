@@ -1,0 +1,35 @@
+"""An experiment's columns composed the fast way (experiments/experiment.py's _variant_config:
+Hydra once per choice of config groups, value overrides set after) are the configs Hydra's
+own compose gives for each column."""
+
+import pytest
+from hydra import compose, initialize_config_dir
+from omegaconf import OmegaConf
+
+from experiments.config import register_configs
+from experiments.experiment import CONFIG_DIR, _variant_config
+
+# config groups and values swept together, a key read by an interpolation (morpion's repeats
+# per level), a string-typed value given as a number (domain.board)
+CASES = [
+    ("stabilized_table2", ["algo=nmcs", "algo=snrpa"], ["domain.board=1", "domain.board=20"]),
+    ("distributed_fig4", ["strategy=leaf_shared", "strategy=node3_thread_local"], ["threads=1", "threads=2"]),
+    ("morpion_table2", [], ["level=0", "level=3"]),
+    ("family_samegame", ["variant=gnrpa_tabu_lr", "variant=nrpa"], []),
+]
+
+
+@pytest.mark.parametrize("name, groups, values", CASES)
+@pytest.mark.parametrize("scale", ["smoke", "paper"])
+def test_a_column_composed_fast_is_the_config_hydra_composes(name, groups, values, scale):
+    register_configs()
+    fixed = [f"experiment={name}", f"scale={scale}"]
+    composed = {}
+    with initialize_config_dir(config_dir=str(CONFIG_DIR), version_base="1.3"):
+        for group in groups or [None]:
+            for value in values or [None]:
+                chosen = tuple(o for o in (group, value) if o)
+                fast = _variant_config(fixed, chosen, composed)
+                slow = compose("config", overrides=fixed + list(chosen))
+                assert OmegaConf.to_container(fast, resolve=True) == OmegaConf.to_container(slow, resolve=True), chosen
+    assert len(composed) == max(1, len(groups))  # one Hydra compose per choice of groups
