@@ -37,7 +37,7 @@ from pathlib import Path
 import pandas as pd
 from plotly.offline import get_plotlyjs
 
-from analysis.claims import Source, load_claims
+from analysis.claims import VERDICTS, Source, load_claims
 from analysis.decide import columns, run_cost
 from analysis.export import run_rows, run_table
 from analysis.report import collect
@@ -60,7 +60,6 @@ PAGES = {
     "gelly": ("Gelly et al. 2008: the speed-up of parallel search, and SP-MCTS", ("speedup", "spmcts")),
     "family": ("The NRPA family since 2012: GNRPA, GNRPA-LR, Beam NRPA (no published tables)", ("family",)),
 }
-VERDICTS = ("supported", "contradicted", "inconclusive", "not judged")
 
 SITE_JS = """// Draws each figure from its JSON payload (plotly.js is loaded before this file), and
 // filters the claims table by verdict and by paper.
@@ -247,11 +246,18 @@ def claims_page(root: Path, scale: str, built: dict[str, Built], facts: Provenan
             anchor = f"{row.experiment}_work" if matched else row.experiment
             target = (f'<a href="{page_of(row.experiment)}.html#{anchor}">{row.experiment}</a>'
                       if anchor in built else html.escape(row.experiment))
+            # a report made before claims had kinds: every claim was counted as the paper's
+            kind = getattr(row, "kind", "paper")
+            scaled = getattr(row, "scaled_down", "")
+            scaled = (f"<br><small>ours, scaled down: {html.escape(str(scaled))} ({html.escape(str(row.gaps))})</small>"
+                      if isinstance(scaled, str) and scaled else "")
             rows.append(
                 f'<tr class="claim" data-verdict="{html.escape(row.verdict)}" data-paper="{html.escape(row.paper)}">'
-                f"<td>{inline(row.text)}<br><code>{html.escape(row.claim)}</code></td><td>{html.escape(row.paper)}</td>"
+                f"<td>{inline(row.text)}<br><code>{html.escape(row.claim)}</code></td><td>{html.escape(row.paper)}"
+                f"<br><small>{html.escape(kind)}</small></td>"
                 f"<td>{html.escape(row.basis)}<br>{html.escape(str(row.evaluated_at))}</td>"
-                f'<td class="verdict {row.verdict.replace(" ", "-")}">{html.escape(row.verdict)}</td><td>{effect}</td>'
+                f'<td class="verdict {row.verdict.replace(" ", "-").replace(chr(39), "")}">{html.escape(row.verdict)}'
+                f"{scaled}</td><td>{effect}</td>"
                 f"<td>{'-' if pd.isna(row.runs) else f'{row.runs:.0f}'}</td>"
                 f"<td>{'-' if cpu is None or pd.isna(cpu) else f'{cpu:.3g}'}</td><td>{target}</td></tr>")
         parts.append('<div class="table"><table><thead><tr><th>claim</th><th>paper</th><th>judged</th><th>verdict'

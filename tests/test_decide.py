@@ -88,8 +88,12 @@ def test_a_campaign_with_no_budget_judges_the_stored_runs_and_makes_none(selecti
     by_claim = table.set_index("claim")
     # its columns all have RUNS runs: judged; the other claims' experiments have none
     assert by_claim.loc["samegame-tabu-beats-no-tabu", "runs"] == RUNS
-    assert by_claim.loc["samegame-tabu-beats-no-tabu", "verdict"] in ("supported", "contradicted", "inconclusive")
-    assert by_claim.loc["weakschur-rule-k6", "verdict"] == "not judged"
+    # smoke runs stop at 0.08 s of the paper's work: no verdict on a claim at 163.84 s, what they say kept apart
+    assert by_claim.loc["samegame-tabu-beats-no-tabu", "verdict"] == "not judged at the paper's settings"
+    assert by_claim.loc["samegame-tabu-beats-no-tabu", "scaled_down"] in ("supported", "contradicted", "inconclusive")
+    assert by_claim.loc["samegame-tabu-beats-no-tabu", "gaps"] == "0.08 s for the paper's 163.84 s"
+    assert by_claim.loc["weakschur-rule-k6", "verdict"] == "not judged at the paper's settings"
+    assert by_claim.loc["weakschur-rule-k6", "scaled_down"] == "not judged"
     report = next(p for p in paths if p.suffix == ".md").read_text()
     assert "Waudby-Smith" in report and "anytime-valid" in report
     # what changed for verdicts made on the former matched-work runs, at t / k CPU-seconds

@@ -4,6 +4,7 @@ replayed and drawn, the claims linked to their tables, the provenance on every p
 
 from __future__ import annotations
 
+import html
 import json
 import re
 import xml.etree.ElementTree as ElementTree
@@ -211,6 +212,7 @@ def test_each_claim_has_its_verdict_and_links_to_its_table(site):
     table = pd.read_csv(site.parent / "claims" / "claims_smoke.csv")
     page = (site / "claims.html").read_text()
     rows = re.findall(r'<tr class="claim" data-verdict="([^"]*)" data-paper="[^"]*">(.*?)</tr>', page, flags=re.S)
+    rows = [(html.unescape(verdict), row) for verdict, row in rows]
     assert [verdict for verdict, _ in rows] == list(table["verdict"])
     assert {verdict for verdict, _ in rows} <= set(VERDICTS)
     assert all(f'href="stabilized.html#{EXPERIMENT}"' in row for _, row in rows)
