@@ -102,19 +102,7 @@ $(EXPERIMENTS): ## run an experiment through the store, then write its tables an
 	$(if $(filter morpion-table2,$@),$(PY) -m experiments.neural table2 scale=$(SCALE))
 
 claims: ## verdicts on the papers' claims (SCALE=quick|paper; CLAIMS="gnrpa gnrpa_lr": those files only): prints what is missing and its cost, runs it, writes the experiments' tables, then outputs/claims/claims_<scale>.{md,csv,png} (quick: about 130 min on 2 cores). BUDGET=6h: runs in rounds until each claim is decided or the CPU budget is spent, outputs/claims/claims_<scale>_decided.*
-ifdef BUDGET
-	$(PY) -m experiments.campaign scale=$(SCALE) $(ARGS) --budget $(BUDGET) $(claim_files)
-else
-	@experiments="$$($(PY) -m analysis.claims scale=$(SCALE) $(ARGS) --experiments $(claim_files))" || exit 2; \
-	for experiment in $$experiments; do \
-		$(PY) -m experiments.estimate experiment=$$experiment scale=$(SCALE) $(ARGS) || exit 2; \
-	done; \
-	for experiment in $$experiments; do \
-		$(PY) run.py -m experiment=$$experiment scale=$(SCALE) $(ARGS) || exit 1; \
-		$(PY) -m analysis.report experiment=$$experiment scale=$(SCALE) $(ARGS) || exit 1; \
-	done
-	$(PY) -m analysis.claims scale=$(SCALE) $(ARGS) $(claim_files)
-endif
+	$(PY) -m experiments.campaign scale=$(SCALE) $(ARGS) $(if $(strip $(BUDGET)),--budget $(BUDGET)) $(claim_files)
 
 export: ## every stored run at SCALE (or of EXPERIMENT=name only) as one long table: outputs/export/*.{parquet,csv}
 	$(PY) -m analysis.export scale=$(SCALE) $(if $(EXPERIMENT),experiment=$(EXPERIMENT)) $(ARGS)

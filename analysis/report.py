@@ -504,7 +504,12 @@ def best_drawing(experiment: Experiment, runs: Runs) -> list[Figure]:
 def report(overrides: list[str], *, estimate=t_interval) -> list[Path]:
     """Build the experiment's report (REPORTS[kind]) with the interval method ``estimate``
     (one of analysis.stats.ESTIMATORS); write its tables and figures, return their paths."""
-    experiment = load_experiment(overrides)
+    return write_report(load_experiment(overrides), estimate=estimate, overrides=overrides)
+
+
+def write_report(experiment: Experiment, *, estimate=t_interval, overrides: list[str] | None = None) -> list[Path]:
+    """The report of an experiment already composed (``report`` composes it from overrides)."""
+    overrides = overrides or [f"experiment={experiment.name}", f"scale={experiment.scale}"]
     if experiment.kind not in REPORTS:
         raise InputError(f"report.kind={experiment.kind!r} is not valid: choose one of {', '.join(REPORTS)}")
     runs = collect(experiment)

@@ -265,11 +265,31 @@ def run_campaign(overrides: list[str], budget_hours: float, files: list[str] | N
                         when=datetime.now(timezone.utc), code=code_version())
 
 
+def run_fixed(overrides: list[str], files: list[str] | None = None) -> list:
+    """`make claims SCALE=S` (no BUDGET): the runs the claims' experiments have at the scale (each
+    column's repeats there), made in this one process where the store lacks them (a
+    process per experiment, and Hydra's per-job start, cost minutes at smoke scale), then each
+    experiment's tables and figures and the fixed-n claims report (analysis/claims.py)."""
+    from analysis.claims import claims_report, load_experiments
+    from analysis.report import write_report
+    from experiments.estimate import describe
+
+    claims = load_claims(files=files)
+    experiments = load_experiments(claims, overrides)
+    for experiment in experiments.values():
+        print(describe(experiment), flush=True)
+    campaign = Campaign(claims, experiments, cap=max(v.repeats for e in experiments.values() for v in e.variants))
+    campaign.make({(name, decide.variant_key(e, v)): v.repeats for name, e in experiments.items() for v in e.variants})
+    paths = [path for experiment in experiments.values() for path in write_report(experiment)]
+    return paths + claims_report(overrides, files=files)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("overrides", nargs="*", help="scale=S (paper, quick, smoke) and overrides all experiments "
                                                      "take (backend=dask backend.address=..., outputs_dir=...)")
-    parser.add_argument("--budget", required=True, help="CPU time of new runs, e.g. 6h, 90m")
+    parser.add_argument("--budget", help="CPU time of new runs, e.g. 6h, 90m; without it, every run of the "
+                                         "experiments at the scale, then the fixed-n report (analysis/claims.py)")
     parser.add_argument("--files", nargs="+", metavar="NAME", help="only the claims of analysis/claims/NAME.yaml")
     parser.add_argument("--cap", type=int, default=CAP, help=f"most runs per column (default {CAP})")
     parser.add_argument("--own-paper-budgets", action="store_true",
@@ -283,8 +303,11 @@ def main(argv: list[str] | None = None) -> int:
         if arguments.cap < sequential.MIN_RUNS_ONE_SAMPLE:
             raise InputError(f"--cap {arguments.cap} is out of range: at least {sequential.MIN_RUNS_ONE_SAMPLE} "
                              "runs per column (a verdict needs that many)")
-        paths = run_campaign(arguments.overrides, parse_budget(arguments.budget), arguments.files, arguments.cap,
-                             arguments.own_paper_budgets, arguments.cpu_clock_only)
+        if arguments.budget is None:
+            paths = run_fixed(arguments.overrides, arguments.files)
+        else:
+            paths = run_campaign(arguments.overrides, parse_budget(arguments.budget), arguments.files, arguments.cap,
+                                 arguments.own_paper_budgets, arguments.cpu_clock_only)
     except InputError as error:
         exit_on_input_error(error)
     for path in paths:

@@ -26,7 +26,11 @@ def cost(experiment) -> tuple[int, int, float | None, int]:
 
 
 def estimate(overrides: list[str]) -> str:
-    experiment = load_experiment(overrides)
+    return describe(load_experiment(overrides))
+
+
+def describe(experiment) -> str:
+    """The experiment's runs, those the store lacks, and what they cost, in words."""
     runs, to_make, seconds, workers = cost(experiment)
     lines = [
         f"{experiment.name} at scale {experiment.scale}: {len(experiment.variants)} jobs "

@@ -102,18 +102,35 @@ def test_a_campaign_with_no_budget_judges_the_stored_runs_and_makes_none(selecti
 
 @pytest.mark.slow
 def test_make_claims_with_a_budget_runs_its_rounds_end_to_end(tmp_path, capsys):
-    done = subprocess.run(["make", "claims", "BUDGET=0.2h", "SCALE=smoke", f"ARGS=outputs_dir={tmp_path}"],
-                          cwd=PROJECT_ROOT, capture_output=True, text=True)
+    # the observations: at smoke scale every paper claim is away from its paper's settings and
+    # gets no runs; the harness's own claims are judged at any scale
+    done = subprocess.run(["make", "claims", "BUDGET=0.2h", "SCALE=smoke", "CLAIMS=observations",
+                           f"ARGS=outputs_dir={tmp_path}"], cwd=PROJECT_ROOT, capture_output=True, text=True)
     rounds = [line for line in done.stdout.splitlines() if line.startswith("round ")]
     with capsys.disabled():
         print("\n" + "\n".join(rounds))
     assert done.returncode == 0, done.stderr[-2000:]
     assert len(rounds) >= 2 and "claims decided" in rounds[0] and "CPU spent" in rounds[-1]
-    table = pd.read_csv(tmp_path / "claims" / "claims_smoke_decided.csv")
-    assert len(table) == len(set(table["claim"])) >= 25
+    table = pd.read_csv(tmp_path / "claims" / "claims_smoke_observations_decided.csv")
+    assert len(table) == len(set(table["claim"])) == 2 and set(table["kind"]) == {"observation"}
     # every claim got the runs a verdict needs: one not judged says why, and it is not the lack of runs
     unjudged = table[table["verdict"] == "not judged"]
     assert not unjudged["detail"].str.contains("no runs yet").any(), unjudged[["claim", "detail"]]
+
+
+@pytest.mark.slow
+def test_make_claims_without_a_budget_makes_the_scales_runs_in_one_process_then_every_report(tmp_path):
+    command = ["make", "claims", "SCALE=smoke", "CLAIMS=gnrpa", f"ARGS=outputs_dir={tmp_path}"]
+    done = subprocess.run(command, cwd=PROJECT_ROOT, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "family_samegame at scale smoke:" in done.stdout and "to make." in done.stdout  # the cost first
+    assert (tmp_path / "tables" / "family_samegame_smoke.md").is_file()
+    table = pd.read_csv(tmp_path / "claims" / "claims_smoke_gnrpa.csv")
+    assert set(table["claim"]) == {"gnrpa-beats-nrpa-samegame", "gnrpa-beats-nrpa-tsptw"}
+    runs = sorted(tmp_path.glob("runs/*/*.json"))
+    again = subprocess.run(command, cwd=PROJECT_ROOT, capture_output=True, text=True)
+    assert again.returncode == 0 and sorted(tmp_path.glob("runs/*/*.json")) == runs  # nothing made twice
+    assert "0 to make." in again.stdout
 
 
 def test_a_matched_work_column_without_runs_is_priced_at_the_published_engines_time():
