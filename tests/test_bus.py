@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from analysis.stats import best_at
+from experiments.config import check_override_keys
 from experiments.runs import Job
 from experiments.store import run_id
 from nrpa.domains import bus as kernel
@@ -333,3 +334,9 @@ def test_selective_table_2_at_smoke_scale_is_in_the_papers_unit(tmp_path):
     cell = table.set_index(["variant", "checkpoint"]).loc[("no_delta", last), "mean"]
     assert cell == pytest.approx(np.mean(no_delta))
     assert "lower is better" in (outputs / "tables" / "selective_table2_smoke.md").read_text()
+
+
+def test_a_domain_option_on_the_command_line_is_checked_against_the_experiments_domain():
+    check_override_keys(["experiment=selective_table2", "domain.model=bus_cpp"])  # bus, not samegame
+    with pytest.raises(InputError, match="unknown option 'domain.modle' for domain=bus: valid are domain.instance"):
+        check_override_keys(["experiment=selective_table2", "domain.modle=bus_cpp"])
