@@ -99,12 +99,28 @@ def choosable_groups() -> str:
     return "\n".join(lines)
 
 
+def experiment_domain(name: str) -> str | None:
+    """The domain conf/experiment/NAME.yaml chooses (``override /domain: ...``), or None."""
+    path = PROJECT_ROOT / "conf" / "experiment" / f"{name}.yaml"
+    if not path.is_file():
+        return None  # Hydra names the unknown experiment
+    for entry in OmegaConf.load(path).get("defaults", []):
+        if isinstance(entry, dict) or OmegaConf.is_dict(entry):
+            for key, value in entry.items():
+                if key.replace(" ", "") in ("override/domain", "/domain"):
+                    return str(value)
+    return None
+
+
 def check_override_keys(arguments: list[str]) -> None:
     """Reject an unknown key such as ``levle=3`` with the list of valid keys (Hydra's own
     message does not list them). Group choices (``algo=...``, ``domain=...``) and
     ``hydra.*``, ``+key``, ``~key`` overrides are left to Hydra."""
     top_keys = [f.name for f in fields(RunConfig) if f.name not in ("domain", "backend", "starved")]
     domain_name = "samegame"
+    for argument in arguments:  # the experiment's domain (selective_table2: bus), unless domain= names one
+        if argument.startswith("experiment=") and "," not in argument:
+            domain_name = experiment_domain(argument.split("=", 1)[1]) or domain_name
     for argument in arguments:
         if argument.startswith("domain=") and "," not in argument:
             domain_name = argument.split("=", 1)[1]

@@ -69,8 +69,9 @@ class Job:
 def domain_identity(options) -> dict:
     """The domain options in a run's identity. GNRPA's bias options are there only when a
     bias is set, and an option named in the options class's ``identity_defaults`` only when
-    it differs from the value given there (Morpion's line_span), so that every run made
-    before they existed keeps its identity."""
+    it differs from the value given there (Morpion's line_span; bus's model, bus_cpp there
+    and paper by default), so that every run made before they existed keeps its identity
+    (a record without the option is read with that value: registry.replay_domain)."""
     values = asdict(options)
     if values.get("bias", "none") == "none":
         values.pop("bias", None)

@@ -106,7 +106,7 @@ def test_an_instance_file_replays_on_its_kept_copy_after_it_is_deleted(name, shi
 def test_a_bus_instance_over_the_copy_limit_keeps_its_hash_and_is_found_by_it(tmp_path, monkeypatch):
     path = tmp_path / "line.csv"
     shutil.copyfile(make_domain({"name": "bus"}).instance_source("paper")[1], path)  # 0.9 MiB
-    options = {"name": "bus", "instance": str(path)}
+    options = {"name": "bus", "instance": str(path), "model": "paper"}  # as a paper run's record has it
     original = make_domain(options)
     kept = original.kept_instance()
     assert "contents" not in kept and kept["bytes"] == path.stat().st_size

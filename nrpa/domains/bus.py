@@ -1,17 +1,30 @@
-"""Bus regulation for the numba kernels (model: nrpa/data/bus/SOURCE.md, the authors' bus.cpp).
+"""Bus regulation for the numba kernels (model: nrpa/data/bus/SOURCE.md).
 
 A circular line of 70 stops with termini 0 and 35 and 20 buses, simulated minute by minute
 on a pre-drawn instance (passengers arriving, travel times, incidents per minute and stop).
 When a bus has just reached an intermediate stop, the simulation pauses and a move sets its
-dwell time w in 1..4 minutes (as in bus.cpp, w = 1 leaves after this minute and w = 2..4 stay
-one more minute and ask again). The episode runs from the first decision after a 200-minute
-warm-up to minute 500; score = -(total passenger waiting minutes - 200000) / 1000.
+waiting time w there. The episode runs from the first decision after a 200-minute warm-up to
+minute 500; score = -(total passenger waiting minutes - 200000) / 1000.
 
-The state after the warm-up is the same for every playout, so it is simulated once, when the
-domain value is built, and ``reset`` copies it. A move is the dwell time; its policy code is
-bus.cpp's ``minute + 1000 * bus + 50000 * w``. Playout rules: ``delta = 0`` offers every dwell
-time; ``delta > 0`` (the selective policy of Cazenave 2016) offers only w = 1 when the bus
-behind is fewer than delta stops away (bus.cpp's ``deltaBusSuivant``).
+Two models of the move, on the same line (``model``):
+
+* ``PAPER`` (the default, the Selective paper's words, Cazenave 2016, section 3.1): "the
+  standard policy that can choose a waiting time between 1 and 5 minutes", one decision per
+  arrival; the bus stays w minutes after its arrival minute, taking everybody each minute,
+  then leaves. "A move code [...] takes into account the bus stop, the time of arrival to the
+  bus stop and the number of minutes to wait before leaving the stop": ``minute + 1000 * stop
+  + 100000 * w``, the form bus.cpp keeps commented out in its ``code``.
+* ``BUS_CPP`` (the authors' bus.cpp as it runs): w in 1..4, and a dwelling bus is asked again
+  every minute it stays (w = 1 leaves after this minute, w = 2..4 stay one more minute and
+  ask again); code ``minute + 1000 * bus + 50000 * w``.
+
+With w = 1 everywhere the two models play the same episode.
+
+The state after the warm-up is the same for every playout (and both models: nobody dwells
+before the first decision), so it is simulated once, when the domain value is built, and
+``reset`` copies it. Playout rules: ``delta = 0`` offers every waiting time; ``delta > 0``
+(the selective policy of Cazenave 2016) offers only w = 1 when the bus behind is fewer than
+delta stops away (bus.cpp's ``deltaBusSuivant``).
 """
 
 from __future__ import annotations
@@ -26,6 +39,8 @@ from nrpa.domains import contract
 STOPS, SECOND_TERMINUS, BUSES, HEADWAY = 70, 35, 20, 20
 WARM_UP, FIRST_CLOSING, CLOSING = 200, 300, 500
 NO_DECISION = -1  # decision bus once the line has closed
+PAPER, BUS_CPP = 0, 1  # the models (docstring)
+MODELS = {"paper": PAPER, "bus_cpp": BUS_CPP}
 
 # The whole state is one int64 array, read through these offsets: numba reference-counts
 # every NamedTuple field it reads, and with one field per quantity that bookkeeping cost
@@ -45,18 +60,20 @@ STATE_SIZE = MINUTE + 5
 # instance tables: tables[minute, kind, stop]
 PASSENGERS, TRAVEL, INCIDENT = 0, 1, 2
 
-Bus = namedtuple("Bus", ["tables", "delta", "start"])
+Bus = namedtuple("Bus", ["tables", "delta", "model", "start"])
 BusState = namedtuple("BusState", ["data"])
 
 
-def make_bus(passengers, travel, incident, *, delta: int = 0) -> Bus:
-    """The domain value for an instance (``int64[1000, 71]`` tables) and the playout rule."""
+def make_bus(passengers, travel, incident, *, delta: int = 0, model: str = "paper") -> Bus:
+    """The domain value for an instance (``int64[1000, 71]`` tables), the playout rule and the
+    model ("paper" or "bus_cpp")."""
     tables = np.ascontiguousarray(np.stack([passengers, travel, incident], axis=1), dtype=np.int64)
-    return Bus(tables=tables, delta=np.int64(delta), start=_start_state(tables))
+    code = np.int64(MODELS[model])
+    return Bus(tables=tables, delta=np.int64(delta), model=code, start=_start_state(tables, code))
 
 
 @njit(cache=True)
-def _start_state(tables):
+def _start_state(tables, model):
     """The line at its first decision: 200 minutes without decisions, then on to the first
     bus reaching a stop (closing time 300 meanwhile, as bus.cpp); the total restarts at 0."""
     data = np.zeros(STATE_SIZE, dtype=np.int64)
@@ -71,7 +88,7 @@ def _start_state(tables):
         _end_minute(data, tables, minute)
     data[MINUTE] = WARM_UP
     _departures(data, tables, WARM_UP)
-    _run_from_bus(data, tables, 0)
+    _run_from_bus(data, tables, 0, model)
     data[TOTAL_WAITING] = 0
     data[CLOSING_AT] = CLOSING
     return data
@@ -126,16 +143,18 @@ def _end_minute(data, tables, minute):
 
 
 @njit(cache=True)
-def _run_from_bus(data, tables, first):
+def _run_from_bus(data, tables, first, model):
     """Advance buses ``first``.. of this minute, then whole minutes, until a bus that has just
-    reached a stop needs a dwell time (data[DECISION_BUS]) or the line closes (NO_DECISION)."""
+    reached a stop needs a waiting time (data[DECISION_BUS]) or the line closes (NO_DECISION).
+    A dwelling bus keeps TO_NEXT_STOP at 0: bus.cpp asks it again, the paper's model does not."""
     minute = data[MINUTE]
     closing = data[CLOSING_AT]
     while True:
         for b in range(first, BUSES):
             if data[ACTIVE + b]:
                 _advance(data, tables, minute, b)
-                if data[ACTIVE + b] and data[TO_NEXT_STOP + b] == 0:
+                if data[ACTIVE + b] and data[TO_NEXT_STOP + b] == 0 and (
+                        model == BUS_CPP or data[DWELL_LEFT + b] == 0):
                     data[MINUTE] = minute
                     data[DECISION_BUS] = b
                     return
@@ -147,6 +166,13 @@ def _run_from_bus(data, tables, first):
             return
         _departures(data, tables, minute)
         first = 0
+
+
+@njit(cache=True)
+def max_wait(model):
+    """The longest waiting time: 5 minutes in the paper ("between 1 and 5"), 4 in bus.cpp
+    (its loop ``for (i = 1; i < MaxAttente; i++)`` with MaxAttente = 5)."""
+    return np.int64(5 if model == PAPER else 4)
 
 
 @njit(cache=True)
@@ -187,13 +213,15 @@ def bus_legal_moves(domain, state, moves, codes):
     b = data[DECISION_BUS]
     if b == NO_DECISION:
         return 0
-    count = 4
+    count = max_wait(domain.model)
     if domain.delta > 0 and stops_to_bus_behind(data, b) < domain.delta:
         count = 1
-    key = data[MINUTE] + 1000 * b
     for k in range(count):
         moves[k] = k + 1
-        codes[k] = key + 50_000 * (k + 1)
+        if domain.model == PAPER:  # (arrival minute, stop, wait)
+            codes[k] = data[MINUTE] + 1000 * data[STOP + b] + 100_000 * (k + 1)
+        else:  # bus.cpp: (minute, bus, wait)
+            codes[k] = data[MINUTE] + 1000 * b + 50_000 * (k + 1)
     return count
 
 
@@ -203,7 +231,7 @@ def bus_play(domain, state, dwell):
     b = data[DECISION_BUS]
     data[DWELL_LEFT + b] = dwell
     data[DECISIONS] += 1
-    _run_from_bus(data, domain.tables, b + 1)
+    _run_from_bus(data, domain.tables, b + 1, domain.model)
 
 
 @njit(cache=True)
@@ -213,7 +241,7 @@ def bus_score(domain, state):
 
 @njit(cache=True)
 def bus_max_moves(domain):
-    return np.int64(4)
+    return max_wait(domain.model)
 
 
 @njit(cache=True)

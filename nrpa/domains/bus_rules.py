@@ -1,10 +1,13 @@
 """Bus regulation in plain Python: instances, the line simulation, certificates and replay.
 
 Independent of the numba kernel (``nrpa.domains.bus``): written from the model in
-nrpa/data/bus/SOURCE.md (the authors' bus.cpp), with one object per bus. Used to check the
-kernel move by move and to verify certificates.
+nrpa/data/bus/SOURCE.md, with one object per bus. Used to check the kernel move by move and
+to verify certificates. Two models of the move (``MODELS``): ``paper``, the Selective paper's
+(Cazenave 2016: a waiting time "between 1 and 5 minutes", one decision per arrival at a
+stop, coded by stop, arrival minute and wait), and ``bus_cpp``, the authors' bus.cpp (1..4,
+a dwelling bus asked again every minute, coded by minute, bus and wait).
 
-A certificate is the list of dwell times chosen at successive decision points. The score
+A certificate is the list of waiting times chosen at successive decision points. The score
 NRPA maximises is -(W - 200000) / 1000 where W is the total passenger waiting time in
 minutes; tables show the paper's unit, (W - 200000) / 1000, where lower is better.
 """
@@ -28,7 +31,8 @@ HEADWAY = 20  # minutes between departures from a terminus
 MINUTES = 1000  # rows of an instance
 WARM_UP = 200  # minutes simulated before the first decision, without decisions
 CLOSING = 500  # the episode ends at this minute
-DWELL_TIMES = (1, 2, 3, 4)
+# the waiting times of each model; with 1 everywhere both play the same episode
+MODELS = {"paper": (1, 2, 3, 4, 5), "bus_cpp": (1, 2, 3, 4)}
 MIN_TRAVEL, MAX_TRAVEL, INCIDENT_DELAY = 2, 15, 5
 PAPER_INSTANCE = "paper"
 COLUMNS = ["minute", "station", "new_passengers", "travel_time", "incident"]
@@ -132,11 +136,14 @@ class Bus:
 
 class Line:
     """The bus line of bus.cpp, minute by minute. ``decision_bus`` is the bus waiting for a
-    dwell time, or None once the episode is over."""
+    waiting time, or None once the episode is over."""
 
-    def __init__(self, instance: Instance, *, delta: int = 0):
+    def __init__(self, instance: Instance, *, delta: int = 0, model: str = "paper"):
+        if model not in MODELS:
+            raise InputError(f"domain.model={model!r} is not valid: choose one of {', '.join(MODELS)}")
         self.instance = instance
         self.delta = delta
+        self.model = model
         self.buses = [Bus(stop=0 if b < BUSES // 2 else TERMINI[1]) for b in range(BUSES)]
         self.waiting = [0] * (STOPS + 1)
         self.current_travel = [0] * (STOPS + 1)
@@ -196,15 +203,21 @@ class Line:
             self.waiting[stop] += int(self.instance.new_passengers[self.minute, stop])
         self.minute += 1
 
+    def _asks(self, bus: Bus) -> bool:
+        """Whether ``bus``, just advanced, needs a waiting time: it stands at an intermediate
+        stop (to_next_stop == 0); in bus.cpp also every minute it dwells there (it keeps
+        to_next_stop at 0), in the paper's model only on arriving."""
+        return bus.active and bus.to_next_stop == 0 and (self.model == "bus_cpp" or bus.dwell_left == 0)
+
     def _run_from_bus(self, first: int):
-        """Advance buses ``first``.. of this minute, then whole minutes, until a bus that has
-        just reached a stop (to_next_stop == 0) needs a dwell time or the line closes."""
+        """Advance buses ``first``.. of this minute, then whole minutes, until a bus needs a
+        waiting time or the line closes."""
         while True:
             for index in range(first, BUSES):
                 bus = self.buses[index]
                 if bus.active:
                     self._advance(bus)
-                    if bus.active and bus.to_next_stop == 0:
+                    if self._asks(bus):
                         self.decision_bus = index
                         return
             self._end_minute()
@@ -224,12 +237,13 @@ class Line:
         return stop - max((other.stop for other in self.buses if other.stop < stop), default=0)
 
     def legal_dwell_times(self) -> tuple[int, ...]:
-        """Every dwell time, or only 1 under the rule when the bus behind is closer than delta."""
+        """Every waiting time of the model, or only 1 under the rule when the bus behind is
+        closer than delta."""
         if self.decision_bus is None:
             return ()
         if self.delta > 0 and self.stops_to_bus_behind(self.decision_bus) < self.delta:
             return (1,)
-        return DWELL_TIMES
+        return MODELS[self.model]
 
     def play(self, dwell: int):
         if dwell not in self.legal_dwell_times():
@@ -242,16 +256,21 @@ class Line:
         self._run_from_bus(bus + 1)
 
     def move_code(self, dwell: int) -> int:
-        """bus.cpp's code: the policy is indexed by minute, bus and dwell time."""
+        """The paper's code: (stop, arrival minute, wait), in the form bus.cpp keeps commented
+        out (``minute + MaxMinutes * station + MaxMinutes * MaxStations * attente``, MaxStations
+        = 100); bus.cpp's own: (minute, bus, wait). A decision is taken in the minute the bus
+        arrives in the paper's model, so the minute is its arrival time."""
+        if self.model == "paper":
+            return self.minute + MINUTES * self.buses[self.decision_bus].stop + MINUTES * 100 * dwell
         return self.minute + MINUTES * self.decision_bus + MINUTES * 50 * dwell
 
     def score(self) -> float:
         return -(self.total_waiting - 200_000) / 1000
 
 
-def replay(instance: Instance, dwell_times, *, delta: int = 0) -> Line:
+def replay(instance: Instance, dwell_times, *, delta: int = 0, model: str = "paper") -> Line:
     """The line after playing ``dwell_times``, which must end the episode exactly."""
-    line = Line(instance, delta=delta)
+    line = Line(instance, delta=delta, model=model)
     for dwell in dwell_times:
         line.play(int(dwell))
     if line.decision_bus is not None:

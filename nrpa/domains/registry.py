@@ -77,7 +77,7 @@ def replay_domain(options, kept: dict | None = None):
     the record keeps; else a file of that hash in a folder ``$NRPA_INSTANCES`` names (folders
     separated by ``os.pathsep``: where a moved file is found). MissingInstance says why none
     can be; a shipped instance that differs from the record's hash is named too."""
-    domain_class, values = _checked(options)
+    domain_class, values = _checked(_with_identity_defaults(options))
     option = domain_class.instance_option
     source = domain_class.instance_source(getattr(values, option)) if option else None
     if source is None or kept is None or "sha256" not in kept:  # no file, or a record without its hash
@@ -111,6 +111,16 @@ def replay_domain(options, kept: dict | None = None):
     raise MissingInstance(f"cannot replay: its {option} file {path} {state}; the record keeps no copy of it "
                           f"(files over {adapter.COPY_LIMIT // 1024} KiB keep their hash only): put the file of "
                           f"SHA-256 {digest} in a folder named by ${INSTANCES_ENVIRONMENT}")
+
+
+def _with_identity_defaults(options):
+    """A record's options with each option its identity leaves out when it has its identity
+    default (``identity_defaults``, experiments.runs.domain_identity) set to that default: a
+    bus record without ``model`` is of bus.cpp's model, whatever the options' default now."""
+    if hasattr(options, "__dataclass_fields__") or options.get("name") not in DOMAINS:
+        return options  # a dataclass has every option; a bad name is named by _checked
+    defaults = getattr(DOMAINS[options["name"]].options_class, "identity_defaults", {})
+    return {**defaults, **options}
 
 
 def _file_hash(path: Path) -> str:
