@@ -83,8 +83,8 @@ OTHER_DOMAINS = {
     "Maximum, 199 atoms": MaximumOptions(max_atoms=199),
     "TSPTW rc_204.1, all moves": TsptwOptions(instance="rc_204.1", policy="all"),
     "TSPTW rc_204.1, pruned": TsptwOptions(instance="rc_204.1", policy="pruned"),
-    "Bus regulation, standard": BusOptions(delta=0),
-    "Bus regulation, delta = 4": BusOptions(delta=4),
+    "Bus regulation, standard": BusOptions(model="bus_cpp", delta=0),  # bus.cpp's, as the C++ reference
+    "Bus regulation, delta = 4": BusOptions(model="bus_cpp", delta=4),
     "Morpion 5D": MorpionOptions(variant="5D"),
     "Morpion 5T": MorpionOptions(variant="5T"),
 }
@@ -446,7 +446,7 @@ options, settings = {{
     "tsptw": (TsptwOptions(instance="rc_204.1", policy="all"), SearchSettings(level=4, N=100)),
     "weakschur": (WeakSchurOptions(parts=7, policy="rule"), SearchSettings(level=4, N=100)),
     "maximum": (MaximumOptions(max_atoms=199), SearchSettings(level=4, N=100)),
-    "bus": (BusOptions(delta=0), SearchSettings(level=4, N=100)),
+    "bus": (BusOptions(model="bus_cpp", delta=0), SearchSettings(level=4, N=100)),
 }}["{workload}"]
 adapter = make_domain(options)
 domain, bias = adapter.kernel_domain(), bias_for(adapter)
