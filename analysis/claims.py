@@ -14,6 +14,11 @@ is evaluated twice:
                           its seconds, the same on any machine. Only for claims on a
                           published CPU-time table; n/a elsewhere (playouts and final scores
                           are matched work already).
+A claim may rest on the neural pipeline's stored results instead of an experiment's runs
+(experiment: neural_table1 .. neural_table4, the steps of experiments/neural.py): NeuralSource
+reads them at the report's scale, with the runs of morpion_table2 (Uniform, NRPA(L)) beside
+them; where they are not made yet the claim is not judged and its row says which `make` target
+makes them.
 Holm's correction runs across the claims of each of the two evaluations; the verdict
 (supported, contradicted, inconclusive) reads the corrected p-values at alpha = 0.05, and an
 inconclusive claim gets about how many runs per column would decide it.
@@ -53,8 +58,20 @@ KEYS = {"id", "kind", "text", "source", "settings", "experiment", "test", "bette
 KINDS = ("paper", "transfer", "observation")
 # The paper's settings a claim file states (`settings:`) that are checked against the runs;
 # any other key (rules, cores, nodes, runs, ...) is shown, not checked.
-CHECKED = ("seconds", "threads", "jobs", "complete", "level", "N", "unstated")
+CHECKED = ("seconds", "threads", "jobs", "complete", "level", "N", "unstated",
+           # the neural pipeline's (NeuralSource.gaps): the networks' training epochs, the games
+           # they imitate (at least) and the score filter that kept them, Expert Iteration's hours
+           "epochs", "imitation_games", "keep", "hours")
 SCALED_DOWN = "not judged at the paper's settings"
+# A claim's `experiment:` naming a step of the neural pipeline (NeuralSource): the step's results
+# file at the report's scale (experiments/neural.py, RESULTS), made by the `make` target beside it.
+NEURAL = {"neural_table1": "table1", "neural_table2": "table2", "neural_table3": "table3",
+          "neural_table4": "table4"}
+MAKE_TARGETS = {"table1": "morpion-table1", "table2": "morpion-table2", "table3": "morpion-table3",
+                "table4": "morpion-table4"}
+# The experiment of the paper's other Table 2 rows: a claim may set a network's games beside its
+# Uniform or NRPA(L) runs (its columns, at the same scale).
+NEURAL_BASELINE = "morpion_table2"
 
 
 class NotJudged(Exception):
@@ -144,8 +161,16 @@ def _claim(path: Path, paper: str, entry) -> Claim:
         raise InputError(f"{where}: settings.unstated must be a list of what the paper does not state")
     if entry["test"] not in TESTS:
         raise InputError(f"{where}: test={entry['test']!r} is not valid: choose one of {', '.join(TESTS)}")
-    if entry["experiment"] not in experiment_names():
-        raise InputError(f"{where}: experiment={entry['experiment']!r} is not one of {', '.join(experiment_names())}")
+    if entry["experiment"] not in [*experiment_names(), *NEURAL]:
+        raise InputError(f"{where}: experiment={entry['experiment']!r} is not one of "
+                         f"{', '.join([*experiment_names(), *NEURAL])}")
+    if entry["experiment"] in NEURAL and entry["test"] != "compare":
+        raise InputError(f"{where}: test={entry['test']} is not valid on the neural pipeline's results: compare")
+    for key in ("epochs", "imitation_games", "hours"):
+        if key in settings and not (isinstance(settings[key], (int, float)) and settings[key] > 0):
+            raise InputError(f"{where}: settings.{key}={settings[key]!r} must be a number > 0")
+    if "keep" in settings and not (isinstance(settings["keep"], list) and len(settings["keep"]) == 2):
+        raise InputError(f"{where}: settings.keep={settings['keep']!r} must be [lowest, highest] score kept")
     pairs = [tuple(pair) for pair in entry.get("pairs", [])]
     pairs += [(better, than) for better in entry.get("better", []) for than in entry.get("than", [])]
     if any(len(pair) != 2 for pair in pairs):
@@ -237,11 +262,18 @@ def resolve(claim: Claim, experiment: Experiment) -> Claim:
                                       for a, b in claim.pairs))
 
 
+def experiment_of(claim: Claim) -> str:
+    """The experiment whose runs a claim reads: its own, or for a claim on the neural
+    pipeline's results NEURAL_BASELINE (runs it may set beside a network's games, and the
+    scale and outputs folder the results are looked for in)."""
+    return NEURAL_BASELINE if claim.experiment in NEURAL else claim.experiment
+
+
 def load_experiments(claims: list[Claim], overrides: list[str]) -> dict[str, Experiment]:
-    """Each experiment the claims use, composed with ``overrides`` (scale=S, ...); every
-    column a claim names checked (check_columns)."""
+    """Each experiment the claims use (experiment_of), composed with ``overrides`` (scale=S,
+    ...); every column a claim names checked (check_columns)."""
     experiments = {}
-    for name in dict.fromkeys(claim.experiment for claim in claims):
+    for name in dict.fromkeys(experiment_of(claim) for claim in claims):
         experiments[name] = load_experiment([f"experiment={name}", *overrides])
         check_columns(claims, name, experiments[name], overrides)
     return experiments
@@ -249,10 +281,19 @@ def load_experiments(claims: list[Claim], overrides: list[str]) -> dict[str, Exp
 
 def check_columns(claims: list[Claim], name: str, experiment: Experiment, overrides: list[str]) -> None:
     """Each column the claims on experiment ``name`` read must be one of its columns at this
-    scale or, for a column only the paper's settings have (32 threads), at scale=paper."""
+    scale or, for a column only the paper's settings have (32 threads), at scale=paper; a
+    claim on a neural step's results, one of the step's columns or of ``name``'s."""
     labels = {v.label for v in experiment.variants}
     for claim in claims:
-        if claim.experiment != name or resolve(claim, experiment).variants() <= labels:
+        if experiment_of(claim) != name:
+            continue
+        if claim.experiment in NEURAL:
+            known = set(neural_columns(claim.experiment)) | labels
+            if not claim.variants() <= known:
+                raise InputError(f"claim {claim.id}: {sorted(claim.variants() - known)} are not columns of "
+                                 f"{claim.experiment} or {name}: choose among {sorted(known)}")
+            continue
+        if resolve(claim, experiment).variants() <= labels:
             continue
         at_paper = load_experiment([f"experiment={name}", *overrides, "scale=paper"])
         claim, paper = resolve(claim, at_paper), {v.label for v in at_paper.variants}
@@ -272,6 +313,8 @@ def settings_gaps(claim: Claim, source: Source) -> list[str]:
     """Where the runs behind ``claim`` differ from the paper's settings its file states (for a
     paper claim; any kind: fewer cores than ``needs_cores``); empty when they match, and the
     claim may then be given a verdict."""
+    if isinstance(source, NeuralSource):
+        return source.gaps(claim)
     gaps = []
     variants = claim_variants(claim, source.experiment)
     missing = claim.variants() - {v.label for v in source.experiment.variants}
@@ -318,6 +361,11 @@ def _seconds(settings, rate) -> float:
 
 def paper_cost(claim: Claim) -> str:
     """What runs at the paper's settings take, in words, with the command that makes them."""
+    if claim.experiment in NEURAL:
+        from experiments.neural import plan
+
+        step = NEURAL[claim.experiment]
+        return f"`make {MAKE_TARGETS[step]} SCALE=paper`: {plan('paper', step)}"
     paper = claim.paper_settings
     cores = int(paper.get("cores", paper.get("threads", 1) * paper.get("jobs", 1)))
     runs = int(paper.get("runs", 200))
@@ -409,6 +457,158 @@ def _total(claim: Claim, source: Source, scale: float) -> verdicts.Evidence:
                           detail=f"{better} vs {worse} over {len(boards)} boards: ")
 
 
+# --- claims on the neural pipeline's stored results (experiments/neural.py) ---
+
+
+def neural_columns(name: str) -> list[str]:
+    from experiments.neural import step_columns
+
+    return step_columns(NEURAL[name])
+
+
+class NeuralSource:
+    """A step of the neural pipeline at one scale, read from what it stored, with the runs of
+    NEURAL_BASELINE beside it (``baseline``: a Source, or decide's PrefixSource). Both claims
+    reports judge a claim on it: ``evidence`` (fixed n, analysis/verdicts.py) and
+    ``contrasts`` (the campaign's, analysis/sequential.py), on the values of ``columns``.
+
+    The evidence of each step, and its test:
+      table1  the networks' correctness on the same held-out positions: paired, game by game (a
+              game's positions are alike, so positions are not independent units; games are).
+              A network's value for a game is its correct positions there over the mean positions
+              per held-out game, so that the values' mean is its accuracy and the mean of two
+              networks' differences the difference of their accuracies: verdicts.compare(paired).
+      table2, table3  independent games (and NEURAL_BASELINE's runs): Welch's t on the scores.
+      table4  one Expert Iteration run per row, in the paper as here: no test; not judged."""
+
+    def __init__(self, name: str, baseline: Source, scale: str):
+        from experiments.neural import results_path
+        from experiments.store import DamagedFile, read_json
+
+        self.name, self.step, self.baseline, self.scale = name, NEURAL[name], baseline, scale
+        self.own = neural_columns(name)
+        self.path = results_path(baseline.experiment.store.root, scale, self.step)
+        try:
+            self.results = read_json(self.path, "neural results") if self.path.is_file() else None
+        except DamagedFile as damage:
+            raise InputError(f"{self.path} is damaged ({damage}): delete it and run "
+                             f"`make {MAKE_TARGETS[self.step]} SCALE={scale}` again") from None
+        self.make = f"`make {MAKE_TARGETS[self.step]} SCALE={scale}`"
+
+    def settings(self) -> dict:
+        """The settings the stored results were made with; before they are made, the scale's
+        (conf/neural_morpion.yaml) so far as they say."""
+        if self.results is not None:
+            return self.results["settings"]
+        from experiments.neural import scale_settings
+
+        planned = scale_settings(self.scale)
+        return {"epochs": planned["train"]["epochs"], "keep": planned["data"]["keep"],
+                "minutes": planned["exit"]["minutes"]}
+
+    def gaps(self, claim: Claim) -> list[str]:
+        """settings_gaps for a claim on this step: the pipeline's settings against the paper's
+        (CHECKED's neural keys), then those of the NEURAL_BASELINE columns it reads."""
+        if claim.kind != "paper":
+            return []
+        paper, ours = claim.paper_settings, self.settings()
+        gaps = [f"the paper does not state {', '.join(paper['unstated'])}"] if paper.get("unstated") else []
+        if "epochs" in paper and ours.get("epochs") != paper["epochs"]:
+            gaps.append(f"{ours.get('epochs')} epochs for the paper's {paper['epochs']}")
+        if "imitation_games" in paper and ours.get("imitation_games", paper["imitation_games"]) < paper["imitation_games"]:
+            gaps.append(f"{ours['imitation_games']} games imitated for the paper's {paper['imitation_games']}")
+        if "keep" in paper and list(ours.get("keep", paper["keep"])) != list(paper["keep"]):
+            gaps.append(f"games scoring {ours['keep'][0]}-{ours['keep'][1]} kept for the paper's "
+                        f"{paper['keep'][0]}-{paper['keep'][1]}")
+        if "hours" in paper and ours.get("minutes", 0) / 60 < paper["hours"]:
+            gaps.append(f"{ours.get('minutes', 0) / 60:.3g} h of Expert Iteration per row for the paper's "
+                        f"{paper['hours']:g} h")
+        others = sorted(claim.variants() - set(self.own))
+        if others:  # the claim as read on the baseline's columns alone (their level, N, ...)
+            alone = replace(claim, pairs=tuple((label, label) for label in others), variant=None,
+                            settings=tuple((key, value) for key, value in claim.settings if key != "unstated"))
+            gaps += settings_gaps(alone, self.baseline)
+        return gaps
+
+    def columns(self, claim: Claim) -> dict[str, np.ndarray]:
+        """The values of each column ``claim`` reads (see the class); NotJudged where the
+        results or the baseline's runs are not made yet."""
+        if self.results is None:
+            raise NotJudged(f"the neural pipeline's {self.step} is not made at {self.scale} scale: {self.make} "
+                            f"makes it ({self.path.name})")
+        values = {}
+        for label in sorted(claim.variants()):
+            if label not in self.own:
+                finals = self.baseline.finals(label) if self.baseline.runs.records.get(label) else np.zeros(0)
+                if finals.size < 2:
+                    raise NotJudged(f"{label} has {finals.size} runs of {NEURAL_BASELINE} at {self.scale} scale: "
+                                    f"`make {NEURAL_BASELINE.replace('_', '-')} SCALE={self.scale}` makes them")
+                values[label] = finals
+            elif self.step == "table1":
+                held = self.results["held_out"]
+                counts = np.array(held["positions"])
+                if not counts.size:
+                    raise NotJudged(f"no held-out position in {self.path.name}: the game set is too small")
+                hits = np.array([c == "1" for c in self.results["columns"][label]], dtype=float)
+                # the positions come game by game, counts[i] of them for the i-th held-out game
+                values[label] = np.add.reduceat(hits, np.cumsum(counts) - counts) / counts.mean()
+            else:
+                values[label] = np.asarray(self.results["columns"][label], dtype=float)
+        return values
+
+    def where(self) -> str:
+        if self.step == "table1":
+            held = self.results["held_out"]
+            return f"{sum(held['positions'])} held-out positions of {len(held['games'])} games (accuracy in points)"
+        return "final scores"
+
+    @property
+    def unit(self) -> float:
+        """Table 1's accuracies are shares here and percentages in the paper: 100 makes the
+        effect percentage points; scores are moves in both."""
+        return 100.0 if self.step == "table1" else 1.0
+
+    def _pairs(self, claim: Claim) -> tuple[list, str]:
+        if self.step == "table4":  # one run per row: nothing to test, what the runs say is shown
+            ours = ("; ours: " + ", ".join(f"{label} {values[0]:g}" for label, values in
+                                           sorted(self.columns(claim).items()))
+                    if self.results is not None else f"; not made at {self.scale} scale: {self.make} makes it")
+            raise NotJudged("one run per row (Table 4: one Expert Iteration run per approach, in the paper as here): "
+                            "no test tells a difference from one run's luck" + ours)
+        values = self.columns(claim)
+        unit = "held-out game" if self.step == "table1" else "game"
+        few = sorted(f"{label} has {v.size} {unit}{'s' if v.size != 1 else ''}" for label, v in values.items()
+                     if v.size < 2)
+        if few:
+            raise NotJudged(f"{', '.join(few)}: a test needs 2 or more")
+        return [(f"{a} vs {b}", values[a], values[b]) for a, b in claim.pairs], self.where()
+
+    def evidence(self, claim: Claim) -> tuple[verdicts.Evidence, str]:
+        """The fixed-n report's evidence (analysis/verdicts.py) and where it was judged."""
+        pairs, where = self._pairs(claim)
+        return verdicts.compare(pairs, unit_scale=self.unit, paired=self.step == "table1"), where
+
+    def contrasts(self, claim: Claim) -> tuple[list, str, str]:
+        """The campaign's contrasts (analysis/sequential.py): the paired differences, game by
+        game for Table 1, else run i of one column against run i of the other (independent
+        games: any pairing is as good)."""
+        from analysis.sequential import Contrast
+
+        pairs, where = self._pairs(claim)
+        found = []
+        for name, a, b in pairs:
+            n = min(a.size, b.size)
+            found.append(Contrast(name, (a[:n] - b[:n]) * self.unit))
+        return found, where, "final scores"
+
+
+def with_neural_sources(claims: list[Claim], sources: dict, scale: str) -> dict:
+    """``sources`` (one per experiment, NEURAL_BASELINE's among them when a claim reads the
+    neural pipeline) with a NeuralSource for each neural step the claims read."""
+    neural = dict.fromkeys(claim.experiment for claim in claims if claim.experiment in NEURAL)
+    return {**sources, **{name: NeuralSource(name, sources[NEURAL_BASELINE], scale) for name in neural}}
+
+
 def claim_columns(claim: Claim, source: Source) -> dict:
     """The columns every claims report has for a claim: what it is, where the paper says it,
     the paper's settings, and how far the runs are from them (gaps: none, a verdict may be
@@ -453,6 +653,16 @@ def claims_table(claims: list[Claim], sources: dict[str, Source]) -> pd.DataFram
     for claim in claims:
         source = sources[claim.experiment]
         about = claim_columns(claim, source)
+        if isinstance(source, NeuralSource):  # final values: judged once, as a final-score table's claims
+            try:
+                evidence, where = source.evidence(claim)
+            except NotJudged as reason:
+                rows.append({**about, "basis": BASES[0], "evaluated_at": "-", "detail": str(reason), "_evidence": None})
+                continue
+            rows.append({**about, "basis": BASES[0], "evaluated_at": where, "runs": evidence.runs, "runs_missing": 0,
+                         "runs_starved": 0, **evidence_columns(evidence), "detail": evidence.detail,
+                         "_evidence": evidence})
+            continue
         if not claim.variants() <= {v.label for v in source.experiment.variants}:
             rows.append({**about, "basis": BASES[0], "evaluated_at": "-", "detail": about["gaps"], "_evidence": None})
             continue
@@ -470,14 +680,18 @@ def claims_table(claims: list[Claim], sources: dict[str, Source]) -> pd.DataFram
             rows.append({**about, "basis": basis, "evaluated_at": where, "runs": evidence.runs,
                          "runs_missing": sum(missing.values()),
                          "runs_starved": sum(source.runs.starved.get(label, 0) for label in source.runs.records),
-                         **{key: getattr(evidence, key) for key in (
-                             "effect", "effect_low", "effect_high", "standardized", "standardized_low",
-                             "standardized_high", "p_support", "p_contradict")},
-                         "detail": evidence.detail, "_evidence": evidence})
+                         **evidence_columns(evidence), "detail": evidence.detail, "_evidence": evidence})
     table = apply_settings(pd.DataFrame(rows), by=("basis", "kind"))
     table["runs_to_decide"] = [verdicts.runs_to_decide(e, int(f)) if v == "inconclusive" else np.nan
                                for e, f, v in zip(table["_evidence"], table["family"], table["verdict"])]
     return table.drop(columns=["_evidence"])
+
+
+def evidence_columns(evidence) -> dict:
+    """A report row's columns from its Evidence."""
+    return {key: getattr(evidence, key) for key in ("effect", "effect_low", "effect_high", "standardized",
+                                                     "standardized_low", "standardized_high", "p_support",
+                                                     "p_contradict")}
 
 
 KIND_SECTIONS = {
@@ -507,6 +721,7 @@ def claim_cells(row) -> tuple[str, str]:
 
 
 def markdown(table: pd.DataFrame, scale: str, sources: dict[str, Source]) -> str:
+    sources = {name: source for name, source in sources.items() if isinstance(source, Source)}  # runs, not results
     lines = [f"# Claims report ({scale} scale)", "",
              "Each claim, tested on this harness's runs at the published time and at matched work "
              "(our runs at t x R playouts, R the published runs' rate stated in each experiment's config, "
@@ -622,7 +837,7 @@ def claims_report(overrides: list[str], claims: list[Claim] | None = None, files
     override of the experiments (outputs_dir=...)."""
     claims = load_claims(files=files) if claims is None else claims
     experiments = load_experiments(claims, overrides)
-    claims = [resolve(claim, experiments[claim.experiment]) for claim in claims]
+    claims = [resolve(claim, experiments[experiment_of(claim)]) for claim in claims]
     sources = {name: Source(experiment, collect(experiment)) for name, experiment in experiments.items()}
     first = next(iter(sources.values())).experiment
     scale = first.scale
@@ -630,6 +845,7 @@ def claims_report(overrides: list[str], claims: list[Claim] | None = None, files
     if empty:
         raise InputError(f"no runs of {', '.join(empty)} at scale {scale}: run `make claims SCALE={scale}` "
                          "(it runs what is missing first)")
+    sources = with_neural_sources(claims, sources, scale)
     table = claims_table(claims, sources)
     folder = first.store.root / "claims"
     folder.mkdir(parents=True, exist_ok=True)

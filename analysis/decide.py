@@ -14,6 +14,11 @@ paired run index i, a value whose mean the claim says is > 0, in the claim's uni
            earlier half's: late - early / 2 > 0 and 2 early - late > 0, both linear in a run's
            best scores (the fixed-n report tests the ratio itself, analysis/verdicts.gain)
 
+A claim on the neural pipeline's stored results (analysis/claims.py, NeuralSource) gives its
+contrasts from them (the networks' games, paired per held-out game for Table 1); the campaign
+makes no runs for it (it reads no column the campaign can grow), and says which `make`
+target would give it more games.
+
 Time-table claims are judged at matched work: our runs at t x R playouts, R the published
 runs' rate (report.published_rate; the runs are made with matched_work=true, so a 163.84 s
 claim is a run of 163.84 x R playouts, the same run on any machine). A column's runs are
@@ -30,8 +35,8 @@ import pandas as pd
 
 from analysis import sequential, verdicts
 from analysis.claims import (
-    KIND_SECTIONS, SCALED_DOWN, Claim, NotJudged, Source, apply_settings, checkpoint_times, claim_cells, claim_columns,
-    counts_line,
+    KIND_SECTIONS, MAKE_TARGETS, NEURAL, SCALED_DOWN, Claim, NeuralSource, NotJudged, Source, apply_settings,
+    checkpoint_times, claim_cells, claim_columns, counts_line, evidence_columns,
 )
 from analysis.report import FIRST_PLAYOUTS, Runs, machine_counts, variant_key
 from analysis.stats import best_at, doubling_checkpoints
@@ -88,6 +93,8 @@ def columns(claim: Claim, source: Source) -> list[str]:
 
 def contrasts(claim: Claim, source: PrefixSource) -> tuple[list[sequential.Contrast], str, str]:
     """The claim's contrasts, where they are judged, and on which basis."""
+    if isinstance(source, NeuralSource):
+        return source.contrasts(claim)
     scale = source.experiment.value_scale
     unit = abs(scale)
     keys = columns(claim, source)
@@ -164,14 +171,18 @@ def decide_table(claims: list[Claim], sources: dict[str, PrefixSource], cap: int
     for claim in claims:
         source = sources[claim.experiment]
         about = claim_columns(claim, source)
-        if not claim.variants() <= {v.label for v in source.experiment.variants}:
+        if isinstance(source, NeuralSource):  # the pipeline's results: no column the campaign grows
+            keys, runs, cpu, starved = [], 0, 0.0, ""
+        elif not claim.variants() <= {v.label for v in source.experiment.variants}:
             rows.append({**about, "columns": [], "runs": 0, "cpu_seconds": 0.0, "_evidence": None, "min_runs": None,
                          "starved": "", "basis": "-", "evaluated_at": "-", "detail": about["gaps"]})
             continue
-        keys = columns(claim, source)
-        row = {**about, "columns": keys, "runs": min(len(source.costs[k]) for k in keys),
-               "cpu_seconds": sum(sum(source.costs[k]) for k in keys), "_evidence": None, "min_runs": None,
-               "starved": starved_text(source.runs, keys)}
+        else:
+            keys = columns(claim, source)
+            runs, cpu = min(len(source.costs[k]) for k in keys), sum(sum(source.costs[k]) for k in keys)
+            starved = starved_text(source.runs, keys)
+        row = {**about, "columns": keys, "runs": runs, "cpu_seconds": cpu, "_evidence": None, "min_runs": None,
+               "starved": starved}
         try:
             found, where, basis = contrasts(claim, source)
         except NotJudged as reason:
@@ -179,10 +190,7 @@ def decide_table(claims: list[Claim], sources: dict[str, PrefixSource], cap: int
             continue
         evidence = sequential.judge(found)
         rows.append({**row, "basis": basis, "evaluated_at": where, "runs": evidence.runs,
-                     **{key: getattr(evidence, key) for key in (
-                         "effect", "effect_low", "effect_high", "standardized", "standardized_low",
-                         "standardized_high", "p_support", "p_contradict")},
-                     "detail": evidence.detail, "_evidence": evidence,
+                     **evidence_columns(evidence), "detail": evidence.detail, "_evidence": evidence,
                      "min_runs": max(c.min_runs for c in found)})
     table = apply_settings(pd.DataFrame(rows))
     undecided = int((table["verdict"].isin(["inconclusive", "not judged"])).sum())
@@ -218,8 +226,13 @@ def to_decide(row) -> str:
     if row["effect_low"] == row["effect_high"]:
         return ("every run scores the same: the confidence sequence reads no evidence from runs without "
                 "spread (the fixed-n report of `make claims` judges such a column)")
+    effect = row.get("effect", math.nan)
+    if row["experiment"] in NEURAL and effect == effect and effect != 0:  # games the campaign does not make
+        games = (f"~{row['runs_to_decide']:,.0f}" if math.isfinite(row["runs_to_decide"])
+                 else f"more than {row['cap']}")
+        return (f"{games} games per column (held-out games for Table 1): the neural pipeline's, more of them in "
+                f"conf/neural_morpion.yaml, then `make {MAKE_TARGETS[NEURAL[row['experiment']]]}`")
     if not math.isfinite(row["runs_to_decide"]):
-        effect = row.get("effect", math.nan)
         return "no effect to detect" if not (effect == effect and effect != 0) else f"more than the cap of {row['cap']} runs per column"
     more = (row["runs_to_decide"] - row["runs"]) * row["cpu_seconds"] / max(row["runs"], 1) / 3600
     cost = f"~{more:,.1f} CPU-h more" if more >= 0.1 else f"~{more * 60:,.0f} CPU-min more"

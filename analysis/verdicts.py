@@ -11,7 +11,9 @@ step-down correction is applied across the claims of a report (``holm``), then
             to normal). A claim over several comparisons holds only if each does: its p-value
             for support is the largest of theirs (an intersection-union test, valid without
             correction); it is contradicted if any comparison goes significantly the other
-            way (the smallest opposite p-value times their number, Bonferroni).
+            way (the smallest opposite p-value times their number, Bonferroni). With
+            paired=True, for two columns measured on the same units (two networks on the same
+            held-out games): the paired t test on the per-unit differences instead of Welch's.
   value     a published mean holds within +-margin: two one-sided t tests (TOST) for support;
             contradicted when our mean is significantly more than margin away.
   total     a sum over instances (20 boards) of A's mean above B's: bootstrap of the
@@ -88,10 +90,31 @@ def welch(a, b) -> Welch:
                  float(interval.high), sd)
 
 
-def compare(pairs: list[tuple[str, np.ndarray, np.ndarray]], *, unit_scale: float = 1.0) -> Evidence:
+def paired_t(a, b) -> Welch:
+    """The paired t test of mean(a - b), ``a[i]`` and ``b[i]`` measured on the same unit,
+    one-sided both ways, with its 95% CI; ``sd`` is that of the differences. Differences
+    without spread give p = 0 or 1 exactly, as ``welch``."""
+    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    if a.shape != b.shape:
+        raise ValueError(f"a paired test needs one value of each column per unit: got {a.size} and {b.size}")
+    d = finite(a - b)
+    difference, sd = float(d.mean()), float(d.std(ddof=1))
+    se = sd / math.sqrt(d.size)
+    if se <= 1e-12 * max(1.0, abs(difference)):
+        return Welch(difference, 0.0, 0.0 if difference > 0 else 1.0, 0.0 if difference < 0 else 1.0,
+                     difference, difference, 0.0)
+    half = stats.t.ppf(1 - ALPHA / 2, d.size - 1) * se
+    return Welch(difference, se, float(stats.ttest_1samp(d, 0.0, alternative="greater").pvalue),
+                 float(stats.ttest_1samp(d, 0.0, alternative="less").pvalue), difference - half, difference + half, sd)
+
+
+def compare(pairs: list[tuple[str, np.ndarray, np.ndarray]], *, unit_scale: float = 1.0,
+            paired: bool = False) -> Evidence:
     """Each ``(name, a, b)``: the claim says mean(a) > mean(b) (higher is better: negate
-    lower-is-better scores first). ``unit_scale`` turns differences into the claim's unit."""
-    tests = [(name, welch(a, b), min(finite(a).size, finite(b).size)) for name, a, b in pairs]
+    lower-is-better scores first). ``unit_scale`` turns differences into the claim's unit.
+    ``paired``: a[i] and b[i] are measured on the same unit (paired_t), else Welch's t."""
+    test = paired_t if paired else welch
+    tests = [(name, test(a, b), min(finite(a).size, finite(b).size)) for name, a, b in pairs]
     name, deciding, runs = max(tests, key=lambda test: (test[1].p_greater, -test[1].difference))
     p_contradict = min(1.0, len(tests) * min(test.p_less for _, test, _ in tests))
     if deciding.difference <= 0:  # heading for contradiction: size it on the strongest opposite

@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
 from analysis import decide, sequential
-from analysis.claims import SCALED_DOWN, Claim, check_columns, load_claims, resolve
+from analysis.claims import SCALED_DOWN, Claim, check_columns, experiment_of, load_claims, resolve, with_neural_sources
 from experiments.config import exit_on_input_error
 from experiments.experiment import Experiment, load_experiment
 from experiments.store import code_version
@@ -91,7 +91,8 @@ def plan_round(states: list[ClaimState], have: dict, cost: dict, left: float, ro
     for state in states:
         if state.verdict in ("supported", "contradicted"):
             continue
-        if state.verdict == SCALED_DOWN:  # runs away from the paper's settings decide nothing of it
+        if state.verdict == SCALED_DOWN or not state.columns:  # runs away from the paper's settings decide
+            # nothing of it; a claim on no column the campaign grows (the neural pipeline's results) gets none
             plan.capped.append(state.id)
             continue
         runs = min(have[c] for c in state.columns)
@@ -165,7 +166,7 @@ def campaign_experiments(claims: list[Claim], scale: str, overrides: list[str], 
     """Each experiment the claims use, composed as the module's docstring says, with ``cap``
     runs per column."""
     experiments = {}
-    for name in dict.fromkeys(claim.experiment for claim in claims):
+    for name in dict.fromkeys(experiment_of(claim) for claim in claims):
         base = [f"experiment={name}", f"repeats={cap}", *overrides]
         experiment = load_experiment([*base, f"scale={scale}"])
         if scale == "paper" and experiment.own_budgets and not own_paper_budgets:
@@ -180,8 +181,8 @@ def campaign_experiments(claims: list[Claim], scale: str, overrides: list[str], 
 class Campaign:
     """The real columns: the experiments' variants, their runs in the store (or archive)."""
 
-    def __init__(self, claims: list[Claim], experiments: dict[str, Experiment], cap: int):
-        self.claims, self.experiments, self.cap = claims, experiments, cap
+    def __init__(self, claims: list[Claim], experiments: dict[str, Experiment], cap: int, scale: str):
+        self.claims, self.experiments, self.cap, self.scale = claims, experiments, cap, scale
         # One command line composed every experiment, so they share its backend, except that a
         # threaded experiment's own file sets backend.n_jobs: 1 (its runs go one at a time).
         backends = [experiment.backend for experiment in experiments.values()]
@@ -192,7 +193,8 @@ class Campaign:
         self.sources = None
 
     def observe(self):
-        self.sources = {name: decide.PrefixSource(e, self.cap) for name, e in self.experiments.items()}
+        self.sources = with_neural_sources(
+            self.claims, {name: decide.PrefixSource(e, self.cap) for name, e in self.experiments.items()}, self.scale)
         self.table = decide.decide_table(self.claims, self.sources, self.cap)
         states = [ClaimState(row["claim"], tuple((row["experiment"], key) for key in row["columns"]),
                              row["verdict"], row["runs_to_decide"],
@@ -246,14 +248,14 @@ def run_campaign(overrides: list[str], budget_hours: float, files: list[str] | N
     others = [o for o in overrides if not o.startswith("scale=")]
     claims = load_claims(files=files)
     experiments = campaign_experiments(claims, scale, others, cap, own_paper_budgets)
-    claims = [resolve(claim, experiments[claim.experiment]) for claim in claims]
+    claims = [resolve(claim, experiments[experiment_of(claim)]) for claim in claims]
     if cpu_clock_only:
         wall = {name for name, e in experiments.items() if any(v.job.settings.clock == "wall" for v in e.variants)}
-        claims = [claim for claim in claims if claim.experiment not in wall]
+        claims = [claim for claim in claims if experiment_of(claim) not in wall]
         experiments = {name: e for name, e in experiments.items() if name not in wall}
         if not claims:
             raise InputError("--cpu-clock-only leaves no claim: every claim chosen is judged on wall-clock runs")
-    campaign = Campaign(claims, experiments, cap)
+    campaign = Campaign(claims, experiments, cap, scale)
     started = time.time()
     print(f"Deciding {len(claims)} claims with at most {budget_hours:g} CPU-hours of new runs "
           f"(cap {cap} runs per column; {', '.join(f'{n}: {e.scale}' + (' at matched work' if e.matched_work else '') for n, e in experiments.items())})",

@@ -108,12 +108,89 @@ def train_networks(scale: str, outputs: Path, device) -> dict[str, dict]:
     return trained
 
 
+# What each step keeps for the claims report (analysis/claims.py, NeuralSource), beside its
+# tables: outputs/neural/<scale>/<step>_results.json, with
+#   step, scale, code_version;
+#   settings   what the claims compare with the paper's: epochs (of the networks' training),
+#              imitation_games (the game set's games), keep (its score filter); for table4 the
+#              Expert Iteration runs' minutes
+#   columns    per column (a network, an approach, a Table 4 row): table1, whether the network's
+#              most probable legal move is the one played, a "0"/"1" per held-out position;
+#              table2 and table3, the score of each game; table4, the network's best score over
+#              the run (one value: one run per row)
+#   held_out   table1 only: the held-out games (indices into the game set) and the positions of
+#              each, in the order of the columns' characters (every network is measured on the
+#              same positions: analysis/claims.py pairs them game by game)
+RESULTS = "{step}_results.json"
+NESTED = "Nested(1) + Resnet R2"  # Table 3's approach (the published row's label)
+
+
+def results_path(outputs: Path, scale: str, step: str) -> Path:
+    return outputs / "neural" / scale / RESULTS.format(step=step)
+
+
+def step_columns(step: str) -> list[str]:
+    """The columns a step's results hold (known before it runs: the claims name them)."""
+    if step in ("table1", "table2"):
+        return list(NETWORKS)
+    if step == "table3":
+        return [NESTED, "Resnet R2"]
+    return [exit_label(row) for row in load_reference("morpion_table4_5d_exit.csv").itertuples()]
+
+
+def exit_label(row) -> str:
+    """A Table 4 row's column: its approach where no other row has it (the A rows), else the
+    approach with its temperature and rollouts ("NeuralNMCS(0) T 0.2 r 100")."""
+    approaches = list(load_reference("morpion_table4_5d_exit.csv")["approach"])
+    if approaches.count(row.approach) == 1:
+        return row.approach
+    return f"{row.approach} T {row.temperature:g} r {row.rollouts}"
+
+
+def write_results(outputs: Path, scale: str, step: str, settings: dict, columns: dict, **more) -> Path:
+    from experiments.store import code_version, write_json
+
+    path = results_path(outputs, scale, step)
+    write_json(path, {"step": step, "scale": scale, "code_version": code_version(), "settings": settings,
+                      "columns": columns, **more})
+    return path
+
+
+def trained_settings(trained: dict[str, dict]) -> dict:
+    """The settings of the networks ``trained`` (by label) that the claims check: their epochs,
+    the games of the set they learnt from and its score filter."""
+    state = next(iter(trained.values()))
+    return {"epochs": state["epoch"], "imitation_games": state["data"]["games"],
+            "keep": state["data"]["provenance"]["keep"]}
+
+
+def held_out_results(scale: str, outputs: Path, trained: dict[str, dict], device) -> Path:
+    """Table 1's results file: each network's correctness on every held-out position."""
+    import numpy as np
+
+    from nrpa.neural.training import held_out_correct, load_network
+
+    games = games_of(scale, outputs)
+    columns, positions = {}, None
+    for label, (network, representation) in NETWORKS.items():
+        model, settings = load_network(outputs / "neural" / scale / f"{network}_{representation}.pt", device)
+        game_of, correct = held_out_correct(model, games, settings, device)
+        if positions is not None and not np.array_equal(game_of, positions):
+            raise RuntimeError(f"{label} was measured on other held-out positions than {next(iter(columns))}")
+        positions = game_of
+        columns[label] = "".join("1" if hit else "0" for hit in correct)
+    held, counts = np.unique(positions, return_counts=True)  # the positions come game by game, in order
+    return write_results(outputs, scale, "table1", trained_settings(trained), columns,
+                         held_out={"games": held.tolist(), "positions": counts.tolist()})
+
+
 def table1(scale: str, outputs: Path, device) -> list[Path]:
     """Figure 2 (the data's score filter), Table 1 (the networks' accuracy on held-out games),
-    Figures 3 and 4 (loss and accuracy per epoch)."""
+    Figures 3 and 4 (loss and accuracy per epoch); the per-position results for the claims."""
     sequences, scores, _ = data_runs(scale, outputs)
     paths = neural_report.figure2(sequences, scores, scale_settings(scale)["data"]["keep"][1], scale, outputs)
-    return paths + neural_report.table1(train_networks(scale, outputs, device), scale, outputs)
+    trained = train_networks(scale, outputs, device)
+    return paths + neural_report.table1(trained, scale, outputs) + [held_out_results(scale, outputs, trained, device)]
 
 
 def table2(scale: str, outputs: Path, device) -> list[Path]:
@@ -133,7 +210,9 @@ def table2(scale: str, outputs: Path, device) -> list[Path]:
         games = sample_games(model, representation, domain, count, seed=DATA_SEED, device=device)
         played[label] = (list(games.scores), games.cut_short, time.perf_counter() - started)
     epochs = next(iter(trained.values()))["epoch"]
-    return neural_report.table2(played, count, DATA_SEED, epochs, describe(device), scale, outputs)
+    results = write_results(outputs, scale, "table2", trained_settings(trained),
+                            {label: [float(s) for s in scores] for label, (scores, _, _) in played.items()})
+    return neural_report.table2(played, count, DATA_SEED, epochs, describe(device), scale, outputs) + [results]
 
 
 MORPION_PLAYOUTS_PER_SECOND = 46_500  # NRPA on 5D, `make bench` on this VM (README, Speed)
@@ -173,18 +252,20 @@ def table3(scale: str, outputs: Path, device) -> list[Path]:
     from nrpa.neural.torch_setup import describe
     from nrpa.neural.training import load_network
 
-    train_networks(scale, outputs, device)
+    trained = train_networks(scale, outputs, device)
     play = scale_settings(scale)["play"]
     model, _ = load_network(outputs / "neural" / scale / "resnet_R2.pt", device)
     domain = make_morpion("5D")
     played = {}
-    for label, player, count in (("Nested(1) + Resnet R2", nested_games, play["nested_games"]),
+    for label, player, count in ((NESTED, nested_games, play["nested_games"]),
                                  ("Resnet R2", sample_games, play["games"])):
         print(f"{label}: {count} games", file=sys.stderr)
         started = time.perf_counter()
         games = player(model, "R2", domain, count, seed=DATA_SEED, device=device)
         played[label] = (list(games.scores), (time.perf_counter() - started) / count)
-    return neural_report.table3(played, describe(device), scale, outputs)
+    results = write_results(outputs, scale, "table3", trained_settings(trained),
+                            {label: [float(s) for s in scores] for label, (scores, _) in played.items()})
+    return neural_report.table3(played, describe(device), scale, outputs) + [results]
 
 
 def exit_rows() -> list:
@@ -242,7 +323,11 @@ def table4(scale: str, outputs: Path, device) -> list[Path]:
     best and the expert's best beside the published values; Figure 6, the best score found
     over time."""
     records = [exit_run(expert, row, scale, outputs, device) for row, expert in enumerate(exit_rows())]
-    return neural_report.table4(records, scale_settings(scale)["exit"], scale, outputs)
+    rows = load_reference("morpion_table4_5d_exit.csv").itertuples()
+    results = write_results(outputs, scale, "table4", {"minutes": min(r["settings"]["minutes"] for r in records)},
+                            {exit_label(row): [max(entry["nn_best"] for entry in record["iterations"])]
+                             for row, record in zip(rows, records)})
+    return neural_report.table4(records, scale_settings(scale)["exit"], scale, outputs) + [results]
 
 
 def main(argv: list[str] | None = None) -> int:

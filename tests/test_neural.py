@@ -172,6 +172,10 @@ def test_the_neural_tables_build_at_smoke_scale(tmp_path):
     record = json.loads((tmp_path / "neural" / "smoke" / "exit" / "NeuralNRPA2_A_t0.2_r20.json").read_text())
     assert record["certificate"]["replayed_score"] == record["best"]["score"] and record["code_version"]
     assert (tmp_path / "figures" / "morpion_fig6_smoke.png").is_file()
+    # what the claims read: each row's network best, one run per row
+    results = json.loads((tmp_path / "neural" / "smoke" / "table4_results.json").read_text())
+    assert len(results["columns"]) == 11 and results["settings"] == {"minutes": 0}
+    assert results["columns"]["NeuralNRPA(2) A"] == [exit_table["nn_best_score"].iloc[9]]
     # a damaged record is set aside and made again from the run's checkpoint, no iteration rerun
     path = tmp_path / "neural" / "smoke" / "exit" / "NeuralNRPA2_A_t0.2_r20.json"
     path.write_text("{cut short")

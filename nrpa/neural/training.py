@@ -109,19 +109,38 @@ def usable(batches: Batches, games: np.ndarray) -> tuple[np.ndarray, np.ndarray]
 
 def evaluate(network, batches: Batches, positions, device, batch_size: int) -> tuple[float, float]:
     """Mean cross-entropy and accuracy (the most probable legal move is the one played)."""
+    loss, correct = predictions(network, batches, positions, device, batch_size)
+    return loss, (int(correct.sum()) / correct.size if correct.size else float("nan"))
+
+
+def predictions(network, batches: Batches, positions, device, batch_size: int) -> tuple[float, np.ndarray]:
+    """Mean cross-entropy over ``positions`` and, per position in their order, whether the
+    network's most probable legal move is the one played."""
     game_of, ply_of = positions
     if len(game_of) == 0:
-        return float("nan"), float("nan")
+        return float("nan"), np.zeros(0, dtype=bool)
     network.eval()
-    loss_sum, correct = 0.0, 0
+    loss_sum, correct = 0.0, []
     with torch.no_grad():
         for first in range(0, len(game_of), batch_size):
             chunk = slice(first, first + batch_size)
             planes, legal, targets = batches.tensors(game_of[chunk], ply_of[chunk], device)
             logits = masked_logits(network(planes), legal)
             loss_sum += float(torch.nn.functional.cross_entropy(logits, targets, reduction="sum"))
-            correct += int((logits.argmax(1) == targets).sum())
-    return loss_sum / len(game_of), correct / len(game_of)
+            correct.append((logits.argmax(1) == targets).cpu().numpy())
+    return loss_sum / len(game_of), np.concatenate(correct)
+
+
+def held_out_correct(network, game_set: GameSet, settings: TrainSettings, device=None) -> tuple[np.ndarray, np.ndarray]:
+    """The held-out positions a trained network is measured on (Table 1), as (the game of each,
+    an index into ``game_set``; whether the network's most probable legal move there is the one
+    played). Networks trained with the same seed and held-out share on the same game set are
+    measured on the same positions, in the same order: their correctness pairs position by
+    position (the claims on Table 1 compare them so)."""
+    batches = Batches(game_set, settings)
+    positions = usable(batches, split(game_set, settings)[1])
+    return positions[0], predictions(network, batches, positions, device or torch.device("cpu"),
+                                     settings.batch_size)[1]
 
 
 def train_epoch(network, optimizer, batches: Batches, positions, settings: TrainSettings, epoch: int, device,
