@@ -290,7 +290,8 @@ def test_the_estimate_counts_the_runs_of_each_scale(tmp_outputs):
     assert "8 jobs (NRPA, SNRPA(2)" in paper.stdout and "1600 runs in all" in paper.stdout
     assert "72.82 hours of run budgets" in paper.stdout
     root = command("-m", "experiments.estimate", "experiment=distributed_fig5", "scale=smoke", outputs=tmp_outputs)
-    assert "24 runs in all, 0 already in the store, 24 to make" in root.stdout  # 6 x 2 root runs x K = 2
+    # 2 boards x 2 root runs x (root's K x threads = 4 jobs + 2 hybrids' K = 2 members)
+    assert "32 runs in all, 0 already in the store, 32 to make" in root.stdout
     quick = command("-m", "experiments.estimate", "experiment=stabilized_table4", "scale=quick", "repeats=3",
                     outputs=tmp_outputs)
     assert "24 runs in all" in quick.stdout
