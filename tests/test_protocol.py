@@ -297,6 +297,31 @@ def test_the_estimate_counts_the_runs_of_each_scale(tmp_outputs):
     assert "24 runs in all" in quick.stdout
 
 
+def test_figure_4_sweeps_the_papers_thread_counts_at_paper_scale_and_keeps_its_column_names(tmp_outputs):
+    from hydra import compose, initialize_config_dir
+    from hydra.core.plugins import Plugins
+
+    from experiments.config import register_configs
+    from experiments.experiment import CONFIG_DIR, load_experiment
+
+    labels = {}
+    for scale in ("paper", "quick"):
+        experiment = load_experiment(["experiment=distributed_fig4", f"scale={scale}", f"outputs_dir={tmp_outputs}"])
+        labels[scale] = [variant.label for variant in experiment.variants]
+        threads = sorted({variant.job.settings.threads for variant in experiment.variants})
+        assert threads == ([1, 2, 4, 8, 16, 32] if scale == "paper" else [1, 2])
+        # Hydra's own sweeper (run.py -m) reads the same values from the interpolation
+        register_configs()
+        with initialize_config_dir(config_dir=str(CONFIG_DIR), version_base="1.3"):
+            cfg = compose("config", overrides=["experiment=distributed_fig4", f"scale={scale}"],
+                          return_hydra_config=True)
+            swept = Plugins.instance()._instantiate(cfg.hydra.sweeper)._parse_config()
+        assert f"threads={','.join(map(str, threads))}" in swept
+    assert len(labels["paper"]) == 6 * 6 and len(labels["quick"]) == 6 * 2
+    assert set(labels["quick"]) < set(labels["paper"])  # the same names for the columns both have
+    assert "strategy=leaf_shared threads=2" in labels["quick"]
+
+
 @pytest.mark.slow
 def test_the_submitit_launcher_spreads_a_sweep_over_processes(tmp_outputs):
     completed = python("run.py", "-m", "hydra/launcher=submitit_local", "algo=snrpa", "P=2,3",
