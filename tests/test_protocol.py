@@ -322,6 +322,16 @@ def test_figure_4_sweeps_the_papers_thread_counts_at_paper_scale_and_keeps_its_c
     assert "strategy=leaf_shared threads=2" in labels["quick"]
 
 
+def test_figure_3_runs_complete_level_4_executions_at_paper_scale_and_budgets_below(tmp_outputs):
+    from experiments.experiment import load_experiment
+
+    for scale, budget, restart in (("paper", None, False), ("quick", 5.12, True), ("smoke", 0.08, True)):
+        experiment = load_experiment(["experiment=distributed_fig3", f"scale={scale}", f"outputs_dir={tmp_outputs}"])
+        settings = {(v.job.settings.level, v.job.settings.max_time, v.job.settings.max_playouts,
+                     v.job.settings.restart) for v in experiment.variants}
+        assert settings == {(4, budget, None, restart)}, scale  # paper: the top level once, to its end
+
+
 @pytest.mark.slow
 def test_the_submitit_launcher_spreads_a_sweep_over_processes(tmp_outputs):
     completed = python("run.py", "-m", "hydra/launcher=submitit_local", "algo=snrpa", "P=2,3",
