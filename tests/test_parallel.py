@@ -191,7 +191,7 @@ def test_a_threaded_run_from_the_command_line(tmp_path):
                "restart=false", f"outputs_dir={tmp_path}")
     assert done.returncode == 0, done.stderr
     record = json.loads(next((tmp_path / "runs" / "samegame").glob("*.json")).read_text())
-    assert record["config"]["parallel"] == {"strategy": "thread_local", "level": 1, "threads": 2}
+    assert record["config"]["parallel"] == {"strategy": "thread_local", "level": 1, "threads": 2, "hand_back": True}
     assert record["result"]["playouts"] == 100
     assert np.isfinite(record["result"]["best_score"])
 
