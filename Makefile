@@ -74,10 +74,10 @@ stabilized-table1: ## Stabilized NRPA Table 1, Maximum problem (199 atoms), NRPA
 stabilized-table2: ## Stabilized NRPA Table 2, best scores on the 20 SameGame boards
 stabilized-table3: ## Stabilized NRPA Table 3, TSPTW rc_204.1, NRPA vs SNRPA(P), gap to the best-known tour
 stabilized-table4: ## Stabilized NRPA Table 4, SameGame board 1, NRPA vs SNRPA(P)
-distributed-table1: ## Distributed NRPA Table 1, best scores on the 20 SameGame boards
+distributed-table1: ## Distributed NRPA Table 1, best scores on the 20 SameGame boards: NMCS(4), NRPA(4), Dist-NRPA(5) (hybrid-1)
 distributed-fig3: ## Distributed NRPA Figure 3: score vs playouts, shared/thread-local policy at levels 1..3 vs sequential
-distributed-fig4: ## Distributed NRPA Figure 4: score after a fixed time by strategy, level and threads (ARGS=threads=1,2,4)
-distributed-fig5: ## Distributed NRPA Figure 5: root vs hybrid-1 vs hybrid-2 over time, boards 1 and 3
+distributed-fig4: ## Distributed NRPA Figure 4: score after a fixed time by strategy, level and threads (1..32 at SCALE=paper, 1,2 below; ARGS=threads=1,2,4 for others)
+distributed-fig5: ## Distributed NRPA Figure 5: root (K x threads jobs) vs hybrid-1 vs hybrid-2 over time, boards 1 and 3
 speedup: ## speed-up k(t) of parallel NRPA over sequential (Gelly et al.), with CIs, and playouts per wall-second
 morpion-table2: ## Morpion paper Table 2, 5D: uniform policy, NRPA(1..3) final scores, best grid as PNG; then the neural rows (games sampled from Table 1's networks) and Figure 5
 morpion-table1: ## Morpion paper Table 1, Figures 2, 3 and 4: NRPA games (5D) and the score filter's trade-off, the three imitation networks trained, their held-out accuracy and curves (needs PyTorch)

@@ -101,14 +101,30 @@ def checkpoints(experiment, runs, axis_name: str, estimate, published: bool) -> 
     ]))
 
 
+def board_searches(experiment, separator: str = "; ") -> str:
+    """The level and budget of a board table's runs: one phrase when every column shares them,
+    else the first columns' phrase then each other column's (Dist-NRPA(5): a threaded root run),
+    joined by ``separator``."""
+    phrases = {}
+    for variant in experiment.variants:
+        s = variant.job.settings
+        budget = (f"{s.max_time:g} {'wall' if s.clock == 'wall' else 'CPU'}-seconds" if s.max_time is not None
+                  else f"{s.max_playouts:,} playouts" if s.max_playouts is not None else "the top level once")
+        search = (f", the best of {variant.root} searches" if variant.root > 1 else "") + (
+            f" with the {s.parallel.replace('_', '-')} policy at level {s.parallel_level} on {s.threads} threads"
+            if s.parallel in ("shared", "thread_local") else "")
+        phrase = f"level {s.level}{search}, budget {budget} per {'search' if variant.root > 1 else 'run'}"
+        phrases.setdefault(phrase, []).append(variant.label)
+    (first, _), *others = phrases.items()
+    return separator.join([first] + [f"{', '.join(dict.fromkeys(labels))}: {phrase}" for phrase, labels in others])
+
+
 def boards(experiment, runs, leaderboard_root) -> str:
-    settings = experiment.variants[0].job.settings
     return captioned(experiment, runs, (
         f"Per board, the best and the mean final score over {run_counts(runs)} run(s) per "
-        f"algorithm and board (95% Student-t CI in brackets), level {settings.level}, "
-        f"budget {settings.max_time:g} {budget_unit(experiment)} per run; the papers ran level 4 to completion or "
-        "for 2 hours per board. Published columns as printed in the paper. leaderboard: the best "
-        "certificate ever found here for the board, whatever the run, verified by replay "
+        f"algorithm and board (95% Student-t CI in brackets), {board_searches(experiment)}; the papers ran "
+        "level 4 to completion or for 2 hours per board. Published columns as printed in the paper. leaderboard: "
+        "the best certificate ever found here for the board, whatever the run, verified by replay "
         f"(files under {leaderboard_root})."))
 
 

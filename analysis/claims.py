@@ -232,10 +232,14 @@ class Source:
         return min(budgets)
 
     def published_times(self, axis: str, last: float) -> np.ndarray:
+        """The published table's times; without one, every doubling up to ``last`` and
+        ``last`` itself where it falls between two, so that a claim "at the end" reads the
+        runs' end (Figure 3's complete executions end at playout counts between doublings)."""
         reference = self.reference
         if axis != "playouts" and reference is not None and "time" in reference.columns:
             return reference["time"].to_numpy(dtype=float)
-        return doubling_checkpoints(FIRST_PLAYOUTS if axis == "playouts" else FIRST_TIME, last)
+        doublings = doubling_checkpoints(FIRST_PLAYOUTS if axis == "playouts" else FIRST_TIME, last)
+        return doublings if doublings.size and doublings[-1] >= last * (1 - 1e-9) else np.append(doublings, last)
 
     def at(self, label: str, axis: str, t: float) -> np.ndarray:
         """Each run's best at ``t`` on ``axis`` (the kernel's unit; NaN: no solution yet)."""

@@ -387,10 +387,10 @@ def boards_report(experiment: Experiment, runs: Runs, estimate) -> list[Table | 
     reference = load_reference(experiment.reference) if experiment.reference else None
     table = board_table(final_scores, reference, best_ever)
     algorithms = list(dict.fromkeys(v.label for v in experiment.variants))
-    max_time = experiment.variants[0].job.settings.max_time
+    searches = captions.board_searches(experiment, separator=";\n")  # a line per budget in the figure's title
     outputs = [Table("", table, board_markdown(table, algorithms,
                                                caption=captions.boards(experiment, runs, leaderboard.root))),
-               plotted(experiment, f": {max_time:g} CPU-s per run", lambda ax: plot_boards(table, algorithms, ax))]
+               plotted(experiment, f": {searches}", lambda ax: plot_boards(table, algorithms, ax))]
     if len(algorithms) < 2 or not any(all(final_scores.get((a, b)) for a in algorithms) for _, b in final_scores):
         return outputs  # nothing to compare yet
     improvement, profile = comparisons(final_scores, best_known(final_scores, reference, best_ever),

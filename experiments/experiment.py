@@ -82,7 +82,9 @@ def load_experiment(overrides: list[str]) -> Experiment:
             raise InputError(
                 f"no experiment given: add experiment=NAME, one of {', '.join(experiment_names())}"
             )
-        configured = OmegaConf.to_container(base.hydra.sweeper.params or {})
+        # resolved, as Hydra's sweeper resolves them: a swept value may depend on the scale
+        # (distributed_fig4.yaml's threads)
+        configured = OmegaConf.to_container(base.hydra.sweeper.params or {}, resolve=True)
         params = {**{key: str(values).split(",") for key, values in configured.items()}, **swept}
         keys = list(params)
         grid = [params[key] for key in keys]

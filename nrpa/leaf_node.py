@@ -8,17 +8,22 @@ A parallel level L (1 <= L <= the top level) and M threads; the levels above L a
   level keeps the best of the round's sequences (on ``>=``, ties to the lowest thread) and
   adapts toward it with step alpha * M (the paper's alpha = M; GNRPA's step times M).
 * Thread-local policy (Algorithm 5): a level-L call runs M level-L searches at once, each on
-  its own copy of the policy with N / M iterations at level L (N below); the call returns the
-  best thread's sequence (its policy, which the paper hands back too, is never read: the
-  caller starts its next call from a fresh copy of its own policy).
+  its own copy of the caller's policy with N / M iterations at level L (N below); the call
+  returns the best thread's sequence and hands its local policy back: the caller's policy
+  (row L + 1, passed "by reference") becomes the best thread's before the caller adapts it
+  toward its best sequence ("policy-ref <- policy_max /* Update parent policy */"). The best
+  thread: the highest score, the lowest thread on a tie.
 
 Leaf parallelisation is L = 1, node parallelisation any higher L. With M = 1 both run the
 sequential code on the caller's random stream, so they give the sequential run for the
-same seed. With M > 1 the caller draws one seed per thread and round from its stream, and
-one it reseeds its own stream with after the round; each thread seeds its own numba
-generator (numba keeps one per OS thread, and the threading layer may run a thread's share
-on the caller's), so a run depends on the seed only, not on how the threads are scheduled (when it runs to the end of its top
-level: a time budget stops threads wherever they are).
+same seed (one thread hands no policy back, as in the authors' code, which makes the
+parallel call only with more than one thread: Figure 4's 1-thread points are the
+sequential NRPA; docs/readings.md). With M > 1 the caller draws one seed per thread and
+round from its stream, and one it reseeds its own stream with after the round; each thread
+seeds its own numba generator (numba keeps one per OS thread, and the threading layer may
+run a thread's share on the caller's), so a run depends on the seed only, not on how the
+threads are scheduled (when it runs to the end of its top level: a time budget stops
+threads wherever they are).
 
 Each thread counts its playouts and traces its own improvements in its own ``Run``; after
 each parallel section the parent merges them in time order into the run's trace. A merged
@@ -97,8 +102,8 @@ def _parallel_level(domain, ws, policy, run, params, source_row, workspaces, pol
     """One level-L call (L = ``params.parallel_level``), parallel by ``params.strategy``,
     starting from the policy in row ``source_row`` (the caller's row L + 1, or row L itself
     at the top level); its best sequence ends in ``ws.seq_*[L]``. Thread-local threads copy
-    that row straight into their own tables; the other cases copy it into row L first, as
-    ``nrpa_until``'s levels do."""
+    that row straight into their own tables, and the best thread's table goes back into it
+    (M > 1); the other cases copy it into row L first, as ``nrpa_until``'s levels do."""
     level = params.parallel_level
     threads = params.threads
     if params.strategy == THREAD_LOCAL and threads > 1:
@@ -107,10 +112,10 @@ def _parallel_level(domain, ws, policy, run, params, source_row, workspaces, pol
                                values)
         end_section(run, runs, seeds, threads)
         best = _best_thread(values, threads)
-        # The best thread's policy is not copied back into row L: the caller never reads the
-        # policy of a call it made (the next call starts from a fresh copy of row L + 1), so
-        # taking it would change nothing but the time.
         copy_sequence(workspaces[best], level, ws, level)
+        # Algorithm 5's hand-back: the caller's policy becomes the best thread's local
+        # policy (at the top level, row L itself: nothing reads it before the restart clears it).
+        pol.copy_row_to(policies[best], level, policy, source_row)
         return values[best]
     if source_row != level:
         pol.copy_row(policy, source_row, level)

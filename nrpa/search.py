@@ -195,7 +195,13 @@ def _spmcts_checks(s: SearchSettings) -> list[tuple[bool, str]]:
 def _nrpa_parallel_identity(s: SearchSettings) -> dict:
     if s.parallel == "averaged":
         return {"strategy": s.parallel, "searches": s.threads, "average_every": s.average_every}
-    return {"strategy": s.parallel, "level": s.parallel_level, "threads": s.threads}
+    identity = {"strategy": s.parallel, "level": s.parallel_level, "threads": s.threads}
+    if s.parallel == "thread_local" and s.threads > 1:
+        # The best thread's policy goes back to the caller (Algorithm 5) since this key came
+        # in: runs made before, without it, are other runs and keep their ids, so the store
+        # never hands them back for these (one thread, unchanged, keeps its id).
+        identity["hand_back"] = True
+    return identity
 
 
 def _spmcts_parallel_identity(s: SearchSettings) -> dict:

@@ -345,3 +345,23 @@ def test_a_campaign_makes_no_runs_for_a_claim_away_from_its_papers_settings():
               ClaimState("here", ("b",), "not judged", math.nan, 15)]
     plan = plan_round(states, {"a": 0, "b": 0}, {"a": 1.0, "b": 1.0}, left=1e6, round_budget=1e6, cap=200)
     assert plan.capped == ["away"] and plan.targets == {"b": 15}
+
+
+def test_a_claim_at_the_end_reads_where_every_run_ends_between_two_doublings():
+    """Figure 3's complete level-4 executions end at (N/M) x M x N^3 playouts (96 x 10^6 with
+    16 threads), between two doublings of 100: "at the end" is there, not at the doubling before."""
+    from types import SimpleNamespace
+
+    from analysis.claims import Source, checkpoint_times
+
+    untimed = SimpleNamespace(settings=SimpleNamespace(max_time=None, clock="wall"))
+    experiment = SimpleNamespace(variants=[SimpleNamespace(label=label, job=untimed) for label in ("a", "b")],
+                                 reference=None)
+    runs = SimpleNamespace(records={"a": [{"result": {"playouts": 96_000_000}}] * 2,
+                                    "b": [{"result": {"playouts": 100_000_000}}] * 2})
+    source = Source(experiment, runs)
+    at_end = Claim("P", "end", "a above b", "x", "compare", pairs=(("a", "b"),), at="last", axis="playouts")
+    assert checkpoint_times(at_end, source, "playouts") == ([96_000_000], "9.6e+07 playouts")
+    every = Claim("P", "every", "a above b", "x", "compare", pairs=(("a", "b"),), at="every", axis="playouts")
+    times, _ = checkpoint_times(every, source, "playouts")
+    assert times == [100 * 2**k for k in range(20)] + [96_000_000]  # 100 x 2^19 = 52,428,800 < 96e6

@@ -16,6 +16,9 @@ CASES = [
     ("distributed_fig4", ["strategy=leaf_shared", "strategy=node3_thread_local"], ["threads=1", "threads=2"]),
     ("morpion_table2", [], ["level=0", "level=3"]),
     ("family_samegame", ["variant=gnrpa_tabu_lr", "variant=nrpa"], []),
+    # a variant whose budgets interpolate its own scale_budgets; root's K through oc.select
+    ("distributed_table1", ["variant=nmcs", "variant=dist_nrpa5"], ["domain.board=1", "domain.board=20"]),
+    ("distributed_fig5", ["strategy=root", "strategy=hybrid_thread_local"], ["domain.board=3"]),
 ]
 
 

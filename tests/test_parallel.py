@@ -1,5 +1,8 @@
 """Leaf and node parallel NRPA on threads: M = 1 is the sequential run, M > 1 is
-deterministic and makes N^level playouts per top-level call, options are checked."""
+deterministic and makes N^level playouts per top-level call, the thread-local policy is a
+plain-Python Algorithm 5 (the best thread's policy handed back), options are checked."""
+
+import math
 
 import json
 from dataclasses import replace
@@ -14,6 +17,8 @@ from nrpa import policy as pol
 from nrpa.policy_averaging import average_top_policies
 from nrpa.bias import bias_for
 from nrpa.domains.registry import SameGameOptions, make_domain
+from nrpa.domains.samegame import sg_legal_moves, sg_max_moves, sg_new_state, sg_play, sg_score
+from nrpa.run import SEED_LIMIT
 from nrpa.search import SearchSettings, run_search
 from tests.conftest import cli, python, run_experiment
 
@@ -60,6 +65,114 @@ def test_threads_give_the_same_run_for_the_same_seed(board, parallel, parallel_l
     assert other_seed.best_moves != first.best_moves  # the seed matters
 
 
+class PlainThreadLocal:
+    """Leaf-parallel NRPA with the thread-local policy (the paper's Algorithm 5 at L = 1) in
+    plain Python from the definitions, on the kernel's random streams (numba's generator is
+    numpy's legacy Mersenne Twister): before each parallel call the caller draws M + 1 seeds
+    (one per thread, then the one it reseeds its own stream with), thread i seeds its own
+    stream with the i-th and runs N / M level-1 iterations on its copy of the caller's
+    policy; the best thread (highest score, lowest thread on a tie) gives the sequence and,
+    with ``hand_back``, its policy, which the caller then adapts. SameGame's legal moves and
+    codes come from the domain kernel's functions (the rules are not under test here)."""
+
+    def __init__(self, domain, *, N, M, alpha, seed, hand_back):
+        self.domain, self.N, self.M, self.alpha, self.hand_back = domain, N, M, alpha, hand_back
+        self.caller = np.random.RandomState(seed)
+        self.moves = np.zeros(sg_max_moves(domain), dtype=np.int64)
+        self.codes = np.zeros(sg_max_moves(domain), dtype=np.int64)
+        self.playouts, self.best, self.best_moves = 0, -math.inf, ()
+
+    def playout(self, exp_v, random):
+        state, steps, moves = sg_new_state(self.domain), [], []
+        while (n := sg_legal_moves(self.domain, state, self.moves, self.codes)) > 0:
+            legal = [int(code) for code in self.codes[:n]]
+            weights = [exp_v.get(code, 1.0) for code in legal]
+            threshold = random.random_sample() * sum(weights)
+            chosen, cumulative = n - 1, 0.0
+            for i in range(n - 1):
+                cumulative += weights[i]
+                if threshold < cumulative:
+                    chosen = i
+                    break
+            steps.append((legal, chosen))
+            moves.append(int(self.moves[chosen]))
+            sg_play(self.domain, state, self.moves[chosen])
+        self.playouts += 1
+        return float(sg_score(self.domain, state)), steps, tuple(moves)
+
+    def adapt(self, v, exp_v, steps):
+        """Rosin's Adapt, every probability taken before any weight changes (nrpa.nested.adapt)."""
+        changes = []
+        for legal, chosen in steps:
+            weights = [exp_v.get(code, 1.0) for code in legal]
+            scale = -self.alpha / sum(weights)
+            deltas = [w * scale for w in weights]
+            deltas[chosen] += self.alpha
+            changes += zip(legal, deltas)
+        for code, delta in changes:
+            v[code] = v.get(code, 0.0) + delta
+        for code, _ in changes:
+            exp_v[code] = pol.weight_exp(v[code])
+
+    def thread(self, v, exp_v, seed):
+        """NRPA-Sub: N / M level-1 iterations on a local copy of the policy; (score, sequence,
+        local policy, each improvement of the run's best as (score, moves) in order)."""
+        random, v, exp_v = np.random.RandomState(seed), dict(v), dict(exp_v)
+        best, best_steps, improvements = -math.inf, None, []
+        for _ in range(self.N // self.M):
+            value, steps, moves = self.playout(exp_v, random)
+            if value > max([self.best] + [score for score, _ in improvements]):
+                improvements.append((value, moves))
+            if value >= best:
+                best, best_steps = value, steps
+            self.adapt(v, exp_v, best_steps)
+        return best, best_steps, (v, exp_v), improvements
+
+    def parallel(self, v, exp_v):
+        """NRPA-Par2 (level 1, policy-ref): the best thread's score, sequence and policy."""
+        seeds = [int(self.caller.randint(0, SEED_LIMIT)) for _ in range(self.M + 1)]
+        threads = [self.thread(v, exp_v, seed) for seed in seeds[:self.M]]
+        self.caller = np.random.RandomState(seeds[self.M])
+        # the run's best: the lowest thread with the highest improvement, its first playout to reach it
+        found = [(improvements[-1][0], -i, improvements[-1][1]) for i, (*_, improvements) in enumerate(threads)
+                 if improvements]
+        if found:
+            self.best, _, self.best_moves = max(found)
+        best = max(range(self.M), key=lambda i: (threads[i][0], -i))
+        return threads[best][:3]
+
+    def call(self, level, v, exp_v):
+        """NRPA at ``level`` >= 2 on a copy of the policy; its level-1 calls are parallel."""
+        v, exp_v = dict(v), dict(exp_v)
+        best, best_steps = -math.inf, None
+        for _ in range(self.N):
+            if level == 2:
+                value, steps, handed = self.parallel(v, exp_v)
+                if self.hand_back:  # policy-ref <- policy_max
+                    v, exp_v = handed
+            else:
+                value, steps = self.call(level - 1, v, exp_v)
+            if value >= best:
+                best, best_steps = value, steps
+            self.adapt(v, exp_v, best_steps)
+        return best, best_steps
+
+
+@pytest.mark.parametrize("level, N, threads", [(2, 10, 2), (2, 6, 3), (3, 4, 2)])
+@pytest.mark.slow
+def test_the_thread_local_policy_is_a_plain_python_algorithm_5(board, level, N, threads):
+    result = run_search(board, once(level=level, N=N, alpha=1.0, parallel="thread_local", parallel_level=1,
+                                    threads=threads))
+    plain = PlainThreadLocal(board, N=N, M=threads, alpha=1.0, seed=11, hand_back=True)
+    best, _ = plain.call(level, {}, {})
+    assert (result.best_score, result.best_moves, result.playouts) == (best, plain.best_moves, plain.playouts)
+    assert plain.best == best and result.playouts == N**level
+    # the hand-back was exercised: without it the same draws give another run
+    kept = PlainThreadLocal(board, N=N, M=threads, alpha=1.0, seed=11, hand_back=False)
+    kept.call(level, {}, {})
+    assert (kept.best, kept.best_moves) != (plain.best, plain.best_moves)
+
+
 @pytest.mark.slow
 def test_the_merged_trace_is_the_best_so_far_in_time_order(board):
     result = run_search(board, SearchSettings(level=3, N=10, parallel="shared", parallel_level=1, threads=2,
@@ -78,7 +191,7 @@ def test_a_threaded_run_from_the_command_line(tmp_path):
                "restart=false", f"outputs_dir={tmp_path}")
     assert done.returncode == 0, done.stderr
     record = json.loads(next((tmp_path / "runs" / "samegame").glob("*.json")).read_text())
-    assert record["config"]["parallel"] == {"strategy": "thread_local", "level": 1, "threads": 2}
+    assert record["config"]["parallel"] == {"strategy": "thread_local", "level": 1, "threads": 2, "hand_back": True}
     assert record["result"]["playouts"] == 100
     assert np.isfinite(record["result"]["best_score"])
 

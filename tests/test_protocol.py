@@ -290,10 +290,46 @@ def test_the_estimate_counts_the_runs_of_each_scale(tmp_outputs):
     assert "8 jobs (NRPA, SNRPA(2)" in paper.stdout and "1600 runs in all" in paper.stdout
     assert "72.82 hours of run budgets" in paper.stdout
     root = command("-m", "experiments.estimate", "experiment=distributed_fig5", "scale=smoke", outputs=tmp_outputs)
-    assert "24 runs in all, 0 already in the store, 24 to make" in root.stdout  # 6 x 2 root runs x K = 2
+    # 2 boards x 2 root runs x (root's K x threads = 4 jobs + 2 hybrids' K = 2 members)
+    assert "32 runs in all, 0 already in the store, 32 to make" in root.stdout
     quick = command("-m", "experiments.estimate", "experiment=stabilized_table4", "scale=quick", "repeats=3",
                     outputs=tmp_outputs)
     assert "24 runs in all" in quick.stdout
+
+
+def test_figure_4_sweeps_the_papers_thread_counts_at_paper_scale_and_keeps_its_column_names(tmp_outputs):
+    from hydra import compose, initialize_config_dir
+    from hydra.core.plugins import Plugins
+
+    from experiments.config import register_configs
+    from experiments.experiment import CONFIG_DIR, load_experiment
+
+    labels = {}
+    for scale in ("paper", "quick"):
+        experiment = load_experiment(["experiment=distributed_fig4", f"scale={scale}", f"outputs_dir={tmp_outputs}"])
+        labels[scale] = [variant.label for variant in experiment.variants]
+        threads = sorted({variant.job.settings.threads for variant in experiment.variants})
+        assert threads == ([1, 2, 4, 8, 16, 32] if scale == "paper" else [1, 2])
+        # Hydra's own sweeper (run.py -m) reads the same values from the interpolation
+        register_configs()
+        with initialize_config_dir(config_dir=str(CONFIG_DIR), version_base="1.3"):
+            cfg = compose("config", overrides=["experiment=distributed_fig4", f"scale={scale}"],
+                          return_hydra_config=True)
+            swept = Plugins.instance()._instantiate(cfg.hydra.sweeper)._parse_config()
+        assert f"threads={','.join(map(str, threads))}" in swept
+    assert len(labels["paper"]) == 6 * 6 and len(labels["quick"]) == 6 * 2
+    assert set(labels["quick"]) < set(labels["paper"])  # the same names for the columns both have
+    assert "strategy=leaf_shared threads=2" in labels["quick"]
+
+
+def test_figure_3_runs_complete_level_4_executions_at_paper_scale_and_budgets_below(tmp_outputs):
+    from experiments.experiment import load_experiment
+
+    for scale, budget, restart in (("paper", None, False), ("quick", 5.12, True), ("smoke", 0.08, True)):
+        experiment = load_experiment(["experiment=distributed_fig3", f"scale={scale}", f"outputs_dir={tmp_outputs}"])
+        settings = {(v.job.settings.level, v.job.settings.max_time, v.job.settings.max_playouts,
+                     v.job.settings.restart) for v in experiment.variants}
+        assert settings == {(4, budget, None, restart)}, scale  # paper: the top level once, to its end
 
 
 @pytest.mark.slow

@@ -79,13 +79,22 @@ def test_the_20_board_table_has_20_rows_a_total_and_the_papers_columns(tmp_outpu
     published = pd.read_csv(REFERENCE / "distributed_table1_samegame_best.csv", dtype={"board": str})
     for column in published.columns[1:]:
         assert table[f"published {column}"].tolist() == published[column].astype(float).tolist()
-    for algorithm in ("NMCS(4)", "NRPA(4)"):
+    for algorithm in ("NMCS(4)", "NRPA(4)", "Dist-NRPA(5)"):
         assert (table[f"{algorithm} runs"][:20] == 2).all()
         assert table[f"{algorithm} best"][20] == table[f"{algorithm} best"][:20].sum()
     # The leaderboard holds the best of every board's runs, each verified.
-    assert (table["leaderboard"][:20] >= table[["NMCS(4) best", "NRPA(4) best"]][:20].max(axis=1)).all()
+    columns = ["NMCS(4) best", "NRPA(4) best", "Dist-NRPA(5) best"]
+    assert (table["leaderboard"][:20] >= table[columns][:20].max(axis=1)).all()
+    # Dist-NRPA(5): each run the best of K = 2 hybrid-1 members (level 5, shared policy on 2 threads)
+    members = [json.loads(path.read_text()) for path in (tmp_outputs / "runs" / "samegame").glob("*.json")]
+    dist = [m for m in members if m["config"].get("level") == 5]
+    assert len(dist) == 20 * 2 * 2
+    assert {json.dumps(m["config"]["parallel"], sort_keys=True) for m in dist} == {
+        json.dumps({"strategy": "shared", "level": 1, "threads": 2}, sort_keys=True)}
+    assert all(m["result"]["playouts"] == 200 for m in dist)
     caption = (tmp_outputs / "tables" / "distributed_table1_smoke.md").read_text()
-    assert "budget 0.02 CPU-seconds per run" in caption
+    assert ("level 4, budget 0.02 CPU-seconds per run; Dist-NRPA(5): level 5, the best of 2 searches with the "
+            "shared policy at level 1 on 2 threads, budget 200 playouts per search") in caption
 
 
 def test_the_leaderboard_keeps_only_verified_improvements(tmp_path):
