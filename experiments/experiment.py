@@ -81,7 +81,8 @@ def load_experiment(overrides: list[str]) -> Experiment:
             raise InputError(
                 f"no experiment given: add experiment=NAME, one of {', '.join(experiment_names())}"
             )
-        configured = OmegaConf.to_container(base.hydra.sweeper.params or {})
+        # resolved: a sweep may take its values from the scale (spmcts_speedup's columns), as Hydra's sweeper does
+        configured = OmegaConf.to_container(base.hydra.sweeper.params or {}, resolve=True)
         params = {**{key: str(values).split(",") for key, values in configured.items()}, **swept}
         keys = list(params)
         grid = [params[key] for key in keys]

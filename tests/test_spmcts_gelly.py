@@ -12,6 +12,7 @@ import pytest
 from numba import njit
 from numba.typed import List
 
+from experiments.experiment import load_experiment
 from experiments.runs import Job
 from analysis.speedup import column_speedup
 from nrpa import spmcts, spmcts_parallel
@@ -244,6 +245,28 @@ def test_a_runs_identity_says_s_per_tree_and_the_decision_rule():
     shared = SearchSettings(algorithm="spmcts", parallel="shared", threads=4, clock="wall")
     assert Job(domain, shared).semantic_config()["parallel"] == {
         "strategy": "shared", "level": 1, "threads": 4, "per_move": "each thread", "decision": "most simulated"}
+
+
+def test_the_experiment_has_gellys_columns_at_quick_and_paper_scale():
+    def columns(scale):
+        experiment = load_experiment(["experiment=spmcts_speedup", f"scale={scale}"])
+        return {v.label: (v.job.settings.parallel, v.job.settings.threads, v.job.settings.share_every, v.root)
+                for v in experiment.variants}
+
+    quick = columns("quick")
+    assert quick == {
+        "sequential": ("none", 1, 10, 1),
+        "one tree, most simulated move": ("shared", 1, 10, 1),
+        "shared tree, 2 threads": ("shared", 2, 10, 1),
+        "averaged trees (K = 0), 2 nodes": ("averaged", 2, 10, 1),
+        "voting at the end (T0 = infinity), 2 nodes": ("averaged", 2, 0, 1),
+        "root: best of K games (not Gelly's)": ("shared", 1, 10, 2),
+    }
+    paper = columns("paper")
+    assert set(quick) < set(paper)  # a column keeps its name at every scale
+    assert {paper[f"shared tree, {m} threads"][1] for m in (2, 4, 16)} == {2, 4, 16}
+    assert {paper[f"averaged trees (K = 0), {n} nodes"][1] for n in (2, 3, 4, 9)} == {2, 3, 4, 9}
+    assert paper["voting at the end (T0 = infinity), 9 nodes"] == ("averaged", 9, 0, 1)
 
 
 def test_a_columns_speedup_with_its_interval_from_run_records():
