@@ -92,7 +92,7 @@ family-weakschur: ## NRPA family, Weak Schur WS(7): GNRPA vs GNRPA-LR over time 
 family-boards: ## NRPA family, 20 SameGame boards: Beam NRPA(4) beside Distributed NRPA's Table 1 (Diversity-NRPA as published)
 spmcts-samegame: ## SP-MCTS beside NRPA on SameGame board 1, mean best score vs time (no published table)
 spmcts-boards: ## SP-MCTS on the 20 SameGame boards beside Selective NRPA's Table 4 (the published SP-MCTS column)
-spmcts-speedup: ## Gelly et al.'s speed-up on SP-MCTS: one shared tree, averaged trees (K = 0), root, over sequential
+spmcts-speedup: ## Gelly et al.'s comparison on SP-MCTS: speed-up of the shared tree (2 threads; paper 2, 4, 16), averaged trees (K = 0) and voting at the end (T0 = infinity) (2 nodes; paper 2, 3, 4, 9), root, over sequential
 family: family-samegame family-tsptw family-weakschur family-boards ## the four NRPA-family experiments (SCALE=quick: 29 min measured on 2 cores)
 
 $(EXPERIMENTS): ## run an experiment through the store, then write its tables and figures

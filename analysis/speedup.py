@@ -7,6 +7,8 @@ where P(t) is the parallel mean at t and T(y) the first grid time at which S rea
 (interpolated in log time between grid points). When P(t) exceeds every value S reaches
 within its budget, k(t) is only known to exceed T_max / t: it is reported as NaN with
 ``censored`` set. The 95% interval resamples the runs of both searches (percentile bootstrap).
+``column_speedup`` gives one column's k at one time from the run records an experiment's
+report reads (a claim's evidence).
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ import numpy as np
 import pandas as pd
 
 from analysis.stats import best_at
+from experiments.root_parallel import axis_trace
+from nrpa.errors import InputError
 
 
 def mean_curve(traces: list[tuple], times: np.ndarray) -> np.ndarray:
@@ -68,6 +72,27 @@ def speedup_table(sequential: list[tuple], variants: dict[str, list[tuple]], che
                 "censored": bool(np.isfinite(parallel_mean[column]) and parallel_mean[column] > reference_best),
             })
     return pd.DataFrame(rows)
+
+
+def column_speedup(records: dict[str, list[dict]], label: str, at: float, *, baseline: str = "sequential",
+                   resamples: int = 1000, seed: int = 0) -> dict:
+    """The speed-up k of column ``label`` over column ``baseline`` at ``at`` wall-seconds (the
+    ``label`` runs at ``at`` score, on average, as the ``baseline`` runs at k x ``at``), with
+    its 95% percentile-bootstrap CI over both columns' runs. ``records`` maps each column to its
+    run records as the report reads them (``analysis.report.collect(experiment).records``; a
+    claim's ``Source.runs.records``; root runs merged). Returns k, ci_low, ci_high, censored
+    (k is NaN and only known to exceed the baseline's last improvement / ``at``: the column's
+    mean at ``at`` is above anything the baseline reached), runs and baseline_runs."""
+    for name in (label, baseline):
+        if not records.get(name):
+            raise InputError(f"no runs of the column {name!r}: the columns with runs are "
+                             f"{sorted(key for key, runs in records.items() if runs)}")
+    if not (np.isfinite(at) and at > 0):
+        raise InputError(f"at={at} is out of range: a time > 0 wall-seconds")
+    traces = {name: [axis_trace(record, "wall_seconds") for record in records[name]] for name in (label, baseline)}
+    row = speedup_table(traces[baseline], {label: traces[label]}, [at], resamples=resamples, seed=seed).iloc[0]
+    return {"k": float(row["speedup"]), "ci_low": float(row["ci_low"]), "ci_high": float(row["ci_high"]),
+            "censored": bool(row["censored"]), "runs": len(records[label]), "baseline_runs": len(records[baseline])}
 
 
 # The engine-speed factor: the same measure applied engine to engine. ---------------------

@@ -9,6 +9,14 @@ started on this machine on loopback for the sweep. This process is the client: e
 threaded version (``parallel=averaged``), and sends each member its own top back to be written
 into its tree. S = 0 only: one tree per member for the whole budget (``max_time``).
 
+Against the threaded versions' rules (nrpa/spmcts_parallel.py): each member's tree makes all
+its own simulations for the whole time, as each of their trees makes S per move; with S = 0
+there is no move, so no decision step (Gelly's "most simulated, on the whole set of nodes"):
+the answer is the best simulation of any member. What differs: T0 is wall-seconds
+(``average_every``, a real cluster's clock), not ``share_every`` simulations of each tree, and
+S > 0 is refused (playing moves would need each member to keep a game's roots and the client
+to decide each move from the members' root statistics: not built).
+
 The run's record is the members' runs merged as a root run's are (experiments/root_parallel.py): the
 best of the members' bests at each wall time; its playouts and CPU seconds are the members'
 sums, and an improvement made after p playouts of one member is placed at K x p playouts (the

@@ -83,7 +83,7 @@ def load_experiment(overrides: list[str]) -> Experiment:
                 f"no experiment given: add experiment=NAME, one of {', '.join(experiment_names())}"
             )
         # resolved, as Hydra's sweeper resolves them: a swept value may depend on the scale
-        # (distributed_fig4.yaml's threads)
+        # (distributed_fig4.yaml's threads, spmcts_speedup's columns)
         configured = OmegaConf.to_container(base.hydra.sweeper.params or {}, resolve=True)
         params = {**{key: str(values).split(",") for key, values in configured.items()}, **swept}
         keys = list(params)

@@ -33,11 +33,13 @@ Params = namedtuple(
     # max_time and max_playouts (<= 0: no limit of that kind); restart; policy_capacity_bits;
     # trace_capacity; SP-MCTS's (nrpa.spmcts): exploration (C), variance_bias (D),
     # simulations_per_move (0: one tree for the whole budget), tree_capacity (nodes),
-    # share_depth and share_min_visits (K and N_min of the averaged trees).
+    # share_depth, share_min_visits and share_every (K, N_min and T0 in simulations of each
+    # tree of the averaged trees, nrpa.spmcts_parallel).
     ["level", "iterations", "playouts_per_step", "alpha", "temperature", "repetitions", "beam", "bias",
      "bias_keys", "bias_factors", "bias_shift", "strategy", "parallel_level", "threads", "average_every", "seed",
      "budget_clock", "max_time", "max_playouts", "restart", "policy_capacity_bits", "trace_capacity",
-     "exploration", "variance_bias", "simulations_per_move", "tree_capacity", "share_depth", "share_min_visits"],
+     "exploration", "variance_bias", "simulations_per_move", "tree_capacity", "share_depth", "share_min_visits",
+     "share_every"],
 )
 SEED_LIMIT = 2**31 - 1  # a thread's seed, drawn from its caller's stream: 0 <= seed < SEED_LIMIT
 

@@ -39,8 +39,10 @@ class SearchSettings:
     ``parallel`` (``shared`` or ``thread_local`` policy, ``nrpa.leaf_node``) runs the level
     ``parallel_level`` calls on ``threads`` threads; ``averaged`` runs ``threads`` root
     searches that average their top-level policies every ``average_every`` wall-seconds
-    (``nrpa.policy_averaging``; SP-MCTS's ``averaged`` averages its trees' statistics,
-    ``nrpa.spmcts``). Parallel runs with more than one thread take a wall-clock budget."""
+    (``nrpa.policy_averaging``; SP-MCTS's ``averaged`` averages its trees' statistics every
+    ``share_every`` simulations of each tree, its ``cluster`` every ``average_every``
+    wall-seconds: ``nrpa.spmcts_parallel``). Parallel runs with more than one thread take a
+    wall-clock budget."""
 
     algorithm: str = "nrpa"
     level: int = 4
@@ -56,6 +58,7 @@ class SearchSettings:
     tree_nodes: int = 2**23
     share_depth: int = 0
     share_min_visits: float = 10.0
+    share_every: int = 10
     seed: int = 0
     max_time: Optional[float] = 10.0
     max_playouts: Optional[int] = None
@@ -159,12 +162,19 @@ def _beam_checks(s: SearchSettings) -> list[tuple[bool, str]]:
 def _spmcts_label(s: SearchSettings) -> str:
     moves = f" {s.simulations_per_move} simulations per move" if s.simulations_per_move else ""
     text = f"SP-MCTS C={s.C:g} D={s.D:g}{moves}"
+    each = " each" if s.simulations_per_move else ""
     if s.parallel == "shared":
-        text += f", one tree shared by {s.threads} thread(s)"
+        text += f"{each}, one tree shared by {s.threads} thread(s), playing the most simulated move"
+    elif s.parallel == "averaged" and s.share_every == 0:
+        text += f"{each}, {s.threads} trees voting at the end (T0 = infinity) for the most simulated move"
     elif s.parallel in ("averaged", "cluster"):
         where = " on a dask cluster" if s.parallel == "cluster" else ""
-        text += (f", {s.threads} trees{where} averaging the statistics of their moves down to depth {s.share_depth} "
-                 f"(at least {s.share_min_visits:g} visits) every {s.average_every:g} s")
+        every = (f"{s.average_every:g} s" if s.parallel == "cluster"
+                 else f"{s.share_every} simulations of each tree")
+        text += (f"{each}, {s.threads} trees{where} averaging the statistics of their moves down to depth "
+                 f"{s.share_depth} (at least {s.share_min_visits:g} visits) every {every}")
+        if s.parallel == "averaged":
+            text += ", playing the most simulated move"
     return text
 
 
@@ -189,6 +199,14 @@ def _spmcts_checks(s: SearchSettings) -> list[tuple[bool, str]]:
         (0 <= s.share_depth <= 16, f"share_depth={s.share_depth} is out of range: 0..16 (0: the root's moves)"),
         (math.isfinite(s.share_min_visits) and s.share_min_visits >= 0,
          f"share_min_visits={s.share_min_visits} is out of range: it must be >= 0"),
+        (s.share_every >= 0, f"share_every={s.share_every} is out of range: >= 0 simulations of each tree "
+                             "(0: T0 = infinity, the trees meet only at the decision)"),
+        (s.parallel != "averaged" or s.average_every == SearchSettings.average_every,
+         f"average_every={s.average_every}: SP-MCTS parallel=averaged averages every share_every simulations of "
+         "each tree (Gelly's T0 in simulations); average_every is parallel=cluster's T0 in seconds"),
+        (s.parallel != "cluster" or s.share_every == SearchSettings.share_every,
+         f"share_every={s.share_every}: parallel=cluster averages every average_every wall-seconds; share_every "
+         "is parallel=averaged's T0 in simulations of each tree"),
     ]
 
 
@@ -205,11 +223,18 @@ def _nrpa_parallel_identity(s: SearchSettings) -> dict:
 
 
 def _spmcts_parallel_identity(s: SearchSettings) -> dict:
-    """NRPA's, and the averaged trees' depth and visits (the cluster's too)."""
-    if s.parallel in ("averaged", "cluster"):
+    """The cluster's: its K trees, T0 in seconds, the depth and visits averaged. The threaded
+    versions' also say that each thread or tree makes S simulations per move and that they
+    play the most simulated move, so that the runs made before (S split among the threads or
+    trees, the best top score played) are not taken for theirs."""
+    if s.parallel == "cluster":
         return {"strategy": s.parallel, "searches": s.threads, "average_every": s.average_every,
                 "share_depth": s.share_depth, "share_min_visits": s.share_min_visits}
-    return _nrpa_parallel_identity(s)
+    gelly = {"decision": "most simulated"}
+    if s.parallel == "averaged":
+        return {"strategy": s.parallel, "searches": s.threads, "share_every": s.share_every,
+                "share_depth": s.share_depth, "share_min_visits": s.share_min_visits, "per_move": "each tree", **gelly}
+    return {**_nrpa_parallel_identity(s), "per_move": "each thread", **gelly}
 
 
 NRPA_KERNELS = {"none": nrpa_search, "shared": leaf_node_search, "thread_local": leaf_node_search,
@@ -242,7 +267,8 @@ register(Algorithm("spmcts", "SP-MCTS",
                    {"none": spmcts_search, "shared": shared_tree_search, "averaged": averaged_trees_search,
                     "cluster": None},
                    ("C", "D", "simulations_per_move", "tree_nodes"), _spmcts_label, _spmcts_checks,
-                   own_settings=("C", "D", "simulations_per_move", "tree_nodes", "share_depth", "share_min_visits"),
+                   own_settings=("C", "D", "simulations_per_move", "tree_nodes", "share_depth", "share_min_visits",
+                                 "share_every"),
                    parallel_identity=_spmcts_parallel_identity))
 
 
@@ -382,6 +408,7 @@ def kernel_params(settings: SearchSettings, bias: Optional[KernelBias] = None) -
         tree_capacity=int(s.tree_nodes),
         share_depth=int(s.share_depth),
         share_min_visits=float(s.share_min_visits),
+        share_every=int(s.share_every),
     )
 
 

@@ -24,7 +24,19 @@ docs/readings.md), said as such:
 One game loop (``play_games``) runs every SP-MCTS search: K trees (one for the sequential and
 the shared-tree searches) with their roots, their roots' states and the threads' scratches;
 a search brings its ``search_move``, which makes the simulations of a move (S = 0: of the
-budget), and all trees then play the best move of any of them (``_advance_roots``).
+budget), and all trees then play the move that the search's decision rule picks
+(``_advance_roots``):
+
+* the sequential search: SP-MCTS's own rule above, the child with the best top score
+  (``best_top_move``);
+* Gelly et al.'s parallel searches (nrpa/spmcts_parallel.py), all of them, and
+  ``one_tree_search`` (one tree, one thread: what they are with one thread or one tree): their
+  Algorithm 6's "Decision step: Pick up the decision which has been simulated most often, on
+  the whole set of nodes" (Algorithm 1's, on one tree: "Pick up the decision which has been
+  simulated most often from the root"): the move whose root child has the most simulations
+  summed over all trees (``most_simulated_move``). Ties (equal sums) go to the best top score
+  over the trees, then to the smallest move code: the text says nothing of ties; ours keep
+  the rule deterministic and, among equally simulated moves, follow the best sequence found.
 
 Random draws are ``np.random.random()`` only (an index is ``floor(u * n)``), so a
 plain-Python search on numpy's legacy generator, numba's own Mersenne Twister, draws the same
@@ -104,10 +116,9 @@ def _root_is_terminal(domain, tree, root, root_state, scratch):
 
 
 @njit(cache=True)
-def _advance_roots(domain, trees, roots, root_states, depth, scratches):
-    """Every tree plays the move whose child has the best top score in any tree (a tree
-    without that child gets it, empty), and every scratch's sequences go on with it. Returns
-    the new depth, or -1 when no tree has a visited child at its root."""
+def best_top_move(trees, roots):
+    """SP-MCTS's move: (tree, child) of the root child with the best top score in any tree
+    (the first found on ties); (-1, -1) when no tree has a visited child at its root."""
     best_tree = -1
     best_child = -1
     for t in range(len(trees)):
@@ -115,6 +126,66 @@ def _advance_roots(domain, trees, roots, root_states, depth, scratches):
         if child >= 0 and (best_child < 0 or trees[t].top[child] > trees[best_tree].top[best_child]):
             best_tree = t
             best_child = child
+    return best_tree, best_child
+
+
+@njit(cache=True, inline="always")
+def _ahead(visits, top, move, best_visits, best_top, best_move):
+    """Whether a move goes before the best so far: more simulations, then a better top score,
+    then a smaller move code."""
+    if visits != best_visits:
+        return visits > best_visits
+    if top != best_top:
+        return top > best_top
+    return move < best_move
+
+
+@njit(cache=True)
+def most_simulated_move(trees, roots):
+    """Gelly's decision step: (tree, child) of the move whose root children have the most
+    simulations summed over all trees (a tree without the move counts none); ties go to the
+    best top score over the trees, then to the smallest move code. (-1, -1) when no move has
+    a simulation."""
+    width = trees[0].marks.size
+    moves = np.zeros(width, dtype=np.int64)  # the moves some tree has at its root, each once,
+    visits = np.zeros(width)  # their summed visits,
+    tops = np.full(width, -np.inf)  # their best top score,
+    where = np.zeros((width, 2), dtype=np.int64)  # and a (tree, child) that has each
+    n = 0
+    for t in range(len(trees)):
+        tree = trees[t]
+        child = tree.first_child[roots[t]]
+        while child != 0:
+            j = 0
+            while j < n and moves[j] != tree.move[child]:
+                j += 1
+            if j == n:
+                moves[n] = tree.move[child]
+                where[n, 0] = t
+                where[n, 1] = child
+                n += 1
+            visits[j] += tree.visits[child]
+            tops[j] = max(tops[j], tree.top[child])
+            child = tree.next_sibling[child]
+    best = -1
+    for j in range(n):
+        if visits[j] > 0 and (best < 0 or _ahead(visits[j], tops[j], moves[j], visits[best], tops[best], moves[best])):
+            best = j
+    if best < 0:
+        return -1, -1
+    return where[best, 0], where[best, 1]
+
+
+@njit(cache=True)
+def _advance_roots(domain, trees, roots, root_states, depth, scratches, most_simulated):
+    """Every tree plays the move of the decision rule (``most_simulated``: Gelly's, else
+    SP-MCTS's best top score; a tree without that child gets it, empty), and every scratch's
+    sequences go on with it. Returns the new depth, or -1 when no tree has a visited child
+    at its root."""
+    if most_simulated:
+        best_tree, best_child = most_simulated_move(trees, roots)
+    else:
+        best_tree, best_child = best_top_move(trees, roots)
     if best_child < 0:
         return -1
     move = trees[best_tree].move[best_child]
@@ -137,12 +208,13 @@ def _advance_roots(domain, trees, roots, root_states, depth, scratches):
 # inline: each search compiles the loop with its own ``search_move``, a constant there (a
 # function passed on as a value is an address numba's cache cannot keep).
 @njit(cache=True, inline="always")
-def play_games(domain, params, tree_count, thread_count, search_move, crew):
+def play_games(domain, params, tree_count, thread_count, search_move, crew, most_simulated):
     """The run of an SP-MCTS search of ``tree_count`` trees and ``thread_count`` scratches
     (one per thread): games from the initial state on fresh trees, each ending at a terminal
     root, until the budget (``nrpa.run``'s contract and result). A move's simulations are
     ``search_move(domain, trees, roots, root_states, depth, scratches, run, params, crew)``,
-    ``crew`` what the search brings for them; then every tree plays the best move of any."""
+    ``crew`` what the search brings for them; then every tree plays the move of the decision
+    rule (``most_simulated``: Gelly's, else SP-MCTS's; module docstring)."""
     np.random.seed(params.seed)
     run = new_run(domain, params)
     trees = List()
@@ -163,7 +235,7 @@ def play_games(domain, params, tree_count, thread_count, search_move, crew):
             search_move(domain, trees, roots, root_states, depth, scratches, run, params, crew)
             if run.counters[STOP]:
                 return result(run)
-            depth = _advance_roots(domain, trees, roots, root_states, depth, scratches)
+            depth = _advance_roots(domain, trees, roots, root_states, depth, scratches, most_simulated)
             if depth < 0:
                 break
         if not go_on(run, params):
@@ -180,5 +252,13 @@ def _sequential_move(domain, trees, roots, root_states, depth, scratches, run, p
 
 @njit(cache=True)
 def spmcts_search(domain, params):
-    """SP-MCTS until the budget (``nrpa.run``'s contract and result)."""
-    return play_games(domain, params, 1, 1, _sequential_move, no_lock())
+    """SP-MCTS until the budget (``nrpa.run``'s contract and result), playing SP-MCTS's move
+    (the best top score)."""
+    return play_games(domain, params, 1, 1, _sequential_move, no_lock(), False)
+
+
+@njit(cache=True)
+def one_tree_search(domain, params):
+    """SP-MCTS on one tree playing Gelly's move (the most simulated one): Gelly's parallel
+    searches with one thread or one tree (nrpa/spmcts_parallel.py)."""
+    return play_games(domain, params, 1, 1, _sequential_move, no_lock(), True)

@@ -15,7 +15,7 @@ from nrpa.domains import tsptw_rules
 from experiments.runs import verify_record
 from nrpa.domains.registry import DOMAINS, SameGameOptions, TsptwOptions, make_domain
 from nrpa.errors import InputError
-from nrpa.search import SearchSettings, run_search
+from nrpa.search import SearchSettings, kernel_params, run_search
 from nrpa.spmcts_tree import (
     add_child, backpropagate, find_child, new_scratch, new_tree, select_child, selection_value, share_statistics,
 )
@@ -57,10 +57,13 @@ def test_selection_prefers_a_spread_child_to_a_steady_one_of_the_same_mean(tsptw
 class PlainSPMCTS:
     """SP-MCTS on TSPTW (every unvisited customer legal), in plain Python from the module's
     definition: nodes keyed by their sequence, children in creation order, the same draws
-    (floor(u * n) of numpy's legacy generator, numba's Mersenne Twister)."""
+    (floor(u * n) of numpy's legacy generator, numba's Mersenne Twister). The move played is
+    the child with the best top score (``rule="top"``, SP-MCTS's) or Gelly's most simulated
+    one (``rule="visits"``; ties: the best top, then the smallest move code)."""
 
-    def __init__(self, instance, *, C, D, per_move, playouts, seed):
+    def __init__(self, instance, *, C, D, per_move, playouts, seed, rule="top"):
         self.instance, self.C, self.D, self.per_move, self.budget = instance, C, D, per_move, playouts
+        self.rule = rule
         self.random = np.random.RandomState(seed)
         self.playouts, self.best, self.trace, self.restarts = 0, -math.inf, [], 0
 
@@ -141,7 +144,10 @@ class PlainSPMCTS:
                     if self.playouts >= self.budget:
                         return
                 visited = [child for child in reversed(self.tree[root]["children"]) if self.tree[child]["n"] > 0]
-                root = max(visited, key=lambda child: self.tree[child]["top"])  # max keeps the first of ties
+                if self.rule == "top":
+                    root = max(visited, key=lambda child: self.tree[child]["top"])  # max keeps the first of ties
+                else:
+                    root = max(visited, key=lambda child: (self.tree[child]["n"], self.tree[child]["top"], -child[-1]))
             self.restarts += 1
 
 
@@ -160,6 +166,21 @@ def test_the_kernel_is_a_plain_python_spmcts(tsptw_domain, per_move):
     assert result.playouts == plain.playouts == 3000
     assert result.restarts == plain.restarts
     assert (result.restarts > 0) == (per_move > 0)  # with 40 per move, a game of 20 moves ends within the budget
+
+
+def test_one_tree_playing_gellys_move_is_a_plain_python_spmcts_deciding_by_visits(tsptw_domain):
+    instance = tsptw_rules.load_instance("rc_201.1")
+    settings = SearchSettings(algorithm="spmcts", C=3e5, D=1e12, simulations_per_move=40, seed=5, max_time=None,
+                              max_playouts=3000)
+    outcome = spmcts.one_tree_search(tsptw_domain, kernel_params(settings))
+    best, playouts_at, scores, playouts, restarts = outcome[0], outcome[4], outcome[5], outcome[6], outcome[7]
+    plain = PlainSPMCTS(instance, C=3e5, D=1e12, per_move=40, playouts=3000, seed=5, rule="visits")
+    plain.run()
+    assert best == plain.best and list(zip(playouts_at.tolist(), scores.tolist())) == plain.trace
+    assert playouts == plain.playouts == 3000 and restarts == plain.restarts
+    top = PlainSPMCTS(instance, C=3e5, D=1e12, per_move=40, playouts=3000, seed=5)
+    top.run()
+    assert top.trace != plain.trace  # the two rules play other games
 
 
 def test_a_tree_pool_that_fills_up_keeps_searching_with_playouts(tsptw_domain):
@@ -202,20 +223,22 @@ def test_averaging_two_trees_by_hand(tsptw_domain):
     assert below > 0 and second.visits[below] == 1.0 and first.visits[deep] == 1.0
 
 
-def test_averaged_trees_play_the_best_move_of_any_tree_and_average_from_their_roots(tsptw_domain):
+def test_averaged_trees_play_the_move_of_any_tree_and_average_from_their_roots(tsptw_domain):
     first, second = new_tree(tsptw_domain, 16), new_tree(tsptw_domain, 16)
     a = add_child(first, 0, 7, 2)
     b = add_child(first, 0, 9, 4)
     c = add_child(second, 0, 7, 2)
     backpropagate(first, np.array([0, a]), 2, 10.0)
-    backpropagate(first, np.array([0, b]), 2, 30.0)
+    for _ in range(3):
+        backpropagate(first, np.array([0, b]), 2, 30.0)
     backpropagate(second, np.array([0, c]), 2, 20.0)
     trees = List([first, second])
     roots = np.zeros(2, dtype=np.int64)
     states = List([new_scratch(tsptw_domain).state for _ in range(2)])  # initial states
     scratches = spmcts._new_scratches(tsptw_domain, 2)
-    # move 9 has the best top score (30, in the first tree): both trees play it; the second gets its node
-    assert spmcts._advance_roots(tsptw_domain, trees, roots, states, 0, scratches) == 1
+    # move 9, simulated 3 times (move 7: 1 + 1), in the first tree alone: both trees play it; the
+    # second gets its node
+    assert spmcts._advance_roots(tsptw_domain, trees, roots, states, 0, scratches, True) == 1
     added = find_child(second, 0, 9)
     assert roots[0] == b and roots[1] == added and second.legal_index[added] == 4 and second.visits[added] == 0
     assert scratches[0].path[0] == 9 and scratches[1].path[0] == 9
@@ -248,24 +271,25 @@ def test_spmcts_settings_belong_to_spmcts():
 
 @pytest.mark.slow  # compiles the threaded kernels (about a minute)
 @pytest.mark.parametrize("parallel", ["shared", "averaged"])
-def test_threaded_spmcts_with_one_thread_is_the_sequential_search(tsptw_domain, parallel):
-    settings = SearchSettings(algorithm="spmcts", seed=9, max_time=None, max_playouts=1500)
-    sequential = run_search(tsptw_domain, settings)
+def test_threaded_spmcts_with_one_thread_is_one_tree_playing_gellys_move(tsptw_domain, parallel):
+    settings = SearchSettings(algorithm="spmcts", seed=9, max_time=None, max_playouts=1500, simulations_per_move=40)
+    one_tree = spmcts.one_tree_search(tsptw_domain, kernel_params(settings))
     threaded = run_search(tsptw_domain, replace(settings, parallel=parallel, threads=1))
     assert (threaded.best_score, threaded.trace.score, threaded.playouts) == (
-        sequential.best_score, sequential.trace.score, sequential.playouts)
+        one_tree[0], tuple(one_tree[5].tolist()), one_tree[6])
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("parallel, extra", [("shared", {}), ("shared", {"simulations_per_move": 50}),
-                                             ("averaged", {"average_every": 0.05, "share_depth": 1}),
-                                             ("averaged", {"average_every": 0.01, "simulations_per_move": 500})])
+                                             ("averaged", {"share_every": 100, "share_depth": 1}),
+                                             ("averaged", {"share_every": 50, "simulations_per_move": 500}),
+                                             ("averaged", {"share_every": 0, "simulations_per_move": 100})])
 def test_two_threads_run_to_the_budget_and_their_best_replays(parallel, extra):
     adapter = make_domain(SameGameOptions(board="1", policy="tabu"))
     settings = SearchSettings(algorithm="spmcts", parallel=parallel, threads=2, clock="wall", seed=4, max_time=0.5,
                               **extra)
     result = run_search(adapter.kernel_domain(), settings)
-    # wall time and playouts: allow for a loaded machine (averaging every 0.01 s made 406 playouts under load)
+    # wall time and playouts: allow for a loaded machine (averaging every 0.01 s once made 406 playouts under load)
     assert 0.5 <= result.wall_seconds < 3.0 and result.playouts > 100
     assert adapter.replay_score(adapter.certificate(result.best_moves)) == result.best_score
     assert list(result.trace.score) == sorted(result.trace.score)  # the merged trace only improves
