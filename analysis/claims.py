@@ -48,7 +48,7 @@ from experiments.root_parallel import axis_trace
 from nrpa.errors import InputError
 
 CLAIMS_DIR = Path(__file__).resolve().parent / "claims"
-TESTS = ("compare", "value", "total", "gain")
+TESTS = ("compare", "value", "total", "gain", "speedup")
 BASES = ("published time", "matched work")
 KEYS = {"id", "kind", "text", "source", "settings", "experiment", "test", "better", "than", "pairs", "at", "axis",
         "variant", "published", "margin", "from", "needs_cores"}
@@ -104,7 +104,8 @@ class Claim:
         return dict(self.settings)
 
     def variants(self) -> set[str]:
-        return {label for pair in self.pairs for label in pair} | ({self.variant} if self.variant else set())
+        baseline = {"sequential"} if self.test == "speedup" else set()  # a speed-up is over the sequential column
+        return {label for pair in self.pairs for label in pair} | ({self.variant} if self.variant else set()) | baseline
 
 
 def load_claims(directory: Path = CLAIMS_DIR, files: list[str] | None = None) -> list[Claim]:
@@ -180,18 +181,21 @@ def _claim(path: Path, paper: str, entry) -> Claim:
             isinstance(t, (int, float)) and t > 0 for t in at))):
         raise InputError(f"{where}: at={at!r} is not valid: every, last, or a list of times > 0")
     needs = {"compare": ["pairs"], "total": ["pairs"], "value": ["variant", "published", "margin"],
-             "gain": ["variant", "from"]}[entry["test"]]
+             "gain": ["variant", "from"], "speedup": ["variant", "published", "margin"]}[entry["test"]]
     given = {"pairs": pairs, "variant": entry.get("variant"), "published": entry.get("published"),
              "margin": entry.get("margin"), "from": entry.get("from")}
     absent = [key for key in needs if not given[key]]
     if absent:
         raise InputError(f"{where}: test={entry['test']} needs {', '.join(absent)}"
                          + (" (or better and than)" if "pairs" in absent else ""))
+    if entry["test"] == "speedup" and not isinstance(entry.get("published"), (int, float)):
+        raise InputError(f"{where}: test=speedup needs published: the speed-up the paper gives, a number")
     if entry.get("axis") not in (None, "playouts"):
         raise InputError(f"{where}: axis={entry['axis']!r} is not valid: leave it out (time) or playouts")
     return Claim(paper=str(paper), id=str(entry["id"]), text=str(entry["text"]), experiment=entry["experiment"],
                  test=entry["test"], pairs=tuple(pairs), at=tuple(at) if isinstance(at, list) else at,
-                 axis=entry.get("axis"), variant=entry.get("variant"), published=entry.get("published"),
+                 axis=entry.get("axis"), variant=entry.get("variant"),
+                 published=str(entry["published"]) if entry.get("published") is not None else None,
                  margin=float(entry["margin"]) if entry.get("margin") is not None else None,
                  start=float(entry["from"]) if entry.get("from") is not None else None,
                  kind=entry["kind"], where=source["where"].strip(), quote=" ".join(source["quote"].split()),
@@ -411,6 +415,15 @@ def evaluate(claim: Claim, source: Source, basis: str) -> tuple[verdicts.Evidenc
         return None
     if claim.test == "total":
         return _total(claim, source, scale), "final scores"
+    if claim.test == "speedup":  # Gelly et al.'s k: the parallel column at t scores as the sequential one at k t
+        from analysis.speedup import speedup_samples
+        at = source.last("wall_seconds", {claim.variant, "sequential"})
+        if min(len(source.runs.records.get(label, [])) for label in (claim.variant, "sequential")) < 2:
+            raise NotJudged(f"{claim.variant} or sequential has fewer than 2 runs")
+        k, samples = speedup_samples(source.runs.records, claim.variant, at)
+        return verdicts.speedup(k, samples, float(claim.published), claim.margin,
+                                runs=len(source.runs.records[claim.variant]),
+                                detail=f"{claim.variant} at {at:g} s: "), f"{at:g} s"
     if claim.test == "value" or source.experiment.kind == "final":
         if claim.test == "value":
             reference = source.reference.set_index(source.reference.columns[0])

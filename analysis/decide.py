@@ -100,6 +100,9 @@ def contrasts(claim: Claim, source: PrefixSource) -> tuple[list[sequential.Contr
     keys = columns(claim, source)
     if any(not source.runs.records.get(key) for key in keys):
         raise NotJudged("a column has no runs yet")
+    if claim.test == "speedup":
+        raise NotJudged("a speed-up is judged by the fixed-n report (`make claims` without BUDGET): its bootstrap "
+                        "has no anytime-valid form here")
     if claim.test == "value":
         reference = source.reference.set_index(source.reference.columns[0])
         published = float(reference.loc[claim.variant, claim.published])

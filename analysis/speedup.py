@@ -95,6 +95,26 @@ def column_speedup(records: dict[str, list[dict]], label: str, at: float, *, bas
             "censored": bool(row["censored"]), "runs": len(records[label]), "baseline_runs": len(records[baseline])}
 
 
+def speedup_samples(records: dict[str, list[dict]], label: str, at: float, *, baseline: str = "sequential",
+                    resamples: int = 1000, seed: int = 0) -> tuple[float, np.ndarray]:
+    """k of column ``label`` over ``baseline`` at ``at`` wall-seconds (as column_speedup) and its
+    bootstrap replicates (runs of both columns resampled; a replicate whose k cannot be read,
+    the column's mean beyond anything the baseline reached, is NaN)."""
+    for name in (label, baseline):
+        if not records.get(name):
+            raise InputError(f"no runs of the column {name!r}")
+    sequential = [axis_trace(record, "wall_seconds") for record in records[baseline]]
+    runs = [axis_trace(record, "wall_seconds") for record in records[label]]
+    last = max(max(times) if len(times) else 0 for times, _ in sequential)
+    grid = np.exp(np.linspace(np.log(at / 4), np.log(max(last, at)), 400))
+    rng = np.random.default_rng(seed)
+    k = float(speedups(sequential, runs, [at], grid)[0])
+    samples = np.array([speedups([sequential[i] for i in rng.integers(0, len(sequential), len(sequential))],
+                                 [runs[i] for i in rng.integers(0, len(runs), len(runs))], [at], grid)[0]
+                        for _ in range(resamples)])
+    return k, samples
+
+
 # The engine-speed factor: the same measure applied engine to engine. ---------------------
 
 def published_improvements(times, values) -> tuple[np.ndarray, np.ndarray]:

@@ -166,6 +166,29 @@ def bootstrap_p(samples: np.ndarray, boundary: float) -> tuple[float, float]:
     return float(above), float(below)
 
 
+def speedup(k: float, samples: np.ndarray, published: float, margin: float, *, runs: int,
+            detail: str = "") -> Evidence:
+    """The claim: the speed-up k is ``published`` within +-``margin`` (Gelly et al.'s "about 2"),
+    from k and its bootstrap replicates (analysis.speedup.speedup_samples): two one-sided
+    bootstrap tests, as ``value`` does with t tests. A replicate whose k cannot be read (the
+    parallel column beyond anything the sequential one reached) counts as above the band."""
+    replicates = np.where(np.isfinite(samples), samples, np.inf)
+    low, high = published - margin, published + margin
+    above_low, below_low = bootstrap_p(replicates, low)
+    above_high, below_high = bootstrap_p(replicates, high)
+    p_support = max(above_low, below_high)
+    p_contradict = min(1.0, 2 * min(below_low, above_high))
+    finite_k = replicates[np.isfinite(replicates)]
+    ci = np.percentile(finite_k, [2.5, 97.5]) if finite_k.size > replicates.size // 2 else (np.nan, np.nan)
+    difference = k - published
+    return Evidence(
+        p_support=p_support, p_contradict=p_contradict, effect=difference, effect_low=ci[0] - published,
+        effect_high=ci[1] - published, standardized=np.nan, standardized_low=np.nan, standardized_high=np.nan,
+        se=float(np.std(finite_k)) if finite_k.size > 1 else np.nan,
+        distance=margin - abs(difference) if abs(difference) < margin else abs(difference) - margin, runs=runs,
+        detail=f"{detail}speed-up {k:.3g} [{ci[0]:.3g}, {ci[1]:.3g}] vs {published:g} +- {margin:g}")
+
+
 def total(better: list[np.ndarray], worse: list[np.ndarray], *, resamples: int = 10_000, seed: int = 0,
           unit_scale: float = 1.0, detail: str = "") -> Evidence:
     """The claim: sum over instances of mean(better[i]) > sum of mean(worse[i])."""

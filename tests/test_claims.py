@@ -365,3 +365,37 @@ def test_a_claim_at_the_end_reads_where_every_run_ends_between_two_doublings():
     every = Claim("P", "every", "a above b", "x", "compare", pairs=(("a", "b"),), at="every", axis="playouts")
     times, _ = checkpoint_times(every, source, "playouts")
     assert times == [100 * 2**k for k in range(20)] + [96_000_000]  # 100 x 2^19 = 52,428,800 < 96e6
+
+
+def test_a_speedup_within_the_papers_band_is_supported_and_one_far_below_contradicted():
+    inside = verdicts.speedup(2.1, np.full(999, 2.1), 2.0, 0.5, runs=10)
+    # every replicate inside [1.5, 2.5]: each one-sided p is 1 / 1000
+    assert inside.p_support == pytest.approx(1 / 1000) and verdicts.verdict(inside.p_support, inside.p_contradict) == \
+        "supported"
+    below = verdicts.speedup(1.0, np.full(999, 1.0), 2.0, 0.5, runs=10)
+    assert verdicts.verdict(below.p_support, below.p_contradict) == "contradicted"
+    assert below.effect == pytest.approx(-1.0)
+    # replicates beyond anything the sequential runs reached (NaN) count as above the band
+    beyond = verdicts.speedup(np.nan, np.full(999, np.nan), 2.0, 0.5, runs=10)
+    assert verdicts.verdict(beyond.p_support, beyond.p_contradict) == "contradicted"
+
+
+def test_a_speedup_claim_needs_a_published_number(tmp_path):
+    (tmp_path / "paper.yaml").write_text(
+        f"paper: P\nclaims:\n  - id: c1\n    kind: transfer\n    text: T\n    {SOURCE}\n"
+        "    experiment: spmcts_speedup\n    test: speedup\n    variant: sequential\n    published: two\n"
+        "    margin: 0.5\n")
+    with pytest.raises(InputError, match="test=speedup needs published: the speed-up the paper gives, a number"):
+        load_claims(tmp_path)
+
+
+def test_the_speedup_samples_read_the_same_k_as_the_speedup_table():
+    from analysis.speedup import column_speedup, speedup_samples
+
+    def run(times, scores):
+        return {"axes": {"wall_seconds": {"positions": times, "score": scores}}, "result": {"best_score": scores[-1]}}
+    # the sequential runs reach 10 at 1 s and 20 at 2 s; the parallel ones reach 20 at 1 s: k = 2
+    records = {"sequential": [run([0.5, 1.0, 2.0], [5, 10, 20])] * 3, "par": [run([0.5, 1.0], [10, 20])] * 3}
+    k, samples = speedup_samples(records, "par", 1.0, resamples=50)
+    assert k == pytest.approx(column_speedup(records, "par", 1.0, resamples=50)["k"]) == pytest.approx(2.0, rel=0.02)
+    assert samples.shape == (50,)
