@@ -848,12 +848,14 @@ def plot_effects(table: pd.DataFrame, ax):
     return ax
 
 
-def claims_report(overrides: list[str], claims: list[Claim] | None = None, files: list[str] | None = None) -> list[Path]:
+def claims_report(overrides: list[str], claims: list[Claim] | None = None, files: list[str] | None = None,
+                  experiments: dict[str, Experiment] | None = None) -> list[Path]:
     """Write outputs/claims/claims_<scale>.{md,csv,png,pdf} (claims_<scale>_<files>.* for the
     claims of some files only); return their paths. ``overrides``: scale=S and any other
-    override of the experiments (outputs_dir=...)."""
+    override of the experiments (outputs_dir=...); ``experiments``: those load_experiments
+    composed from them already (a second composition costs about a second each)."""
     claims = load_claims(files=files) if claims is None else claims
-    experiments = load_experiments(claims, overrides)
+    experiments = load_experiments(claims, overrides) if experiments is None else experiments
     claims = [resolve(claim, experiments[experiment_of(claim)]) for claim in claims]
     sources = {name: Source(experiment, collect(experiment)) for name, experiment in experiments.items()}
     first = next(iter(sources.values())).experiment

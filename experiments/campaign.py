@@ -280,10 +280,11 @@ def run_fixed(overrides: list[str], files: list[str] | None = None) -> list:
     experiments = load_experiments(claims, overrides)
     for experiment in experiments.values():
         print(describe(experiment), flush=True)
-    campaign = Campaign(claims, experiments, cap=max(v.repeats for e in experiments.values() for v in e.variants))
+    campaign = Campaign(claims, experiments, cap=max(v.repeats for e in experiments.values() for v in e.variants),
+                        scale=next(iter(experiments.values())).scale)
     campaign.make({(name, decide.variant_key(e, v)): v.repeats for name, e in experiments.items() for v in e.variants})
     paths = [path for experiment in experiments.values() for path in write_report(experiment)]
-    return paths + claims_report(overrides, files=files)
+    return paths + claims_report(overrides, files=files, experiments=experiments)
 
 
 def main(argv: list[str] | None = None) -> int:
