@@ -101,7 +101,7 @@ $(EXPERIMENTS): ## run an experiment through the store, then write its tables an
 	$(PY) -m analysis.report experiment=$(experiment) scale=$(SCALE) $(ARGS)
 	$(if $(filter morpion-table2,$@),$(PY) -m experiments.neural table2 scale=$(SCALE))
 
-claims: ## verdicts on the papers' claims (SCALE=quick|paper; CLAIMS="gnrpa gnrpa_lr": those files only): prints what is missing and its cost, runs it, writes the experiments' tables, then outputs/claims/claims_<scale>.{md,csv,png} (quick: about 130 min on 2 cores). BUDGET=6h: runs in rounds until each claim is decided or the CPU budget is spent, outputs/claims/claims_<scale>_decided.*
+claims: ## the papers' claims judged at their own settings (SCALE=smoke|quick|paper; CLAIMS="distributed gelly": those files only): makes the runs missing at SCALE (cost first), writes each experiment's tables, then outputs/claims/claims_<scale>.*; BUDGET=6h: rounds until decided or spent, claims_<scale>_decided.*
 	$(PY) -m experiments.campaign scale=$(SCALE) $(ARGS) $(if $(strip $(BUDGET)),--budget $(BUDGET)) $(claim_files)
 
 export: ## every stored run at SCALE (or of EXPERIMENT=name only) as one long table: outputs/export/*.{parquet,csv}
