@@ -348,7 +348,7 @@ def settings_gaps(claim: Claim, source: Source) -> list[str]:
         gaps.append(f"{max(v.root for v in variants)} jobs for the paper's {paper['jobs']}")
     if "seconds" in paper:
         reach = min(_seconds(s, source.experiment.published_rate) for s in jobs)
-        if reach < paper["seconds"] * (1 - 1e-9):
+        if reach < paper["seconds"] * (1 - 1e-3):  # t x R playouts are rounded to a whole playout
             gaps.append(f"{reach:g} s for the paper's {paper['seconds']:g} s")
     if paper.get("complete") and any(s.max_time or s.max_playouts or s.restart for s in jobs):
         budget = min(_seconds(s, source.experiment.published_rate) for s in jobs)
