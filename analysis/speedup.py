@@ -50,17 +50,11 @@ def speedups(sequential: list[tuple], parallel: list[tuple], checkpoints, grid) 
 def speedup_table(sequential: list[tuple], variants: dict[str, list[tuple]], checkpoints, *,
                   resamples: int = 1000, seed: int = 0) -> pd.DataFrame:
     """One row per (variant, checkpoint): k, its bootstrap CI, whether it is censored."""
-    last = max(max(times) if len(times) else 0 for times, _ in sequential)
-    budget = max(last, max(checkpoints))
-    grid = np.exp(np.linspace(np.log(min(checkpoints) / 4), np.log(budget), 400))
+    grid = _grid(sequential, checkpoints)
     rng = np.random.default_rng(seed)
     rows = []
     for label, runs in variants.items():
-        k = speedups(sequential, runs, checkpoints, grid)
-        samples = np.array([
-            speedups([sequential[i] for i in rng.integers(0, len(sequential), len(sequential))],
-                     [runs[i] for i in rng.integers(0, len(runs), len(runs))], checkpoints, grid)
-            for _ in range(resamples)])
+        k, samples = _replicates(sequential, runs, checkpoints, grid, resamples, rng)
         parallel_mean = mean_curve(runs, np.asarray(checkpoints))
         reference_best = np.nanmax(mean_curve(sequential, grid))
         for column, t in enumerate(checkpoints):
@@ -72,6 +66,26 @@ def speedup_table(sequential: list[tuple], variants: dict[str, list[tuple]], che
                 "censored": bool(np.isfinite(parallel_mean[column]) and parallel_mean[column] > reference_best),
             })
     return pd.DataFrame(rows)
+
+
+def _grid(sequential: list[tuple], checkpoints) -> np.ndarray:
+    """The log-spaced times the sequential mean curve is read at: from a quarter of the first
+    checkpoint to the sequential runs' last improvement or the last checkpoint."""
+    last = max(max(times) if len(times) else 0 for times, _ in sequential)
+    budget = max(last, max(checkpoints))
+    return np.exp(np.linspace(np.log(min(checkpoints) / 4), np.log(budget), 400))
+
+
+def _replicates(sequential: list[tuple], runs: list[tuple], checkpoints, grid, resamples: int,
+                rng) -> tuple[np.ndarray, np.ndarray]:
+    """k at each checkpoint, and ``resamples`` bootstrap replicates of it (rows; the runs of
+    both searches resampled)."""
+    k = speedups(sequential, runs, checkpoints, grid)
+    samples = np.array([
+        speedups([sequential[i] for i in rng.integers(0, len(sequential), len(sequential))],
+                 [runs[i] for i in rng.integers(0, len(runs), len(runs))], checkpoints, grid)
+        for _ in range(resamples)])
+    return k, samples
 
 
 def column_speedup(records: dict[str, list[dict]], label: str, at: float, *, baseline: str = "sequential",
@@ -105,14 +119,8 @@ def speedup_samples(records: dict[str, list[dict]], label: str, at: float, *, ba
             raise InputError(f"no runs of the column {name!r}")
     sequential = [axis_trace(record, "wall_seconds") for record in records[baseline]]
     runs = [axis_trace(record, "wall_seconds") for record in records[label]]
-    last = max(max(times) if len(times) else 0 for times, _ in sequential)
-    grid = np.exp(np.linspace(np.log(at / 4), np.log(max(last, at)), 400))
-    rng = np.random.default_rng(seed)
-    k = float(speedups(sequential, runs, [at], grid)[0])
-    samples = np.array([speedups([sequential[i] for i in rng.integers(0, len(sequential), len(sequential))],
-                                 [runs[i] for i in rng.integers(0, len(runs), len(runs))], [at], grid)[0]
-                        for _ in range(resamples)])
-    return k, samples
+    k, samples = _replicates(sequential, runs, [at], _grid(sequential, [at]), resamples, np.random.default_rng(seed))
+    return float(k[0]), samples[:, 0]
 
 
 # The engine-speed factor: the same measure applied engine to engine. ---------------------
