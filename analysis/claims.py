@@ -486,8 +486,8 @@ def neural_columns(name: str) -> list[str]:
 class NeuralSource:
     """A step of the neural pipeline at one scale, read from what it stored, with the runs of
     NEURAL_BASELINE beside it (``baseline``: a Source, or decide's PrefixSource). Both claims
-    reports judge a claim on it: ``evidence`` (fixed n, analysis/verdicts.py) and
-    ``contrasts`` (the campaign's, analysis/sequential.py), on the values of ``columns``.
+    reports judge a claim on it: ``evidence`` (fixed n, analysis/verdicts.py) and the campaign's
+    contrasts (analysis/decide.py) from ``pairs``, on the values of ``columns``.
 
     The evidence of each step, and its test:
       table1  the networks' correctness on the same held-out positions: paired, game by game (a
@@ -585,7 +585,10 @@ class NeuralSource:
         effect percentage points; scores are moves in both."""
         return 100.0 if self.step == "table1" else 1.0
 
-    def _pairs(self, claim: Claim) -> tuple[list, str]:
+    def pairs(self, claim: Claim) -> tuple[list, str]:
+        """The claim's (name, a, b) comparisons on this step's values, and where they are read;
+        the fixed-n report tests them (``evidence``), the campaign makes them contrasts
+        (analysis/decide.py)."""
         if self.step == "table4":  # one run per row: nothing to test, what the runs say is shown
             ours = ("; ours: " + ", ".join(f"{label} {values[0]:g}" for label, values in
                                            sorted(self.columns(claim).items()))
@@ -602,21 +605,8 @@ class NeuralSource:
 
     def evidence(self, claim: Claim) -> tuple[verdicts.Evidence, str]:
         """The fixed-n report's evidence (analysis/verdicts.py) and where it was judged."""
-        pairs, where = self._pairs(claim)
+        pairs, where = self.pairs(claim)
         return verdicts.compare(pairs, unit_scale=self.unit, paired=self.step == "table1"), where
-
-    def contrasts(self, claim: Claim) -> tuple[list, str, str]:
-        """The campaign's contrasts (analysis/sequential.py): the paired differences, game by
-        game for Table 1, else run i of one column against run i of the other (independent
-        games: any pairing is as good)."""
-        from analysis.sequential import Contrast
-
-        pairs, where = self._pairs(claim)
-        found = []
-        for name, a, b in pairs:
-            n = min(a.size, b.size)
-            found.append(Contrast(name, (a[:n] - b[:n]) * self.unit))
-        return found, where, "final scores"
 
 
 def with_neural_sources(claims: list[Claim], sources: dict, scale: str) -> dict:

@@ -93,8 +93,9 @@ def columns(claim: Claim, source: Source) -> list[str]:
 
 def contrasts(claim: Claim, source: PrefixSource) -> tuple[list[sequential.Contrast], str, str]:
     """The claim's contrasts, where they are judged, and on which basis."""
-    if isinstance(source, NeuralSource):
-        return source.contrasts(claim)
+    if isinstance(source, NeuralSource):  # game by game for Table 1, else independent games: any pairing
+        pairs, where = source.pairs(claim)
+        return [_paired(name, a, b, source.unit) for name, a, b in pairs], where, "final scores"
     scale = source.experiment.value_scale
     unit = abs(scale)
     keys = columns(claim, source)

@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from analysis import verdicts
+from analysis import decide, verdicts
 from analysis.claims import (
     SCALED_DOWN, Claim, NeuralSource, Source, claims_table, load_claims, load_experiments, settings_gaps,
 )
@@ -77,7 +77,7 @@ def test_table_1s_accuracy_is_compared_game_by_game_on_the_same_held_out_positio
     assert evidence.p_support == pytest.approx(0.5 - math.atan(3) / math.pi)
     assert evidence.runs == 2  # games, the units
     # the campaign's contrasts are the same differences, game by game
-    contrasts, _, basis = source.contrasts(ACCURACY)
+    contrasts, _, basis = decide.contrasts(ACCURACY, source)
     assert [c.values.tolist() for c in contrasts] == [pytest.approx([40, 80]), pytest.approx([80, 40])]
     assert basis == "final scores" and all(c.paired for c in contrasts)
 
