@@ -188,23 +188,41 @@ def select_child(tree, node, exploration, variance_bias):
 
 
 @njit(cache=True)
-def _untried_index(tree, node, n):
-    """The index, among the ``n`` legal moves of ``node``, of a move without a child, drawn
-    uniformly."""
+def _untried_index(tree, node, moves, n):
+    """The index, among the ``n`` legal moves ``moves`` of ``node``, of a move without a
+    child, drawn uniformly; -1 when every move has one.
+
+    A child's ``legal_index`` is where its move stood in the list it was made from, and the
+    list of the same state can come in another order: a domain may list its moves in an
+    order that depends on how the state was reached (SameGame's group records), and the
+    averaged trees add a child with the index from another tree's list. So each child's
+    index is checked against ``moves`` and, where its move stands elsewhere, repaired: a move
+    that has a child is never drawn again (a tree never holds one move twice)."""
     marks = tree.marks
     tree.size[1] += 1
     stamp = tree.size[1]
+    tried = 0
     child = tree.first_child[node]
     while child != 0:
-        marks[tree.legal_index[child]] = stamp
+        j = tree.legal_index[child]
+        if j < 0 or j >= n or moves[j] != tree.move[child]:
+            j = 0
+            while j < n and moves[j] != tree.move[child]:
+                j += 1
+            tree.legal_index[child] = j
+        if j < n and marks[j] != stamp:
+            marks[j] = stamp
+            tried += 1
         child = tree.next_sibling[child]
-    r = uniform_index(n - tree.n_children[node])
+    if tried >= n:
+        return -1
+    r = uniform_index(n - tried)
     for j in range(n):
         if marks[j] != stamp:
             if r == 0:
                 return j
             r -= 1
-    return -1  # unreachable: fewer children than moves
+    return -1  # unreachable: tried < n moves are marked
 
 
 @njit(cache=True, inline="always")
@@ -229,7 +247,7 @@ def descend(domain, tree, root, root_state, depth, scratch, params, lock):
     while True:
         played = depth
         acquire(lock)
-        while tree.n_moves[node] > 1 and tree.n_children[node] == tree.n_moves[node] - 1:  # every move a child
+        while tree.n_moves[node] > 1 and tree.n_children[node] >= tree.n_moves[node] - 1:  # every move a child
             node = select_child(tree, node, params.exploration, params.variance_bias)
             nodes[count] = node
             count += 1
@@ -245,9 +263,9 @@ def descend(domain, tree, root, root_state, depth, scratch, params, lock):
         acquire(lock)
         tree.n_moves[node] = n + 1
         child = -1
-        expands = tree.n_children[node] < n
+        index = _untried_index(tree, node, scratch.moves, n) if tree.n_children[node] < n else -1
+        expands = index >= 0
         if expands:
-            index = _untried_index(tree, node, n)
             child = add_child(tree, node, scratch.moves[index], index)
         release(lock)
         if child >= 0:

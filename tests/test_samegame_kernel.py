@@ -10,8 +10,17 @@ from nrpa.domains.samegame import (
 from tests.conftest import kernel_grid, random_rows
 
 
+def canonical_move(cells, height):
+    """A group's move id as the kernel documents it: its lowest stone in its leftmost column,
+    whatever the state's history (row 0 at the top)."""
+    col = min(c for _, c in cells)
+    row = max(r for r, c in cells if c == col)
+    return col * 64 + height - 1 - row
+
+
 def kernel_groups(domain, state):
-    """{top-left cell: (size, code)} of the moves the kernel offers."""
+    """{top-left cell: (size, code)} of the moves the kernel offers; each move's id must be its
+    group's canonical one."""
     moves = np.zeros(sg_max_moves(domain), dtype=np.int64)
     codes = np.zeros(sg_max_moves(domain), dtype=np.int64)
     n = sg_legal_moves(domain, state, moves, codes)
@@ -20,6 +29,7 @@ def kernel_groups(domain, state):
     for move, code in zip(moves[:n], codes[:n]):
         col, k = divmod(int(move), 64)
         cells = rules.group_at(grid, int(domain.height) - 1 - k, col)
+        assert int(move) == canonical_move(cells, int(domain.height))
         offered[cells[0]] = (len(cells), int(code))
     assert len(offered) == n, "two moves for one group"
     return offered, moves[:n]

@@ -211,6 +211,50 @@ def test_averaged_trees_share_their_root_moves_within_the_move(samegame_domain):
     assert sum(children_0.values()) == sum(children_1.values()) == 100.0
 
 
+@njit
+def _tree_faults(tree):
+    """Nodes that hold one move twice, or more children than legal moves."""
+    faults = 0
+    for node in range(tree.size[0]):
+        count = 0
+        child = tree.first_child[node]
+        while child != 0:
+            count += 1
+            other = tree.next_sibling[child]
+            while other != 0:
+                faults += tree.move[other] == tree.move[child]
+                other = tree.next_sibling[other]
+            child = tree.next_sibling[child]
+        faults += count != tree.n_children[node] or (tree.n_moves[node] > 0 and count > tree.n_moves[node] - 1)
+    return faults
+
+
+def test_averaged_trees_play_a_whole_game_without_holding_a_move_twice(samegame_domain):
+    # A SameGame group's move id once depended on which columns the refresh that found it
+    # started from, and each tree's root state had its own refreshes: near a game's end the
+    # trees named one group two ways, the averaging gave a tree a second child for it, and
+    # the next simulation looped for ever (found as "averaged trees never stop at a time
+    # budget's end": the runs reached a game's end). Move by move to the terminal position,
+    # averaging every 5 of S = 20 simulations, every tree stays a tree of distinct moves.
+    settings = averaged(share_every=5, simulations_per_move=20, max_playouts=10**6)
+    params = kernel_params(settings)
+    _seed(settings.seed)
+    trees = List([new_tree(samegame_domain, 2**16) for _ in range(2)])
+    states = _initial_states(samegame_domain, 2)
+    scratches = spmcts._new_scratches(samegame_domain, 2)
+    tree_roots = roots(2)
+    run = new_run(samegame_domain, params)
+    start_clocks(run)
+    crew = spmcts_parallel._new_crew(samegame_domain, params, no_lock())
+    depth = 0
+    while not spmcts._root_is_terminal(samegame_domain, trees[0], tree_roots[0], states[0], scratches[0]):
+        spmcts_parallel._averaged_move(samegame_domain, trees, tree_roots, states, depth, scratches, run, params, crew)
+        assert [_tree_faults(tree) for tree in trees] == [0, 0], f"move {depth + 1}"
+        depth = spmcts._advance_roots(samegame_domain, trees, tree_roots, states, depth, scratches, True)
+    assert depth > 20 and crew.averagings[0] == 3 * depth  # a whole game, 3 averagings a move
+    assert run.counters[PLAYOUTS] == 40 * depth and not run.counters[STOP]
+
+
 def test_each_thread_of_the_shared_tree_makes_s_simulations_per_move(samegame_domain):
     settings = SearchSettings(algorithm="spmcts", parallel="shared", threads=2, clock="wall", max_time=None,
                               simulations_per_move=50, max_playouts=10**6)

@@ -26,8 +26,12 @@ The order changes no probability, only which move a given random number picks; i
 on 2026-11-25 (before, a full scan listed them by colour, column and stone), so a run of an
 earlier version with the same seed made other draws.
 
-A move id is the cell ``x * 64 + k`` of a stone of the group (the first its fill started
-from); the printable certificate move, ``(row, col)`` of the group's top-left stone with row
+A move id is the cell ``x * 64 + k`` of the group's lowest stone in its leftmost column: a
+function of the board alone, whichever columns the refresh that found the group started from,
+so that two states of one board name each group alike (the averaged SP-MCTS trees match moves
+across trees by id; when the id was the stone a fill started from, a group found by a partial
+refresh had another id than on a state refreshed in full, and a tree could hold one group
+twice). The printable certificate move, ``(row, col)`` of the group's top-left stone with row
 0 at the top, is made by the plain-Python rules in ``nrpa.domains.samegame_rules``.
 
 Move code: the XOR of one random 64-bit number per (cell, colour) over the group's current
@@ -319,6 +323,8 @@ def _refresh_groups(domain, state):
                 first, last = _flood(masks, paired, group, x0, seed, stack)
                 size = 0
                 code = np.int64(0)
+                # the move id: the lowest stone of the leftmost column (module docstring)
+                move = first * 64 + _lowest_index(masks[group, first])
                 for x in range(first, last + 1):
                     bits = masks[group, x]
                     size += _popcount(bits)
@@ -329,7 +335,7 @@ def _refresh_groups(domain, state):
                         bits ^= low
                     masks[group, x] = 0
                 groups[n_groups, _CODE] = code
-                groups[n_groups, _META] = _meta(x0 * 64 + _lowest_index(seed), size, colour, first, last)
+                groups[n_groups, _META] = _meta(move, size, colour, first, last)
                 n_groups += 1
     info[4] = n_groups
 
