@@ -204,12 +204,6 @@ def _spmcts_checks(s: SearchSettings) -> list[tuple[bool, str]]:
         (s.parallel != "averaged" or s.average_every == SearchSettings.average_every,
          f"average_every={s.average_every}: SP-MCTS parallel=averaged averages every share_every simulations of "
          "each tree (Gelly's T0 in simulations); average_every is parallel=cluster's T0 in seconds"),
-        # A known fault, found on 2026-11-26 and not fixed yet: with a wall-clock time budget the
-        # averaged trees never end their run (a playout budget, or T0 = infinity, ends).
-        (s.parallel != "averaged" or s.share_every == 0 or s.max_time is None or s.threads == 1,
-         f"parallel=averaged with share_every={s.share_every} and max_time={s.max_time}: averaged SP-MCTS trees do "
-         "not stop when a time budget ends (a known fault, not fixed yet): give a playout budget "
-         "(max_playouts=N max_time=null) or share_every=0 (T0 = infinity)"),
         (s.parallel != "cluster" or s.share_every == SearchSettings.share_every,
          f"share_every={s.share_every}: parallel=cluster averages every average_every wall-seconds; share_every "
          "is parallel=averaged's T0 in simulations of each tree"),

@@ -302,29 +302,15 @@ def test_the_experiment_has_gellys_columns_at_quick_and_paper_scale():
         "sequential": ("none", 1, 10, 1),
         "one tree, most simulated move": ("shared", 1, 10, 1),
         "shared tree, 2 threads": ("shared", 2, 10, 1),
+        "averaged trees (K = 0), 2 nodes": ("averaged", 2, 10, 1),
         "voting at the end (T0 = infinity), 2 nodes": ("averaged", 2, 0, 1),
         "root: best of K games (not Gelly's)": ("shared", 1, 10, 2),
     }
     paper = columns("paper")
     assert set(quick) < set(paper)  # a column keeps its name at every scale
     assert {paper[f"shared tree, {m} threads"][1] for m in (2, 4, 16)} == {2, 4, 16}
-    # the averaged trees are out of the sweep until they stop at a time budget's end (the next test)
-    assert not any(label.startswith("averaged trees") for label in paper)
+    assert {paper[f"averaged trees (K = 0), {n} nodes"][1] for n in (2, 3, 4, 9)} == {2, 3, 4, 9}
     assert paper["voting at the end (T0 = infinity), 9 nodes"] == ("averaged", 9, 0, 1)
-
-
-def test_averaged_trees_on_a_time_budget_are_refused_before_they_start():
-    """With a wall-clock time budget the averaged trees (share_every > 0) do not end their run: a
-    known fault, found on 2026-11-26 and not fixed; until it is, the search settings refuse it."""
-    from nrpa.errors import InputError
-    from nrpa.search import SearchSettings, validate
-    with pytest.raises(InputError, match="do not stop when a time budget ends"):
-        validate(SearchSettings(algorithm="spmcts", parallel="averaged", threads=2, share_every=10, max_time=0.08,
-                                clock="wall"))
-    validate(SearchSettings(algorithm="spmcts", parallel="averaged", threads=2, share_every=10, max_time=None,
-                            max_playouts=2000, clock="wall"))  # a playout budget ends
-    validate(SearchSettings(algorithm="spmcts", parallel="averaged", threads=2, share_every=0, max_time=0.08,
-                            clock="wall"))  # T0 = infinity ends
 
 
 def test_a_columns_speedup_with_its_interval_from_run_records():
