@@ -40,7 +40,7 @@ from analysis.claims import SCALED_DOWN, Claim, check_columns, experiment_of, lo
 from experiments.config import exit_on_input_error
 from experiments.experiment import Experiment, load_experiment
 from experiments.store import code_version
-from experiments.workers import run_runs
+from experiments.workers import compile_kernels, run_runs
 from nrpa.errors import InputError
 
 CAP = 200  # runs per column: the papers' own count
@@ -218,6 +218,8 @@ class Campaign:
                     # a threaded search holds every core (backend.n_jobs: 1): one at a time
                     (alone if experiment.backend["n_jobs"] == 1 else pooled).append((variant.job, repeat))
         store = next(iter(self.experiments.values())).store
+        if self.backend.get("backend", "loky") == "loky":  # all kernels at once, on every core
+            compile_kernels([job for job, _ in pooled + alone], self.backend.get("n_jobs"))
         records = []
         if pooled:
             records += run_runs(pooled, store, label=f"{len(pooled)} runs", **self.backend)

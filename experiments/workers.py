@@ -72,8 +72,7 @@ def run_runs(runs: list[tuple[Job, int]], store: RunStore, *, n_jobs: int | None
     batches of as many as there are workers, and no more at once than the CPUs hold (two
     2-thread runs on 2 CPUs would starve each other), each batch after the machine leaves the
     cores it needs (machine.wait_for_cores: at most ``store.rule.wait`` seconds, then BusyMachine)."""
-    for job in {id(job): job for job, _ in runs}.values():
-        _compile_kernels(job)
+    compile_kernels([job for job, _ in runs], n_jobs if backend == "loky" else 1)
     records = []
     with _parallel_backend(backend, address) as cluster_threads, tqdm(
         total=len(runs) + done, initial=done, desc=label, unit="run",
@@ -136,9 +135,26 @@ def _run_on_cluster(job: Job, pending: list[int], paths: tuple[Path, ...], store
     return records
 
 
-def _compile_kernels(job: Job) -> None:
-    """Compile (or load from the disk cache) here first, so that the workers load the
-    kernels from the cache instead of each compiling them at the same time."""
+def compile_kernels(jobs: list[Job], n_jobs: int | None = None) -> None:
+    """Compile the kernels of ``jobs`` into the disk cache (or load them from it) before their
+    runs, so that the workers load them instead of each compiling them at the same time: one
+    tiny run per kernel (a domain's kind, an algorithm, a parallel strategy), the kernels
+    spread over ``n_jobs`` processes (default: the cores), since numba compiles on one core
+    and a cold cache (a fresh clone, an edited source) has dozens to compile. The workers'
+    processes are loky's reusable ones, so the runs that follow find the kernels loaded."""
+    kernels = {(type(job.domain_options).__name__, job.settings.algorithm, job.settings.parallel): job
+               for job in jobs}
+    workers = min(n_jobs or os.cpu_count() or 1, len(kernels))
+    if workers <= 1:
+        for job in kernels.values():
+            _compile_kernel(job)
+        return
+    # each kernel's first call pays its compile; the parallel ones (threads) are the longest
+    ordered = sorted(kernels.values(), key=lambda job: job.settings.parallel == "none")
+    joblib.Parallel(n_jobs=workers)(joblib.delayed(_compile_kernel)(job) for job in ordered)
+
+
+def _compile_kernel(job: Job) -> None:
     tiny = replace(job.settings, max_time=None, max_playouts=1, restart=True)
     run_search(make_domain(job.domain_options).kernel_domain(), tiny)
 
