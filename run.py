@@ -11,8 +11,9 @@ import hydra
 from omegaconf import DictConfig
 
 from experiments.cli import run_from_config
-from experiments.config import exit_on_input_error, register_configs
+from experiments.config import exit_interrupted, exit_on_input_error, register_configs
 from experiments.experiment import check_command_line
+from nrpa import interrupt
 from nrpa.errors import InputError
 
 register_configs()
@@ -27,10 +28,14 @@ def main(cfg: DictConfig) -> float:
 
 
 if __name__ == "__main__":
+    interrupt.install()
     flags = {argument for argument in sys.argv[1:] if argument.startswith("-")}
     if flags <= {"-m", "--multirun"}:  # a run or a sweep (not --help, --cfg, ...): check it all first
         try:
             check_command_line([argument for argument in sys.argv[1:] if argument not in flags])
         except InputError as error:
             exit_on_input_error(error)
-    main()
+    try:
+        main()
+    except KeyboardInterrupt:  # Ctrl-C: one line, no traceback (a sweep stops too: Hydra lets it through)
+        exit_interrupted()

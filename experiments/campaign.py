@@ -37,10 +37,11 @@ from datetime import datetime, timezone
 
 from analysis import decide, sequential
 from analysis.claims import SCALED_DOWN, Claim, check_columns, experiment_of, load_claims, resolve, with_neural_sources
-from experiments.config import exit_on_input_error
+from experiments.config import exit_interrupted, exit_on_input_error
 from experiments.experiment import Experiment, load_experiment
 from experiments.store import code_version
 from experiments.workers import compile_kernels, run_runs
+from nrpa import interrupt
 from nrpa.errors import InputError
 
 CAP = 200  # runs per column: the papers' own count
@@ -304,6 +305,7 @@ def main(argv: list[str] | None = None) -> int:
                              "depends on the machine being otherwise idle: for a machine shared with other work")
     # intermixed: flags may come between the overrides (make claims ARGS="--own-paper-budgets backend=dask")
     arguments = parser.parse_intermixed_args(argv)
+    interrupt.install()
     try:
         if arguments.cap < sequential.MIN_RUNS_ONE_SAMPLE:
             raise InputError(f"--cap {arguments.cap} is out of range: at least {sequential.MIN_RUNS_ONE_SAMPLE} "
@@ -315,6 +317,8 @@ def main(argv: list[str] | None = None) -> int:
                                  arguments.own_paper_budgets, arguments.cpu_clock_only)
     except InputError as error:
         exit_on_input_error(error)
+    except KeyboardInterrupt:
+        exit_interrupted()
     for path in paths:
         print(path)
     return 0

@@ -7,15 +7,17 @@ checked by ``nrpa.search.validate`` and each domain adapter, before any work sta
 
 from __future__ import annotations
 
+import os
 import sys
 from dataclasses import dataclass, field, fields, make_dataclass
+from pathlib import Path
 from typing import Any, Optional
 
 from hydra.core.config_store import ConfigStore
 from omegaconf import MISSING, OmegaConf
 
 from experiments.machine import StarvedRule
-from experiments.store import PROJECT_ROOT
+from experiments.store import PROJECT_ROOT, STORED_RUNS
 from nrpa.domains.registry import DOMAINS
 from nrpa.errors import InputError
 from nrpa.search import SearchSettings
@@ -219,6 +221,20 @@ def targets_of(report) -> tuple[float, ...] | None:
 def exit_on_input_error(error: InputError) -> None:
     print(f"error: {error}", file=sys.stderr)
     sys.exit(2)
+
+
+def exit_interrupted() -> None:
+    """The one line a command prints when Ctrl-C stopped it (the runs it stored, and where),
+    then exit status 130 (a shell's 128 + SIGINT); nrpa/interrupt.py stops the kernel."""
+    count = len(STORED_RUNS)
+    kept = f"{count} run{'s' if count != 1 else ''} finished by this command"
+    if count:
+        folder = Path(os.path.commonpath([os.path.dirname(path) for path in STORED_RUNS])).resolve()
+        shown = folder.relative_to(Path.cwd()) if folder.is_relative_to(Path.cwd()) else folder
+        kept += f" {'are' if count != 1 else 'is'} kept in {shown}"
+    print(f"\nInterrupted: {kept}; what was running was dropped. The same command goes on from there "
+          "(a stored run is not made again).", file=sys.stderr, flush=True)
+    sys.exit(130)
 
 
 def print_outputs(produce) -> int:

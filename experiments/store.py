@@ -42,6 +42,7 @@ from nrpa.errors import InputError
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 TEMPORARY_SUFFIX = ".partial"
+STORED_RUNS: list[str] = []  # the run files this process wrote (for the line a Ctrl-C ends with)
 DAMAGED_FOLDER = ".damaged"
 STARVED_FOLDER = ".starved"
 ARCHIVE_ENVIRONMENT = "NRPA_ARCHIVE"
@@ -226,6 +227,7 @@ class RunStore:
 
     def write(self, path: Path, record: dict) -> Path:
         write_json(path, record)
+        STORED_RUNS.append(str(path))  # what a Ctrl-C's last line counts as kept (config.exit_interrupted)
         return path
 
     def run_files(self) -> list[Path]:

@@ -10,6 +10,7 @@ one is moved aside and its run made again, and so is a starved one: experiments/
 from __future__ import annotations
 
 import os
+import sys
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
@@ -73,6 +74,8 @@ def run_runs(runs: list[tuple[Job, int]], store: RunStore, *, n_jobs: int | None
     2-thread runs on 2 CPUs would starve each other), each batch after the machine leaves the
     cores it needs (machine.wait_for_cores: at most ``store.rule.wait`` seconds, then BusyMachine)."""
     compile_kernels([job for job, _ in runs], n_jobs if backend == "loky" else 1)
+    if len(runs) + done == 1:  # no progress bar for one run: say that it started, and how to stop it
+        print(f"{label}: 1 run started (Ctrl-C stops it)", file=sys.stderr, flush=True)
     records = []
     with _parallel_backend(backend, address) as cluster_threads, tqdm(
         total=len(runs) + done, initial=done, desc=label, unit="run",

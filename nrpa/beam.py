@@ -195,7 +195,7 @@ def beam_nrpa(domain, ws, policy, run, params, b, top):
         _next_member(b, ws, policy, 1, size, step)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # nrpa.interrupt runs it in a thread of its own
 def beam_search(domain, params):
     """``nrpa.nested.nrpa_search`` for Beam NRPA (``params.beam`` = B, ``params.level`` >= 1)."""
     np.random.seed(params.seed)

@@ -141,7 +141,7 @@ def _parallel_level(domain, ws, policy, run, params, source_row, workspaces, pol
     return best[level]
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # nrpa.interrupt runs it in a thread of its own
 def leaf_node_search(domain, params):
     """``nrpa.nested.nrpa_search`` for the parallel NRPA: the same budget, restarts and
     result; the level ``params.parallel_level`` calls run on ``params.threads`` threads."""

@@ -396,7 +396,7 @@ def nrpa(domain, ws, policy, run, params, top, top_iterations):
     return call.best[top]
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # nrpa.interrupt runs it in a thread of its own
 def nrpa_search(domain, params):
     """(S/G)NRPA until the budget (``params.max_time`` seconds on ``params.budget_clock``, or
     ``params.max_playouts``) or, without ``params.restart``, until the top level ends; level

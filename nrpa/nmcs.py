@@ -108,7 +108,7 @@ def nmcs(domain, root, playout_moves, playout_codes, run, top, best_paths):
             return best[top]
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # nrpa.interrupt runs it in a thread of its own
 def nmcs_search(domain, params):
     """NMCS until the budget (``params.max_time`` seconds on ``params.budget_clock``, or
     ``params.max_playouts``) or, without ``params.restart``, until the top level ends; level 0

@@ -75,7 +75,7 @@ def average_top_policies(policies, searches, top, scratch):
         pol.copy_row_to(scratch, 0, policies[i], top)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # nrpa.interrupt runs it in a thread of its own
 def policy_averaging_search(domain, params):
     """K = ``params.threads`` root searches averaging their top-level policies every
     ``params.average_every`` wall-seconds; the same result as ``nrpa.nested.nrpa_search``."""

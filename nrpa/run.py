@@ -5,7 +5,8 @@ A search kernel (``nrpa.nested``, ``nrpa.beam``, ``nrpa.leaf_node``, ``nrpa.poli
 ``nrpa.spmcts``) takes a domain value and a ``Params`` and returns ``result(run)``. It makes a
 ``new_run``, starts its clocks with ``start_clocks`` after its allocations, calls
 ``end_playout`` after each finished playout (which counts it, traces it when it beats the
-global best and sets the stop flag when the budget is spent), asks ``go_on`` after each
+global best and sets the stop flag when the budget is spent or Ctrl-C asked to stop:
+``nrpa.interrupt``), asks ``go_on`` after each
 top-level call whether to restart, and returns ``result(run)``. A kernel that runs threads
 gives each its own run (``new_runs``) and brackets every parallel section with
 ``start_section`` and ``end_section``.
@@ -34,12 +35,13 @@ Params = namedtuple(
     # trace_capacity; SP-MCTS's (nrpa.spmcts): exploration (C), variance_bias (D),
     # simulations_per_move (0: one tree for the whole budget), tree_capacity (nodes),
     # share_depth, share_min_visits and share_every (K, N_min and T0 in simulations of each
-    # tree of the averaged trees, nrpa.spmcts_parallel).
+    # tree of the averaged trees, nrpa.spmcts_parallel); interrupt: nrpa.interrupt's
+    # STOP_REQUEST (one int64, 1 once Ctrl-C asked the run to stop).
     ["level", "iterations", "playouts_per_step", "alpha", "temperature", "repetitions", "beam", "bias",
      "bias_keys", "bias_factors", "bias_shift", "strategy", "parallel_level", "threads", "average_every", "seed",
      "budget_clock", "max_time", "max_playouts", "restart", "policy_capacity_bits", "trace_capacity",
      "exploration", "variance_bias", "simulations_per_move", "tree_capacity", "share_depth", "share_min_visits",
-     "share_every"],
+     "share_every", "interrupt"],
 )
 SEED_LIMIT = 2**31 - 1  # a thread's seed, drawn from its caller's stream: 0 <= seed < SEED_LIMIT
 
@@ -51,7 +53,7 @@ START_WALL, START_CPU, MAX_TIME, MAX_PLAYOUTS, BUDGET_CLOCK = 0, 1, 2, 3, 4
 Run = namedtuple(
     "Run",
     ["counters", "limits", "clock_scratch", "best_score", "best_moves", "path",
-     "trace_wall", "trace_cpu", "trace_playouts", "trace_score"],
+     "trace_wall", "trace_cpu", "trace_playouts", "trace_score", "interrupt"],
 )
 
 
@@ -69,6 +71,7 @@ def new_run(domain, params):
         trace_cpu=np.zeros(params.trace_capacity),
         trace_playouts=np.zeros(params.trace_capacity, dtype=np.int64),
         trace_score=np.zeros(params.trace_capacity),
+        interrupt=params.interrupt,
     )
     run.limits[MAX_TIME] = params.max_time
     run.limits[MAX_PLAYOUTS] = params.max_playouts
@@ -118,6 +121,8 @@ def end_playout(run, value, moves, length):
         run.counters[STOP] = 1
     max_time = run.limits[MAX_TIME]
     if max_time > 0 and elapsed(run, np.int64(run.limits[BUDGET_CLOCK])) >= max_time:
+        run.counters[STOP] = 1
+    if run.interrupt[0]:  # Ctrl-C (nrpa.interrupt): the caller drops this run
         run.counters[STOP] = 1
 
 

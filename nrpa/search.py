@@ -17,6 +17,7 @@ from nrpa.beam import beam_search
 from nrpa.bias import NO_BIAS, KernelBias, no_bias
 from nrpa.clock import CLOCKS
 from nrpa.errors import InputError, require
+from nrpa.interrupt import STOP_REQUEST, run_kernel
 from nrpa.leaf_node import STRATEGIES, leaf_node_search
 from nrpa.nested import nrpa_search
 from nrpa.nmcs import nmcs_search
@@ -409,6 +410,7 @@ def kernel_params(settings: SearchSettings, bias: Optional[KernelBias] = None) -
         share_depth=int(s.share_depth),
         share_min_visits=float(s.share_min_visits),
         share_every=int(s.share_every),
+        interrupt=STOP_REQUEST,
     )
 
 
@@ -419,7 +421,7 @@ def run_search(kernel_domain, settings: SearchSettings, bias: Optional[KernelBia
     if kernel is None:
         raise InputError(f"parallel={settings.parallel} runs on a dask cluster: run it with run.py "
                          "(experiments.cluster.cluster_search)")
-    outcome = kernel(kernel_domain, kernel_params(settings, bias))
+    outcome = run_kernel(kernel, kernel_domain, kernel_params(settings, bias))  # Ctrl-C stops it
     best, moves, wall, cpu, playouts_at, scores, playouts, restarts, wall_total, cpu_total = outcome
     return SearchResult(
         best_score=float(best),

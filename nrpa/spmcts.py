@@ -250,14 +250,14 @@ def _sequential_move(domain, trees, roots, root_states, depth, scratches, run, p
                 params.simulations_per_move, 0, np.inf)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # nrpa.interrupt runs it in a thread of its own
 def spmcts_search(domain, params):
     """SP-MCTS until the budget (``nrpa.run``'s contract and result), playing SP-MCTS's move
     (the best top score)."""
     return play_games(domain, params, 1, 1, _sequential_move, no_lock(), False)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # nrpa.interrupt runs it in a thread of its own
 def one_tree_search(domain, params):
     """SP-MCTS on one tree playing Gelly's move (the most simulated one): Gelly's parallel
     searches with one thread or one tree (nrpa/spmcts_parallel.py)."""

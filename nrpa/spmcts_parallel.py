@@ -107,7 +107,7 @@ def _shared_move(domain, trees, roots, root_states, depth, scratches, run, param
     _section(domain, trees, roots, root_states, depth, scratches, run, params, crew)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # nrpa.interrupt runs it in a thread of its own
 def shared_tree_search(domain, params):
     """Gelly's multi-core SP-MCTS: ``params.threads`` threads on one tree (see the module
     docstring). With one thread it is ``one_tree_search`` for the same seed."""
@@ -149,7 +149,7 @@ def _averaged_move(domain, trees, roots, root_states, depth, scratches, run, par
         crew.averagings[0] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # nrpa.interrupt runs it in a thread of its own
 def averaged_trees_search(domain, params):
     """Gelly's cluster SP-MCTS on threads (module docstring). With one tree it is
     ``one_tree_search`` for the same seed (averaging one tree changes nothing)."""

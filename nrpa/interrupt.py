@@ -1,0 +1,94 @@
+"""Ctrl-C within a second, in a numba kernel too.
+
+A numba kernel does not see a signal: Python runs its handler between two bytecodes of the
+main thread, and a kernel called from that thread holds it until its budget ends (up to two
+hours at paper scale). So ``run_kernel`` runs the kernel in a thread of its own (the search
+kernels are compiled with ``nogil=True``: they release the GIL) while the main thread waits
+for it, where SIGINT raises ``KeyboardInterrupt`` at once. The main thread then sets
+``STOP_REQUEST``, which every kernel reads at each playout's end
+(``nrpa.run.end_playout``, where it checks its budget: a threaded kernel's threads read it
+too), waits for the kernel to stop there, and raises ``KeyboardInterrupt``: the interrupted
+run is dropped, never stored as finished. The command's own handler
+(``experiments.config.exit_interrupted``) then says in one line what was kept.
+
+A ``KeyboardInterrupt`` raised inside numba's compiler (a kernel compiled or loaded from the
+disk cache by the main thread) leaves an LLVM module half built, and the process then aborts
+at its exit on an LLVM assertion. ``install`` (called by the commands) puts a SIGINT handler
+in place that, while the main thread holds numba's compiler lock, only notes the request, and
+raises it as soon as the lock is released: the compile is whole by then.
+"""
+
+from __future__ import annotations
+
+import signal
+import threading
+
+import numpy as np
+from numba.core import event
+from numba.core.compiler_lock import global_compiler_lock
+
+# 1 once Ctrl-C asked the kernel running to stop; passed to the kernels in Params.interrupt
+STOP_REQUEST = np.zeros(1, dtype=np.int64)
+_POLL = 0.05  # seconds between two looks of the waiting thread (a signal interrupts a wait anyway)
+
+
+def run_kernel(kernel, *args):
+    """``kernel(*args)``, stoppable by Ctrl-C (module docstring). Off the main thread (a dask
+    worker's thread) no signal arrives: the kernel is called there directly."""
+    if threading.current_thread() is not threading.main_thread():
+        return kernel(*args)
+    outcome = {}
+
+    def call():
+        try:
+            outcome["value"] = kernel(*args)
+        except BaseException as error:  # handed to the waiting thread, which raises it
+            outcome["error"] = error
+
+    worker = threading.Thread(target=call, name="nrpa-kernel", daemon=True)
+    worker.start()
+    try:
+        while worker.is_alive():
+            worker.join(_POLL)
+    except KeyboardInterrupt:
+        STOP_REQUEST[0] = 1
+        worker.join()  # the kernel stops at its next playout's end
+        STOP_REQUEST[0] = 0
+        raise
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["value"]
+
+
+_pending = []  # a Ctrl-C that came while the main thread was compiling
+
+
+def _on_sigint(signum, frame):
+    if global_compiler_lock.is_locked():  # this (the main) thread is inside numba's compiler
+        _pending.append(signum)
+        return
+    raise KeyboardInterrupt
+
+
+class _RaiseAfterCompile(event.Listener):
+    """Raises the Ctrl-C noted during a compile once the main thread leaves the compiler."""
+
+    def on_start(self, event_):
+        pass
+
+    def on_end(self, event_):
+        if _pending and threading.current_thread() is threading.main_thread() \
+                and not global_compiler_lock.is_locked():
+            _pending.clear()
+            raise KeyboardInterrupt
+
+
+_listening = []  # the listener, once registered
+
+
+def install() -> None:
+    """The SIGINT handler of the module docstring, from the main thread (a command calls it)."""
+    signal.signal(signal.SIGINT, _on_sigint)
+    if not _listening:
+        _listening.append(_RaiseAfterCompile())
+        event.register("numba:compiler_lock", _listening[0])

@@ -1,0 +1,145 @@
+"""Ctrl-C stops a run, a sweep and a pool of workers at once (nrpa/interrupt.py): the run in
+progress is dropped, the finished ones kept, one line says so, no traceback."""
+
+import os
+import signal
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from nrpa import interrupt
+from nrpa.domains.registry import SameGameOptions, make_domain
+from nrpa.search import SearchSettings, kernel_params, run_search
+from tests.conftest import python
+
+STARTED = "1 run started (Ctrl-C stops it)"
+
+
+def test_a_kernel_stops_at_its_next_playout_once_asked():
+    # the flag the signal handler's thread sets, read by the kernel where it checks its budget
+    domain = make_domain(SameGameOptions(board="1")).kernel_domain()
+    settings = SearchSettings(level=2, N=10, seed=1, max_time=None, max_playouts=10**9)
+    params = kernel_params(settings)
+    assert params.interrupt is interrupt.STOP_REQUEST
+    threading.Timer(0.5, interrupt.STOP_REQUEST.__setitem__, (0, 1)).start()
+    try:
+        result = run_search(domain, settings)
+    finally:
+        interrupt.STOP_REQUEST[0] = 0
+    assert 0 < result.playouts < 10**9 and result.wall_seconds < 30
+
+
+def test_a_kernel_runs_the_same_search_in_its_own_thread():
+    domain = make_domain(SameGameOptions(board="1")).kernel_domain()
+    settings = SearchSettings(level=2, N=10, seed=3, max_time=None, max_playouts=500)
+    here = run_search(domain, settings)
+    elsewhere = []
+    worker = threading.Thread(target=lambda: elsewhere.append(run_search(domain, settings)))  # not the main thread
+    worker.start()
+    worker.join()
+    there = elsewhere[0]
+    assert (here.best_score, here.best_moves, here.trace.score, here.trace.playouts, here.playouts) == (
+        there.best_score, there.best_moves, there.trace.score, there.trace.playouts, there.playouts)
+
+
+def test_a_ctrl_c_inside_numbas_compiler_is_raised_when_the_compile_ends():
+    # raised inside the compiler, it would leave an LLVM module half built (an abort at exit)
+    from numba.core.compiler_lock import global_compiler_lock
+    previous = signal.getsignal(signal.SIGINT)
+    interrupt.install()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            with global_compiler_lock:  # as numba holds it while it compiles or loads a kernel
+                with global_compiler_lock:  # nested, as a compile inside a compile
+                    interrupt._on_sigint(signal.SIGINT, None)  # noted, not raised
+                assert interrupt._pending  # still inside: not raised yet
+        assert not interrupt._pending
+        with pytest.raises(KeyboardInterrupt):  # outside the compiler: at once
+            interrupt._on_sigint(signal.SIGINT, None)
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def _run_until(arguments, tmp_path, started: int):
+    """Start ``python run.py ARGUMENTS`` in a new session; return it once its standard error
+    has said ``started`` times that a run started, and one second more has passed."""
+    process = python("run.py", *arguments, f"outputs_dir={tmp_path}", wait=False, text=True)
+    seen, lines = 0, []
+    deadline = time.time() + 300
+    while seen < started:
+        line = process.stderr.readline()
+        assert line and time.time() < deadline, "".join(lines)
+        lines.append(line)
+        seen += STARTED in line
+    time.sleep(1.0)  # inside the kernel by now
+    return process
+
+
+def _interrupt(process):
+    """SIGINT to the process group, as Ctrl-C on a terminal; (seconds to exit, stderr after)."""
+    sent = time.time()
+    os.killpg(process.pid, signal.SIGINT)
+    stdout, stderr = process.communicate(timeout=60)
+    return time.time() - sent, stderr
+
+
+def _running_in_group(group: int) -> list[int]:
+    """The processes of process group ``group`` that have not exited (Linux's /proc)."""
+    running = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()  # after "pid (name)": state, ppid, pgrp, ...
+        except OSError:  # exited meanwhile
+            continue
+        if int(fields[2]) == group and fields[0] != "Z":
+            running.append(int(stat.parent.name))
+    return running
+
+
+def _warm(settings):
+    """The kernel compiled into the disk cache first (a compile in progress ends before a stop)."""
+    run_search(make_domain(SameGameOptions(board="1")).kernel_domain(), settings)
+
+
+@pytest.mark.slow  # a new interpreter per case, and a second inside a kernel
+def test_ctrl_c_stops_a_single_run_of_a_minute_at_once_and_stores_nothing(tmp_path):
+    _warm(SearchSettings(algorithm="snrpa", P=4, max_time=None, max_playouts=10))
+    process = _run_until(["algo=snrpa", "P=4", "max_time=60"], tmp_path, started=1)
+    seconds, stderr = _interrupt(process)
+    assert process.returncode == 130 and seconds < 3.0
+    assert stderr.strip().splitlines() == ["Interrupted: 0 runs finished by this command; what was running was "
+                                           "dropped. The same command goes on from there (a stored run is not made "
+                                           "again)."]
+    assert not list(tmp_path.glob("runs/*/*.json"))
+
+
+@pytest.mark.slow
+def test_ctrl_c_stops_a_sweep_keeping_its_finished_runs(tmp_path):
+    _warm(SearchSettings(max_time=None, max_playouts=10))
+    process = _run_until(["-m", "algo=nrpa", "max_time=0.2,60"], tmp_path, started=2)
+    seconds, stderr = _interrupt(process)
+    assert process.returncode == 130 and seconds < 3.0
+    assert "Traceback" not in stderr and stderr.count("Interrupted:") == 1
+    kept = list(tmp_path.glob("runs/samegame/*.json"))
+    assert len(kept) == 1 and f"1 run finished by this command is kept in {kept[0].parent}" in stderr
+    assert '"max_time": 0.2' in kept[0].read_text()  # the finished one; the 60 s run is absent
+
+
+@pytest.mark.slow
+def test_ctrl_c_stops_a_pool_of_workers_and_leaves_none_behind(tmp_path):
+    _warm(SearchSettings(max_time=None, max_playouts=10))
+    process = python("run.py", "algo=nrpa", "repeats=4", "max_time=60", f"outputs_dir={tmp_path}", wait=False,
+                     text=True)
+    seen = ""
+    while "running=2" not in seen:  # the progress bar: two workers have started
+        character = process.stderr.read(1)
+        assert character, seen
+        seen += character
+    time.sleep(3.0)  # their kernels compiled (or loaded) and running
+    seconds, stderr = _interrupt(process)
+    assert process.returncode == 130 and seconds < 3.0
+    assert "Traceback" not in stderr and "Interrupted: 0 runs finished" in stderr
+    assert not list(tmp_path.glob("runs/*/*.json"))
+    assert _running_in_group(process.pid) == []  # no worker left behind (an exited one not reaped yet is not)
