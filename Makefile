@@ -44,9 +44,8 @@ bench: ## engine speed: playouts per CPU-second of every domain, leaf parallel s
 
 bench-cpp: ## this engine beside the C++ reference (github.com/bnegreve/nrpa), SameGame board 1, NRPA level 4, playouts per CPU-second in interleaved pairs: make bench-cpp CPP_REF=<its mirror or checkout> (ARGS="--pairs 7 --seconds 10"; CPP_REF_BUILD: the build script; about 6 minutes)
 ifndef CPP_REF
-	@echo "make bench-cpp needs CPP_REF=<a git mirror or checkout of github.com/bnegreve/nrpa>: get it with" \
-		"git clone https://github.com/bnegreve/nrpa, or the search tool's fetch of github:bnegreve/nrpa" \
-		"(it gives /work/.mirror/bnegreve+nrpa/repo)" >&2; exit 2
+	@echo "make bench-cpp needs CPP_REF=<a git mirror or checkout of github.com/bnegreve/nrpa>:" \
+		"get it with git clone https://github.com/bnegreve/nrpa, or the search tool's fetch of github:bnegreve/nrpa" >&2; exit 2
 else
 	$(PY) -m experiments.bench_cpp --reference "$(CPP_REF)" $(ARGS)
 endif
