@@ -18,6 +18,7 @@ from hydra.core.override_parser.overrides_parser import OverridesParser
 from hydra.errors import HydraException
 from omegaconf import OmegaConf
 
+from experiments.catalog import experiment_names
 from experiments.cli import job_from
 from experiments.config import (PublishedRate, check_override_keys, published_rate_of, register_configs,
                                 starved_rule, targets_of)
@@ -65,11 +66,6 @@ class Experiment:
     def run_paths(self, variant: Variant) -> list[Path]:
         """The run files of a variant: the member runs of its root runs when root > 1."""
         return [variant.job.run_path(self.store, r) for r in range(variant.repeats * variant.root)]
-
-
-def experiment_names() -> list[str]:
-    """Runnable experiments (files starting with _ hold settings shared by several)."""
-    return sorted(p.stem for p in (CONFIG_DIR / "experiment").glob("*.yaml") if not p.stem.startswith("_"))
 
 
 def load_experiment(overrides: list[str]) -> Experiment:
