@@ -62,7 +62,7 @@ from experiments.leaderboard import Leaderboard
 from experiments.machine import rate_outliers
 from experiments.root_parallel import axis_trace, group_root_runs
 from nrpa.domains.registry import make_domain
-from nrpa.errors import InputError
+from nrpa.errors import InputError, did_you_mean
 from nrpa.search import label
 
 FIRST_TIME = 0.01
@@ -513,7 +513,7 @@ def write_report(experiment: Experiment, *, estimate=t_interval, overrides: list
     """The report of an experiment already composed (``report`` composes it from overrides)."""
     overrides = overrides or [f"experiment={experiment.name}", f"scale={experiment.scale}"]
     if experiment.kind not in REPORTS:
-        raise InputError(f"report.kind={experiment.kind!r} is not valid: choose one of {', '.join(REPORTS)}")
+        raise InputError(f"report.kind={experiment.kind!r} is not valid: {did_you_mean(experiment.kind, REPORTS)}")
     runs = collect(experiment)
     if not any(runs.records.values()):
         raise InputError(

@@ -101,11 +101,12 @@ def main(argv: list[str]) -> None:
     if unknown or "--cost" in argv:
         # only now: nrpa (InputError's package) and the composition import numba and Hydra
         from experiments.config import exit_on_input_error
-        from nrpa.errors import InputError
+        from nrpa.errors import InputError, did_you_mean
 
         try:
             if unknown:
-                raise InputError(f"no experiment {', '.join(unknown)}: choose among {', '.join(known)}")
+                raise InputError(f"no experiment {', '.join(unknown)}: "
+                                 + did_you_mean(target_of(unknown[0]), known, "choose among"))
             from experiments import catalog_cost
 
             catalog_cost.main(targets)
