@@ -7,9 +7,13 @@ table shows, and returns text; none reads or writes a file. ``runs`` is the repo
 
 from __future__ import annotations
 
+import re
+
 from analysis.stats import bootstrap_interval, t_interval
 
 INTERVAL_NAMES = {t_interval: "95% Student-t CI", bootstrap_interval: "95% percentile-bootstrap CI"}
+AXIS_WORDS = {"cpu_seconds": "CPU time", "wall_seconds": "wall time", "playouts": "playouts"}
+_VS_AXIS = re.compile(r"\bvs (?:CPU time|wall time|playouts)\b")  # the axis in an experiment's title
 THROUGHPUT = "Throughput: playouts per wall-second of one run (a root run: the sum of its members)."
 
 
@@ -24,9 +28,16 @@ def heading(experiment) -> str:
     return f"**{experiment.title}** ({experiment.scale} scale{work})"
 
 
-def figure_title(experiment, detail: str) -> str:
-    """``detail`` follows the scale: ', mean and ...' or ': ... per run'."""
-    return f"{experiment.title}\n{experiment.scale} scale{detail}"
+def figure_title(experiment, detail: str, axis: str | None = None) -> str:
+    """``detail`` follows the scale: ', mean and ...' or ': ... per run'. With ``axis`` (a
+    checkpoint axis: cpu_seconds, wall_seconds, playouts), the title says what the x axis is:
+    the experiment's "vs CPU time" becomes "vs playouts" on the playouts figure."""
+    title = experiment.title
+    if axis is not None:
+        title, found = _VS_AXIS.subn(f"vs {AXIS_WORDS[axis]}", title)
+        if not found:
+            title += f", vs {AXIS_WORDS[axis]}"
+    return f"{title}\n{experiment.scale} scale{detail}"
 
 
 def run_counts(runs) -> str:

@@ -45,7 +45,7 @@ from analysis.tables import load_reference
 from experiments.config import print_outputs
 from experiments.experiment import Experiment, experiment_names, load_experiment
 from experiments.root_parallel import axis_trace
-from nrpa.errors import InputError
+from nrpa.errors import InputError, did_you_mean
 
 CLAIMS_DIR = Path(__file__).resolve().parent / "claims"
 TESTS = ("compare", "value", "total", "gain", "speedup")
@@ -115,7 +115,8 @@ def load_claims(directory: Path = CLAIMS_DIR, files: list[str] | None = None) ->
     if files:
         unknown = sorted(set(files) - {path.stem for path in paths})
         if unknown:
-            raise InputError(f"no claims file {', '.join(unknown)}: choose among {', '.join(p.stem for p in paths)}")
+            raise InputError(f"no claims file {', '.join(unknown)}: "
+                             + did_you_mean(unknown[0], [p.stem for p in paths], "choose among"))
         paths = [path for path in paths if path.stem in files]
     claims = []
     for path in paths:
@@ -139,14 +140,15 @@ def _claim(path: Path, paper: str, entry) -> Claim:
         raise InputError(f"{where}: expected a mapping")
     unknown = set(entry) - KEYS
     if unknown:
-        raise InputError(f"{where}: unknown key(s) {sorted(unknown)}: valid are {sorted(KEYS)}")
+        raise InputError(f"{where}: unknown key(s) {sorted(unknown)}: "
+                         + did_you_mean(min(unknown), sorted(KEYS), "valid are"))
     missing = {"id", "kind", "text", "source", "experiment", "test"} - set(entry)
     if entry.get("kind") == "paper":
         missing |= {"settings"} - set(entry)
     if missing:
         raise InputError(f"{where}: missing {sorted(missing)}")
     if entry["kind"] not in KINDS:
-        raise InputError(f"{where}: kind={entry['kind']!r} is not valid: choose one of {', '.join(KINDS)}")
+        raise InputError(f"{where}: kind={entry['kind']!r} is not valid: {did_you_mean(entry['kind'], KINDS)}")
     source = entry["source"]
     if not (isinstance(source, dict) and set(source) == {"where", "quote"}
             and all(isinstance(source[key], str) and source[key].strip() for key in source)):
@@ -161,10 +163,10 @@ def _claim(path: Path, paper: str, entry) -> Claim:
     if not isinstance(settings.get("unstated", []), list):
         raise InputError(f"{where}: settings.unstated must be a list of what the paper does not state")
     if entry["test"] not in TESTS:
-        raise InputError(f"{where}: test={entry['test']!r} is not valid: choose one of {', '.join(TESTS)}")
+        raise InputError(f"{where}: test={entry['test']!r} is not valid: {did_you_mean(entry['test'], TESTS)}")
     if entry["experiment"] not in [*experiment_names(), *NEURAL]:
-        raise InputError(f"{where}: experiment={entry['experiment']!r} is not one of "
-                         f"{', '.join([*experiment_names(), *NEURAL])}")
+        raise InputError(f"{where}: experiment={entry['experiment']!r} is not valid: "
+                         + did_you_mean(entry["experiment"], [*experiment_names(), *NEURAL]))
     if entry["experiment"] in NEURAL and entry["test"] != "compare":
         raise InputError(f"{where}: test={entry['test']} is not valid on the neural pipeline's results: compare")
     for key in ("epochs", "imitation_games", "hours"):
@@ -298,16 +300,18 @@ def check_columns(claims: list[Claim], name: str, experiment: Experiment, overri
         if claim.experiment in NEURAL:
             known = set(neural_columns(claim.experiment)) | labels
             if not claim.variants() <= known:
-                raise InputError(f"claim {claim.id}: {sorted(claim.variants() - known)} are not columns of "
-                                 f"{claim.experiment} or {name}: choose among {sorted(known)}")
+                missing = sorted(claim.variants() - known)
+                raise InputError(f"claim {claim.id}: {missing} are not columns of {claim.experiment} or {name}: "
+                                 + did_you_mean(missing[0], sorted(known), "choose among"))
             continue
         if resolve(claim, experiment).variants() <= labels:
             continue
         at_paper = load_experiment([f"experiment={name}", *overrides, "scale=paper"])
         claim, paper = resolve(claim, at_paper), {v.label for v in at_paper.variants}
         if not claim.variants() <= labels | paper:
-            raise InputError(f"claim {claim.id}: {sorted(claim.variants() - labels - paper)} are not columns of "
-                             f"{name}: choose among {sorted(labels | paper)}")
+            missing = sorted(claim.variants() - labels - paper)
+            raise InputError(f"claim {claim.id}: {missing} are not columns of {name}: "
+                             + did_you_mean(missing[0], sorted(labels | paper), "choose among"))
 
 
 def claim_variants(claim: Claim, experiment: Experiment) -> list:

@@ -15,6 +15,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
+from analysis.palette import KEY_GREY, column_colour  # noqa: E402
+
 
 def plot_checkpoints(table: pd.DataFrame, ax, *, xlabel: str, ylabel: str = "mean best score",
                      matched: pd.DataFrame | None = None):
@@ -24,22 +26,22 @@ def plot_checkpoints(table: pd.DataFrame, ax, *, xlabel: str, ylabel: str = "mea
     t x R, the published work of t (on the playouts axis)."""
     published_shown = False
     if matched is not None:
-        colours = {variant: f"C{index % 10}" for index, variant in enumerate(table["variant"].unique())}
+        colours = {variant: column_colour(index) for index, variant in enumerate(table["variant"].unique())}
         for variant, rows in matched.groupby("variant", sort=False):
             ax.plot(rows["our_playouts"], rows["published"], linestyle=":", marker="s", markerfacecolor="none",
-                    color=colours.get(variant, "0.3"), markersize=4, linewidth=0.8)
+                    color=colours.get(variant, KEY_GREY), markersize=4, linewidth=0.8)
         rate = float((matched["our_playouts"] / matched["checkpoint"]).iloc[0])
-        ax.plot([], [], linestyle=":", marker="s", markerfacecolor="none", color="0.3",
+        ax.plot([], [], linestyle=":", marker="s", markerfacecolor="none", color=KEY_GREY,
                 label=f"published at t x R playouts (R = {rate:g}: matched work)")
     for index, (variant, rows) in enumerate(table.groupby("variant", sort=False)):
-        colour = f"C{index % 10}"
+        colour = column_colour(index)
         _line_with_band(ax, rows["checkpoint"], rows["mean"], rows, colour, variant, linewidth=1.5)
         if "published" in rows and rows["published"].notna().any():
             ax.plot(rows["checkpoint"], rows["published"], linestyle="none", marker="o",
                     markerfacecolor="none", color=colour, markersize=5)
             published_shown = True
     if published_shown:  # one legend entry for all the hollow markers
-        ax.plot([], [], linestyle="none", marker="o", markerfacecolor="none", color="0.3",
+        ax.plot([], [], linestyle="none", marker="o", markerfacecolor="none", color=KEY_GREY,
                 label="published at t (hollow)")
     checkpoints = sorted(table["checkpoint"].unique())
     ax.set_xscale("log", base=2)
@@ -77,7 +79,7 @@ def plot_finals(table: pd.DataFrame, scores: dict[str, list[float]], ax, *, ylab
     """Per variant: every run's final score (small dots), the mean with its CI (bar), and
     the published mean (hollow circle) and max (hollow triangle) where given."""
     for index, row in table.reset_index(drop=True).iterrows():
-        colour = f"C{index % 10}"
+        colour = column_colour(index)
         values = scores[row["variant"]]
         jitter = np.random.default_rng(index).uniform(-0.15, 0.15, len(values))
         ax.plot(index + jitter, values, linestyle="none", marker=".", color=colour, alpha=0.3)
@@ -86,8 +88,8 @@ def plot_finals(table: pd.DataFrame, scores: dict[str, list[float]], ax, *, ylab
         for column, marker in (("published mean", "o"), ("published max", "^")):
             if column in row and pd.notna(row[column]):
                 ax.plot([index + 0.3], [row[column]], marker=marker, markerfacecolor="none", color=colour)
-    ax.plot([], [], linestyle="none", marker="o", markerfacecolor="none", color="0.3", label="published mean")
-    ax.plot([], [], linestyle="none", marker="^", markerfacecolor="none", color="0.3", label="published max")
+    ax.plot([], [], linestyle="none", marker="o", markerfacecolor="none", color=KEY_GREY, label="published mean")
+    ax.plot([], [], linestyle="none", marker="^", markerfacecolor="none", color=KEY_GREY, label="published max")
     ax.set_xticks(range(len(table)), labels=list(table["variant"]),
                   rotation=30 if len(table) > 5 else 0, ha="right" if len(table) > 5 else "center")
     ax.set_ylabel(ylabel)
@@ -99,7 +101,7 @@ def plot_finals(table: pd.DataFrame, scores: dict[str, list[float]], ax, *, ylab
 def plot_speedups(table: pd.DataFrame, ax):
     """k(t) per variant with its CI band over a log2 time axis; k = 1 dashed."""
     for index, (variant, rows) in enumerate(table.groupby("variant", sort=False)):
-        _line_with_band(ax, rows["checkpoint"], rows["speedup"], rows, f"C{index % 10}", variant, marker="o")
+        _line_with_band(ax, rows["checkpoint"], rows["speedup"], rows, column_colour(index), variant, marker="o")
     ax.axhline(1.0, color="0.4", linestyle="--", linewidth=1)
     ax.set_xscale("log", base=2)
     ax.set_xlabel("wall seconds t (log2 scale)")
@@ -116,11 +118,11 @@ def plot_boards(table: pd.DataFrame, algorithms: list[str], ax, *, ylabel: str =
     x = range(len(boards))
     published = [c for c in table.columns if c.startswith("published ")]
     for index, algorithm in enumerate(algorithms):
-        ax.plot(x, boards[f"{algorithm} best"], marker="o", linestyle="-", color=f"C{index}",
+        ax.plot(x, boards[f"{algorithm} best"], marker="o", linestyle="-", color=column_colour(index),
                 label=f"{algorithm} (here)")
     for index, column in enumerate(published, start=len(algorithms)):
         ax.plot(x, boards[column], marker="s", markerfacecolor="none", linestyle="none",
-                color=f"C{index % 10}", label=column)
+                color=column_colour(index), label=column)
     ax.set_xticks(list(x), labels=list(boards["board"]))
     ax.set_xlabel("board")
     ax.set_ylabel(ylabel)
@@ -135,9 +137,9 @@ def plot_ecdf(curves: dict[str, tuple[np.ndarray, np.ndarray]], ax, *, xlabel: s
     target) pairs reached by each grid point)) over a log axis; ``published``, the same for
     the published mean curve (each target reached at its published time), dashed."""
     for index, (variant, (grid, shares)) in enumerate(curves.items()):
-        ax.plot(grid, shares, color=f"C{index % 10}", label=variant, linewidth=1.5, drawstyle="steps-post")
+        ax.plot(grid, shares, color=column_colour(index), label=variant, linewidth=1.5, drawstyle="steps-post")
     if published is not None:
-        ax.plot(*published, color="0.3", linestyle="--", linewidth=1, drawstyle="steps-post",
+        ax.plot(*published, color=KEY_GREY, linestyle="--", linewidth=1, drawstyle="steps-post",
                 label="published mean: target of t reached at t")
     ax.set_xscale("log")
     ax.set_ylim(-0.02, 1.02)
@@ -151,7 +153,7 @@ def plot_ecdf(curves: dict[str, tuple[np.ndarray, np.ndarray]], ax, *, xlabel: s
 def plot_profiles(profile: pd.DataFrame, ax):
     """The performance profile of each algorithm (share of runs above tau) with its CI band."""
     for index, (algorithm, rows) in enumerate(profile.groupby("algorithm", sort=False)):
-        _line_with_band(ax, rows["tau"], rows["share_above"], rows, f"C{index % 10}", algorithm, linewidth=1.5)
+        _line_with_band(ax, rows["tau"], rows["share_above"], rows, column_colour(index), algorithm, linewidth=1.5)
     ax.set_xlabel("normalized score tau (score / the board's best known score)")
     ax.set_ylabel("share of runs with a normalized score above tau")
     ax.set_ylim(-0.02, 1.02)

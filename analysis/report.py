@@ -62,7 +62,7 @@ from experiments.leaderboard import Leaderboard
 from experiments.machine import rate_outliers
 from experiments.root_parallel import axis_trace, group_root_runs
 from nrpa.domains.registry import make_domain
-from nrpa.errors import InputError
+from nrpa.errors import InputError, did_you_mean
 from nrpa.search import label
 
 FIRST_TIME = 0.01
@@ -119,11 +119,13 @@ class Figure:
         return self.save(stem)
 
 
-def plotted(experiment: Experiment, title_detail: str, plot: Callable, suffix: str = "") -> Figure:
-    """A new figure drawn by ``plot(ax)``, titled, to be saved as .png and .pdf."""
+def plotted(experiment: Experiment, title_detail: str, plot: Callable, suffix: str = "",
+            axis: str | None = None) -> Figure:
+    """A new figure drawn by ``plot(ax)``, titled (by its x ``axis`` when a checkpoint axis),
+    to be saved as .png and .pdf."""
     figure, ax = new_figure()
     plot(ax)
-    ax.set_title(captions.figure_title(experiment, title_detail), fontsize="medium")
+    ax.set_title(captions.figure_title(experiment, title_detail, axis), fontsize="medium")
     return Figure(suffix, partial(save_figure, figure))
 
 
@@ -190,7 +192,7 @@ def checkpoints_report(experiment: Experiment, runs: Runs, estimate) -> list[Tab
         on_figure = matched if axis == "playouts" else None
         outputs += [
             Table(suffix, table, markdown(table, axis_name=axis_name, caption=caption)),
-            plotted(experiment, f", mean and {captions.interval_name(estimate)}", suffix=suffix,
+            plotted(experiment, f", mean and {captions.interval_name(estimate)}", suffix=suffix, axis=axis,
                     plot=lambda ax, table=table, on_figure=on_figure: plot_checkpoints(
                         table, ax, xlabel=f"{axis_name} (log2 scale)", ylabel=ylabel, matched=on_figure)),
         ]
@@ -511,7 +513,7 @@ def write_report(experiment: Experiment, *, estimate=t_interval, overrides: list
     """The report of an experiment already composed (``report`` composes it from overrides)."""
     overrides = overrides or [f"experiment={experiment.name}", f"scale={experiment.scale}"]
     if experiment.kind not in REPORTS:
-        raise InputError(f"report.kind={experiment.kind!r} is not valid: choose one of {', '.join(REPORTS)}")
+        raise InputError(f"report.kind={experiment.kind!r} is not valid: {did_you_mean(experiment.kind, REPORTS)}")
     runs = collect(experiment)
     if not any(runs.records.values()):
         raise InputError(

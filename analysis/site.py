@@ -47,7 +47,7 @@ from analysis.site_sections import column_runs, engine_speed_text, inline, make_
 from experiments.config import print_outputs
 from experiments.experiment import Experiment, experiment_names, load_experiment
 from experiments.store import PROJECT_ROOT, code_version
-from nrpa.errors import InputError
+from nrpa.errors import InputError, did_you_mean
 
 # A page per paper. An experiment belongs to the page of its name's first word (the Makefile's
 # <paper>-<table>, conf/experiment/<paper>_<table>.yaml); Gelly et al.'s speed-up measure and
@@ -315,7 +315,7 @@ def build(overrides: list[str], names: list[str] | None = None, folder: Path | N
     known = experiment_names()
     unknown = sorted(set(names or []) - set(known))
     if unknown:
-        raise InputError(f"no experiment {', '.join(unknown)}: choose among {', '.join(known)}")
+        raise InputError(f"no experiment {', '.join(unknown)}: {did_you_mean(unknown[0], known, 'choose among')}")
     built = {}
     for name in names or known:
         for experiment, runs in compositions(name, overrides):

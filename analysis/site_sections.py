@@ -7,8 +7,9 @@ A figure is embedded as its plotly JSON, {"data": [trace, ...], "layout": {...}}
 ``<script type="application/json" class="figure-data" data-target="ID">`` that the site's
 site.js draws into the ``<div id="ID">`` before it. Each trace of a column has the column's
 name as its ``legendgroup``, so a click on the legend toggles the whole column (line, band,
-published points); the hover text of a point is its ``text`` (the cell's mean, CI, n and
-published value).
+published points); the published points, drawn in every column's colour, have a grey legend
+key of their own, as in the PNGs. The hover text of a point is its ``text`` (the cell's mean,
+CI, n and published value). The colours are the PNGs' (analysis/palette.py).
 """
 
 from __future__ import annotations
@@ -22,14 +23,13 @@ import matplotlib.pyplot as plt
 import pandas as pd
 import plotly.graph_objects as go
 import plotly.io as pio
-from plotly.colors import qualitative
 
+from analysis.palette import KEY_GREY, column_colour
 from analysis.report import REPORTS, Figure, Runs, Table, variant_key
 from analysis.stats import t_interval
 from experiments.experiment import Experiment
 from nrpa.errors import InputError
 
-PALETTE = qualitative.Plotly
 NO_RUNS = "no runs"
 HOVER = "%{text}<extra></extra>"  # a point's hover: its text alone (no trace name box beside it)
 
@@ -136,6 +136,14 @@ def banded_line(figure: go.Figure, x, y, low, high, name: str, colour: str, text
                        text=text, hovertemplate=HOVER)
 
 
+def legend_key(figure: go.Figure, name: str, symbol: str, dash: str | None = None) -> None:
+    """A legend entry for marks drawn in every column's colour (the published values), in grey,
+    as the PNG's: a trace with no point (plotly keeps its entry), in a legend group of its own."""
+    figure.add_scatter(x=[None], y=[None], mode="lines+markers" if dash else "markers", name=name, legendgroup=name,
+                       showlegend=True, marker=dict(symbol=symbol, size=10, color=KEY_GREY),
+                       line=dict(color=KEY_GREY, dash=dash, width=1) if dash else None, hoverinfo="skip")
+
+
 def cell_text(variant: str, axis_name: str, row) -> str:
     """A checkpoint cell on hover: its mean, CI, runs with a solution and published value."""
     interval = "n/a (fewer than 2 runs)" if pd.isna(row.ci_low) else f"[{number(row.ci_low)}, {number(row.ci_high)}]"
@@ -150,7 +158,7 @@ def checkpoint_figure(table: pd.DataFrame, axis_name: str, ytitle: str, matched:
     at t x R playouts (the published work of t) as hollow squares on dotted lines."""
     figure = go.Figure()
     for index, (variant, rows) in enumerate(table.groupby("variant", sort=False)):
-        colour = PALETTE[index % len(PALETTE)]
+        colour = column_colour(index)
         text = [cell_text(variant, axis_name, row) for row in rows.itertuples()]
         banded_line(figure, rows["checkpoint"], rows["mean"], rows["ci_low"], rows["ci_high"], variant, colour, text)
         if rows["published"].notna().any():
@@ -168,6 +176,10 @@ def checkpoint_figure(table: pd.DataFrame, axis_name: str, ytitle: str, matched:
                       f"<br>drawn at t x R = {row.our_playouts:,.0f} playouts (matched work)<br>ours there: mean "
                       f"{number(row.mean)}, 95% CI [{number(row.ci_low)}, {number(row.ci_high)}], n = {row.runs}"
                       for row in ours.itertuples()], hovertemplate=HOVER)
+    if table["published"].notna().any():
+        legend_key(figure, "published at t (hollow circles)", "circle-open")
+    if matched is not None:
+        legend_key(figure, "published at t x R playouts (matched work)", "square-open", dash="dot")
     return layout(figure, xtitle=axis_name, ytitle=ytitle, log2_ticks=table["checkpoint"])
 
 
@@ -179,7 +191,7 @@ def ert_figure(targets: pd.DataFrame, axis: str) -> go.Figure:
     for index, (variant, rows) in enumerate(targets.groupby("variant", sort=False)):
         figure.add_scatter(
             x=values(rows["target"]), y=values(rows[ert]), mode="lines+markers", name=variant, legendgroup=variant,
-            line=dict(color=PALETTE[index % len(PALETTE)]), hovertemplate=HOVER,
+            line=dict(color=column_colour(index)), hovertemplate=HOVER,
             text=[f"<b>{html.escape(variant)}</b><br>target {number(row.target)}<br>ERT "
                   f"{number(getattr(row, ert), '.4g')} s, {number(row.ert_playouts, ',.0f')} playouts"
                   f"<br>reached by {row.reached} of {row.runs} runs"
@@ -195,7 +207,7 @@ def speedup_figure(table: pd.DataFrame) -> go.Figure:
                 f"{number(row.speedup, '.3g')}<br>95% CI [{number(row.ci_low, '.3g')}, {number(row.ci_high, '.3g')}]"
                 + ("<br>beyond the sequential budget" if row.censored else "") for row in rows.itertuples()]
         banded_line(figure, rows["checkpoint"], rows["speedup"], rows["ci_low"], rows["ci_high"], variant,
-                    PALETTE[index % len(PALETTE)], text)
+                    column_colour(index), text)
     return layout(figure, xtitle="wall seconds", ytitle="speed-up k over sequential", log2_ticks=table["checkpoint"])
 
 
@@ -207,7 +219,7 @@ def boards_figure(table: pd.DataFrame, algorithms: list[str]) -> go.Figure:
     for index, algorithm in enumerate(algorithms):
         figure.add_scatter(
             x=list(boards["board"]), y=values(boards[f"{algorithm} best"]), mode="lines+markers", name=algorithm,
-            legendgroup=algorithm, line=dict(color=PALETTE[index % len(PALETTE)]), hovertemplate=HOVER,
+            legendgroup=algorithm, line=dict(color=column_colour(index)), hovertemplate=HOVER,
             text=[f"<b>{html.escape(algorithm)}</b>, board {row['board']}<br>best {number(row[f'{algorithm} best'])}"
                   f"<br>mean {number(row[f'{algorithm} mean'])}, 95% CI [{number(row[f'{algorithm} ci_low'])}, "
                   f"{number(row[f'{algorithm} ci_high'])}]<br>n = {row[f'{algorithm} runs']:.0f} runs"
@@ -215,7 +227,7 @@ def boards_figure(table: pd.DataFrame, algorithms: list[str]) -> go.Figure:
     others = [c for c in table.columns if c.startswith("published ")] + ["leaderboard"]
     for index, column in enumerate(others, start=len(algorithms)):
         figure.add_scatter(x=list(boards["board"]), y=values(boards[column]), mode="markers", name=column,
-                           legendgroup=column, marker=dict(symbol="square-open", size=9, color=PALETTE[index % 10]),
+                           legendgroup=column, marker=dict(symbol="square-open", size=9, color=column_colour(index)),
                            hovertemplate=f"{html.escape(column)}, board %{{x}}: %{{y}}<extra></extra>")
     return layout(figure, xtitle="board", ytitle="best score")
 
@@ -226,7 +238,7 @@ def profile_figure(profile: pd.DataFrame) -> go.Figure:
         text = [f"<b>{html.escape(algorithm)}</b><br>tau {row.tau:.3f}: {row.share_above:.2f} of runs above"
                 f"<br>95% CI [{row.ci_low:.2f}, {row.ci_high:.2f}]" for row in rows.itertuples()]
         banded_line(figure, rows["tau"], rows["share_above"], rows["ci_low"], rows["ci_high"], algorithm,
-                    PALETTE[index % len(PALETTE)], text, mode="lines")
+                    column_colour(index), text, mode="lines")
     return layout(figure, xtitle="normalized score tau (score / the board's best known)",
                   ytitle="share of runs above tau")
 
@@ -236,7 +248,7 @@ def finals_figure(table: pd.DataFrame) -> go.Figure:
     as a hollow circle and triangle."""
     figure = go.Figure()
     for index, row in table.reset_index(drop=True).iterrows():
-        colour, variant = PALETTE[index % len(PALETTE)], row["variant"]
+        colour, variant = column_colour(index), row["variant"]
         published = row.get("published mean", float("nan"))
         figure.add_scatter(
             x=[variant], y=values([row["mean"]]), mode="markers", name=variant, legendgroup=variant,
@@ -253,6 +265,9 @@ def finals_figure(table: pd.DataFrame) -> go.Figure:
                                    legendgroup=variant, showlegend=False,
                                    marker=dict(color=colour, size=11, symbol=symbol),
                                    hovertemplate=f"{html.escape(variant)}: {column} %{{y}}<extra></extra>")
+    for column, symbol in (("published mean", "circle-open"), ("published max", "triangle-up-open")):
+        if column in table and table[column].notna().any():
+            legend_key(figure, column, symbol)
     return layout(figure, xtitle="variant", ytitle="final score")
 
 

@@ -1,124 +1,120 @@
-"""`make list`: every experiment with its paper, table, make target and cost at each scale.
+"""`make list`: every experiment target of the Makefile with its paper and table, at once.
 
-    python -m experiments.catalog [NAME ...]   (every experiment, or the ones named)
+    python -m experiments.catalog [NAME ...]          (every experiment, or the ones named)
+    python -m experiments.catalog --cost [NAME ...]   (make list COST=1: and the cost at each scale)
 
-Each experiment is what ``load_experiment`` composes, job by job, as the sweep would. For every
-experiment at every scale that takes a minute or two, so the composed experiments are kept in
-``.catalog_cache/<key>.pickle`` under the project root (git ignores the folder; deleting it is
-always safe). The key is a hash of everything they are made from: the path and bytes of every
-file under conf/, experiments/ and nrpa/ (code and instance data), the versions of Hydra,
-OmegaConf and PyYAML, and the Python version. A change to any of them gives a new key, and the
-next listing composes afresh (the minute again), so a cached experiment is never stale. The
-runs already done are counted from the store every time.
+The listing reads only text: the Makefile (its targets, their `##` help and its NEURAL_TABLES)
+and each conf/experiment/NAME.yaml's ``report`` section (title, paper, table). It imports no
+numba, Hydra or pandas and composes nothing, so it answers in well under a second even from a
+fresh clone. The cost at each scale needs every experiment composed job by job, as the sweep
+would (a minute or two the first time): that is ``--cost`` (experiments/catalog_cost.py).
 """
 
 from __future__ import annotations
 
-import hashlib
-import importlib.metadata
-import os
-import pickle
+import re
 import sys
-import tempfile
 from pathlib import Path
 
-from experiments.config import exit_on_input_error
-from experiments.estimate import cost, duration
-from experiments.experiment import Experiment, experiment_names, load_experiment
-from experiments.store import PROJECT_ROOT
-from nrpa.errors import InputError
+from omegaconf import OmegaConf
 
-SCALES = ("smoke", "quick", "paper")
-CACHE_DIR = PROJECT_ROOT / ".catalog_cache"
-KEYED_FOLDERS = ("conf", "experiments", "nrpa")  # hashed file by file, content included
-COMPOSING_PACKAGES = ("hydra-core", "omegaconf", "PyYAML")  # their versions
+PROJECT_ROOT = Path(__file__).resolve().parent.parent  # as experiments.store's (which imports numba)
+MAKEFILE = PROJECT_ROOT / "Makefile"
+EXPERIMENT_DIR = PROJECT_ROOT / "conf" / "experiment"
+_HELP_LINE = re.compile(r"^([a-zA-Z0-9_-]+):([^=#]*)## (.*)$", re.MULTILINE)  # target: prerequisites ## help
 
 
-def main(names: list[str] | None = None) -> None:
-    known = experiment_names()
-    for name in names or []:
-        if name not in known:
-            raise InputError(f"no experiment {name!r}: choose among {', '.join(known)}")
-    names = names or known
-    experiments = load_experiments(names)
-    for name in names:
-        first = experiments[name, "smoke"]
-        print(f"make {name.replace('_', '-')}   ({first.title})")
-        print(f"    {first.report_source}")
-        for scale in SCALES:
-            experiment = experiments[name, scale]
-            runs, to_make, seconds, workers = cost(experiment)
-            spent = "no time budget: unknown" if seconds is None else (
-                f"{seconds / 3600:.2f} h of run budgets, about {duration(seconds / workers)} on {workers} "
-                f"worker process{'es' if workers > 1 else ''}")
-            print(f"    SCALE={scale:<6} {len(experiment.variants)} jobs, {runs} runs ({runs - to_make} done): {spent}")
-        print()
+def experiment_names() -> list[str]:
+    """Runnable experiments (files starting with _ hold settings shared by several)."""
+    return sorted(p.stem for p in EXPERIMENT_DIR.glob("*.yaml") if not p.stem.startswith("_"))
 
 
-def load_experiments(names: list[str]) -> dict[tuple[str, str], Experiment]:
-    """``load_experiment([experiment=NAME, scale=SCALE])`` for each name and scale, from the
-    cache when it holds them for the present inputs (a cache that cannot be read or written
-    only makes the listing slower)."""
-    path = CACHE_DIR / f"{inputs_key()}.pickle"
-    try:
-        with path.open("rb") as file:
-            experiments = pickle.load(file)
-    except Exception:  # noqa: BLE001  (no cache for these inputs yet, or a damaged one)
-        experiments = {}
-    missing = [(name, scale) for name in names for scale in SCALES if (name, scale) not in experiments]
-    for name, scale in missing:
-        experiments[name, scale] = load_experiment([f"experiment={name}", f"scale={scale}"])
-    for name in names:
-        for scale in SCALES:
-            experiments[name, scale].store.check()  # as load_experiment does
-    if missing:
-        _write_cache(path, experiments)
-    return experiments
+def make_targets() -> dict[str, tuple[list[str], str]]:
+    """Each Makefile target with a `##` help text: its prerequisites and that text."""
+    return {name: (prerequisites.split(), text.strip())
+            for name, prerequisites, text in _HELP_LINE.findall(MAKEFILE.read_text())}
 
 
-def inputs_key() -> str:
-    """A hash of everything ``load_experiment`` reads to compose an experiment (module docstring)."""
-    digest = hashlib.sha256()
-    versions = [importlib.metadata.version(package) for package in COMPOSING_PACKAGES]
-    digest.update(f"{sys.version}\0{versions}\0".encode())
-    for folder in KEYED_FOLDERS:
-        for path in sorted((PROJECT_ROOT / folder).rglob("*")):
-            if path.is_file() and "__pycache__" not in path.parts:
-                digest.update(f"{path.relative_to(PROJECT_ROOT).as_posix()}\0".encode())
-                digest.update(hashlib.sha256(_read(path)).digest())
-    return digest.hexdigest()[:24]
+def neural_tables() -> list[str]:
+    """The Makefile's NEURAL_TABLES: the Morpion paper's neural tables, run by experiments/neural.py."""
+    found = re.search(r"^NEURAL_TABLES\s*:?=(.*)$", MAKEFILE.read_text(), re.MULTILINE)
+    return found.group(1).split() if found else []
 
 
-def _read(path: Path) -> bytes:
-    try:
-        return path.read_bytes()
-    except OSError:  # removed (or made unreadable) while listing: the key changes all the same
-        return b"\0unreadable"
+def target_of(name: str) -> str:
+    """An experiment's make target: conf/experiment/stabilized_table4.yaml is `make stabilized-table4`."""
+    return name.replace("_", "-")
 
 
-def _write_cache(path: Path, experiments: dict) -> None:
-    """Write atomically (a temporary file renamed), and remove the caches of other inputs."""
-    try:
-        CACHE_DIR.mkdir(exist_ok=True)
-        ignore = CACHE_DIR / ".gitignore"
-        if not ignore.exists():
-            ignore.write_text("# the catalog's cache (experiments/catalog.py)\n*\n")
-        with tempfile.NamedTemporaryFile(dir=CACHE_DIR, suffix=".partial", delete=False) as file:
-            try:
-                pickle.dump(experiments, file, protocol=pickle.HIGHEST_PROTOCOL)
-            except BaseException:
-                os.unlink(file.name)
-                raise
-        os.replace(file.name, path)
-        for other in CACHE_DIR.glob("*.pickle"):
-            if other != path:
-                other.unlink(missing_ok=True)
-    except OSError:
-        pass
+def experiment_targets() -> list[str]:
+    """Every experiment target, a conf/experiment file's or one of the Makefile's NEURAL_TABLES,
+    in the order of their names (a paper's tables together)."""
+    return sorted([target_of(name) for name in experiment_names()] + neural_tables())
+
+
+def entries(targets: list[str]) -> list[tuple[str, str, str]]:
+    """(make target, title, where it comes from) of each of ``targets``."""
+    helps = make_targets()
+    rows = []
+    for target in targets:
+        path = EXPERIMENT_DIR / f"{target.replace('-', '_')}.yaml"
+        if path.is_file():
+            report = OmegaConf.load(path).report
+            rows.append((target, report.title, f"{report.get('paper', '?')}, {report.get('table', '?')}"))
+        else:  # a neural table: its Makefile help, and the step that makes it
+            text = helps.get(target, ([], target))[1]
+            rows.append((target, text, f"python -m experiments.neural {neural_step(target)}"))
+    return rows
+
+
+def neural_step(target: str) -> str:
+    """The step of experiments/neural.py a neural table's target runs: morpion-table1 runs table1."""
+    return target.rsplit("-", 1)[-1]
+
+
+def aliases(listed: list[str]) -> list[tuple[str, list[str]]]:
+    """The Makefile targets that only run experiment targets (table4, family)."""
+    return [(name, prerequisites) for name, (prerequisites, _) in make_targets().items()
+            if prerequisites and set(prerequisites) <= set(listed)]
+
+
+def listing(targets: list[str], everything: bool = True) -> str:
+    lines = []
+    for target, title, source in entries(targets):
+        lines += [f"make {target}   ({title})", f"    {source}", ""]
+    if everything:
+        lines += [f"make {name} = make {' '.join(prerequisites)}" for name, prerequisites in aliases(targets)]
+        lines += ["",
+                  "Each takes SCALE=paper (the default), quick or smoke, and prints its cost before it starts.",
+                  "The cost of each at each scale: make list COST=1 (composes every experiment: a minute",
+                  "or two the first time). The other targets (install, test, claims, export, site, ...): make help."]
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def main(argv: list[str]) -> None:
+    """List the experiment targets ``argv`` names (conf names or targets: stabilized_table4 or
+    stabilized-table4), every one without; ``--cost``: with their cost at each scale."""
+    names = [argument for argument in argv if argument != "--cost"]
+    known = experiment_targets()
+    unknown = [name for name in names if target_of(name) not in known]
+    targets = [target_of(name) for name in names] or known
+    if unknown or "--cost" in argv:
+        # only now: nrpa (InputError's package) and the composition import numba and Hydra
+        from experiments.config import exit_on_input_error
+        from nrpa.errors import InputError, did_you_mean
+
+        try:
+            if unknown:
+                raise InputError(f"no experiment {', '.join(unknown)}: "
+                                 + did_you_mean(target_of(unknown[0]), known, "choose among"))
+            from experiments import catalog_cost
+
+            catalog_cost.main(targets)
+        except InputError as error:
+            exit_on_input_error(error)
+    else:
+        print(listing(targets, everything=not names), end="")
 
 
 if __name__ == "__main__":
-    try:
-        main(sys.argv[1:])
-    except InputError as error:
-        exit_on_input_error(error)
+    main(sys.argv[1:])

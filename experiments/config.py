@@ -19,7 +19,7 @@ from omegaconf import MISSING, OmegaConf
 from experiments.machine import StarvedRule
 from experiments.store import PROJECT_ROOT, STORED_RUNS
 from nrpa.domains.registry import DOMAINS
-from nrpa.errors import InputError
+from nrpa.errors import InputError, did_you_mean
 from nrpa.search import SearchSettings
 
 
@@ -115,8 +115,8 @@ def experiment_domain(name: str) -> str | None:
 
 
 def check_override_keys(arguments: list[str]) -> None:
-    """Reject an unknown key such as ``levle=3`` with the list of valid keys (Hydra's own
-    message does not list them). Group choices (``algo=...``, ``domain=...``) and
+    """Reject an unknown key such as ``levle=3`` with the closest valid key and the list of
+    them (Hydra's own message does not list them). Group choices (``algo=...``, ``domain=...``) and
     ``hydra.*``, ``+key``, ``~key`` overrides are left to Hydra."""
     top_keys = [f.name for f in fields(RunConfig) if f.name not in ("domain", "backend", "starved")]
     domain_name = "samegame"
@@ -137,22 +137,18 @@ def check_override_keys(arguments: list[str]) -> None:
             section = BackendConfig if head == "backend" else StarvedConfig
             valid = [f.name for f in fields(section) if f.name != "name"]
             if key.split(".", 1)[-1] not in valid:
-                raise InputError(f"unknown option {key!r}: valid are "
-                                 f"{', '.join(f'{head}.{name}' for name in valid)}")
+                raise InputError(f"unknown option {key!r}: "
+                                 + did_you_mean(key, [f"{head}.{name}" for name in valid], "valid are"))
             continue
         if head == "domain" and domain_name in DOMAINS:
             option = key.split(".", 1)[1] if "." in key else ""
             valid = [f.name for f in fields(DOMAINS[domain_name].options_class) if f.name != "name"]
             if option not in valid:
-                raise InputError(
-                    f"unknown option {key!r} for domain={domain_name}: valid are "
-                    f"{', '.join('domain.' + name for name in valid)}"
-                )
+                raise InputError(f"unknown option {key!r} for domain={domain_name}: "
+                                 + did_you_mean(key, [f"domain.{name}" for name in valid], "valid are"))
         elif head not in top_keys:
-            raise InputError(
-                f"unknown option {key!r}: valid are {', '.join(top_keys)}, "
-                f"and the groups {', '.join(group + '=' for group in CONFIG_GROUPS)}"
-            )
+            raise InputError(f"unknown option {key!r}: "
+                             + did_you_mean(key, top_keys + [f"{group}=" for group in CONFIG_GROUPS], "valid are"))
 
 
 @dataclass(frozen=True)

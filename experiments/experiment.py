@@ -15,15 +15,16 @@ from pathlib import Path
 
 from hydra import compose, initialize_config_dir
 from hydra.core.override_parser.overrides_parser import OverridesParser
-from hydra.errors import HydraException
+from hydra.errors import HydraException, MissingConfigException
 from omegaconf import OmegaConf
 
+from experiments.catalog import experiment_names
 from experiments.cli import job_from
 from experiments.config import (PublishedRate, check_override_keys, published_rate_of, register_configs,
                                 starved_rule, targets_of)
 from experiments.runs import Job
 from experiments.store import PROJECT_ROOT, RunStore
-from nrpa.errors import InputError
+from nrpa.errors import InputError, did_you_mean
 from nrpa.search import label
 
 CONFIG_DIR = PROJECT_ROOT / "conf"
@@ -67,11 +68,6 @@ class Experiment:
         return [variant.job.run_path(self.store, r) for r in range(variant.repeats * variant.root)]
 
 
-def experiment_names() -> list[str]:
-    """Runnable experiments (files starting with _ hold settings shared by several)."""
-    return sorted(p.stem for p in (CONFIG_DIR / "experiment").glob("*.yaml") if not p.stem.startswith("_"))
-
-
 def load_experiment(overrides: list[str]) -> Experiment:
     """The experiment that ``python run.py -m <overrides>`` would run."""
     register_configs()
@@ -96,12 +92,13 @@ def load_experiment(overrides: list[str]) -> Experiment:
             cfg = _variant_config(fixed, chosen, composed)
             job = job_from(cfg)
             variants.append(Variant(_label(columns, chosen, job), chosen, job, cfg.repeats, cfg.root))
-        plain = compose("config", overrides=fixed)
+        plain = _compose(fixed, hydra=False)
     rate = published_rate_of(base.report)
     unknown = sorted(set(rate.fit_on) - set(columns.values())) if rate else []
     if unknown:
         raise InputError(f"conf/experiment/{base.report.name}.yaml: report.published_rate.fit_on names {unknown}, "
-                         f"not columns of the table: choose among {sorted(columns.values())}")
+                         "not columns of the table: "
+                         + did_you_mean(unknown[0], sorted(columns.values()), "choose among"))
     store = RunStore(plain.outputs_dir, rule=starved_rule(plain))
     store.check()
     return Experiment(
@@ -150,7 +147,7 @@ def _variant_config(fixed: list[str], chosen: tuple[str, ...], composed: dict):
     own override grammar). A 20-board table composes 3 configs, not 60 (about a second each)."""
     groups = tuple(o for o in chosen if "." not in o.split("=")[0] and (CONFIG_DIR / o.split("=")[0]).is_dir())
     if groups not in composed:
-        composed[groups] = compose("config", overrides=fixed + list(groups))
+        composed[groups] = _compose(fixed + list(groups), hydra=False)
     cfg = copy.deepcopy(composed[groups])
     for override in OverridesParser.create().parse_overrides([o for o in chosen if o not in groups]):
         OmegaConf.update(cfg, override.key_or_group, override.value(), merge=True)
@@ -176,16 +173,24 @@ def _split_sweeps(overrides: list[str]) -> tuple[list[str], dict[str, list[str]]
     return fixed, swept
 
 
-def _compose(overrides: list[str]):
-    """The composed config (with its hydra section); InputError for what Hydra refuses."""
+def _compose(overrides: list[str], hydra: bool = True):
+    """The composed config (with its hydra section unless ``hydra`` is false); InputError for
+    what Hydra refuses."""
     try:
-        return compose("config", overrides=overrides, return_hydra_config=True)
+        return compose("config", overrides=overrides, return_hydra_config=hydra)
     except HydraException as error:
         raise InputError(_hydra_message(error)) from None
 
 
 def _hydra_message(error: HydraException) -> str:
-    """Hydra's message without its config search path; the reason is sometimes in the cause."""
+    """Hydra's message without its config search path; the reason is sometimes in the cause.
+    An option no config group has (``algo=snrpaa``) gets the closest one and the group's
+    options on one line, where Hydra lists them a line each."""
+    if isinstance(error, MissingConfigException) and error.options and error.missing_cfg_file:
+        group, name = error.missing_cfg_file.rsplit("/", 1)
+        # not the private bases (experiment/_*.yaml) nor the schemas (domain/*_schema: experiments.config)
+        options = [o for o in error.options if not o.startswith("_") and not o.endswith("_schema")]
+        return f"{group}={name} is not valid: {did_you_mean(name, options)}"
     message = str(error).split("\nConfig search path")[0].strip()
     if error.__cause__ is not None:
         message = f"{message}: {error.__cause__}" if message else str(error.__cause__)

@@ -33,7 +33,7 @@ from experiments.store import PROJECT_ROOT, RunStore
 from experiments.workers import run_job
 from nrpa.domains.morpion import encode_move, make_morpion
 from nrpa.domains.registry import MorpionOptions
-from nrpa.errors import InputError
+from nrpa.errors import InputError, did_you_mean
 from nrpa.neural import data
 from nrpa.search import SearchSettings
 
@@ -44,7 +44,7 @@ DATA_SEED = 18  # the base seed of the data runs (each run's own seed derives fr
 def scale_settings(scale: str) -> dict:
     scales = OmegaConf.to_container(OmegaConf.load(CONFIG))["scales"]
     if scale not in scales:
-        raise InputError(f"scale={scale!r} is not valid: choose one of {', '.join(scales)}")
+        raise InputError(f"scale={scale!r} is not valid: {did_you_mean(scale, scales)}")
     return scales[scale]
 
 

@@ -29,9 +29,9 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import secrets
 import subprocess
 import sys
-import tempfile
 import time
 from functools import lru_cache
 from pathlib import Path
@@ -285,11 +285,15 @@ def write_json(path: Path, data: dict) -> None:
 def write_atomically(path: Path, data: bytes) -> None:
     """Write atomically and durably: a temporary file, flushed to disk, renamed into place,
     then the folder flushed so that the rename itself survives a power cut (what SQLite and
-    LMDB do; one more fsync, about a millisecond)."""
+    LMDB do; one more fsync, about a millisecond). The file gets the mode any new file gets
+    (0o666 less the umask: 0644 under the usual 022), so the group reads the runs; mkstemp's
+    temporary file would be 0600, private to its writer."""
     path = Path(path)
     created = not path.parent.exists()
     path.parent.mkdir(parents=True, exist_ok=True)
-    descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=".", suffix=TEMPORARY_SUFFIX)
+    temporary = path.parent / f".{secrets.token_hex(8)}{TEMPORARY_SUFFIX}"
+    # O_EXCL: a new file or an error, never another writer's; the kernel applies the umask to 0o666
+    descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666)
     try:
         with os.fdopen(descriptor, "wb") as handle:
             handle.write(data)

@@ -16,7 +16,7 @@ import numpy as np
 from nrpa.beam import beam_search
 from nrpa.bias import NO_BIAS, KernelBias, no_bias
 from nrpa.clock import CLOCKS
-from nrpa.errors import InputError, require
+from nrpa.errors import InputError, did_you_mean, require
 from nrpa.interrupt import STOP_REQUEST, run_kernel
 from nrpa.leaf_node import STRATEGIES, leaf_node_search
 from nrpa.nested import nrpa_search
@@ -290,7 +290,7 @@ def validate(settings: SearchSettings) -> None:
     """Raise InputError naming the first bad option and what is valid."""
     s = settings
     if s.algorithm not in ALGORITHMS:
-        raise InputError(f"algo={s.algorithm!r} is not valid: choose one of {', '.join(ALGORITHMS)}")
+        raise InputError(f"algo={s.algorithm!r} is not valid: {did_you_mean(s.algorithm, ALGORITHMS)}")
     algorithm = ALGORITHMS[s.algorithm]
     checks = [
         *[(s.algorithm == owner or getattr(s, key) == getattr(SearchSettings, key),
@@ -306,14 +306,14 @@ def validate(settings: SearchSettings) -> None:
          f"max_playouts={s.max_playouts} is out of range: it must be >= 1 (or null)"),
         (s.max_time is not None or s.max_playouts is not None or not s.restart,
          "no budget: set max_time and/or max_playouts (or restart=false to run the top level once)"),
-        (s.clock in CLOCKS, f"clock={s.clock!r} is not valid: choose one of {', '.join(CLOCKS)}"),
+        (s.clock in CLOCKS, f"clock={s.clock!r} is not valid: {did_you_mean(s.clock, CLOCKS)}"),
         (10 <= s.policy_capacity_bits <= 28,
          f"policy_capacity_bits={s.policy_capacity_bits} is out of range: 10..28"),
     ]
     if s.parallel != "none":
         checks += [
             (s.parallel in parallel_values(),
-             f"parallel={s.parallel!r} is not valid: choose one of {', '.join(parallel_values())}"),
+             f"parallel={s.parallel!r} is not valid: {did_you_mean(s.parallel, parallel_values())}"),
             (math.isfinite(s.average_every) and s.average_every > 0,
              f"average_every={s.average_every} is out of range: it must be > 0 seconds"),
             (s.parallel in algorithm.kernels, _unsupported_parallel(algorithm, s.parallel)),

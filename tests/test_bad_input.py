@@ -9,6 +9,7 @@ import shutil
 
 import pytest
 
+from nrpa.errors import did_you_mean
 from tests.conftest import cli
 
 BAD_FILES = {
@@ -28,12 +29,22 @@ ESTIMATE = ("-m", "experiments.estimate")
 
 CASES = [
     # options of a run: unknown, mistyped, out of range, or not valid together
-    (RUN + ("levle=3",), "unknown option 'levle': valid are algorithm, level, N"),
-    (RUN + ("domain.bord=2",), "unknown option 'domain.bord' for domain=samegame: valid are domain.board"),
+    # a mistyped name or key: the closest valid one first, then all of them on the same line
+    (RUN + ("levle=3",), "unknown option 'levle': did you mean level? (valid are algorithm, level, N"),
+    (RUN + ("levl=3",), "unknown option 'levl': did you mean level?"),
+    (RUN + ("domain.bord=2",), "unknown option 'domain.bord' for domain=samegame: did you mean domain.board? "
+                               "(valid are domain.board, domain.policy"),
     (RUN + ("backend.workers=3",), "valid are backend.n_jobs, backend.address"),
-    (RUN + ("algo=foo",), "Available options in 'algo'"),
-    (RUN + ("domain=chess",), "Available options in 'domain'"),
-    (RUN + ("scale=huge",), "Available options in 'scale'"),
+    (RUN + ("starved.wiat=3",), "unknown option 'starved.wiat': did you mean starved.wait?"),
+    (RUN + ("algo=snrpaa",), "algo=snrpaa is not valid: did you mean snrpa? (choose one of beam, gnrpa, nmcs, "
+                             "nrpa, snrpa, spmcts)"),
+    (RUN + ("-m", "algo=nrpa,snrpaa"), "algo=snrpaa is not valid: did you mean snrpa?"),  # a swept value
+    (RUN + ("algo=foo",), "algo=foo is not valid: choose one of beam, gnrpa, nmcs, nrpa, snrpa, spmcts"),
+    (RUN + ("domain=chess",), "domain=chess is not valid: choose one of bus, knapsack, maximum, morpion, "),
+    (RUN + ("domain=samegam",), "domain=samegam is not valid: did you mean samegame?"),
+    (RUN + ("scale=huge",), "scale=huge is not valid: choose one of paper, quick, smoke"),
+    (RUN + ("variant=gnrpa_tabu_rl",), "variant=gnrpa_tabu_rl is not valid: did you mean gnrpa_tabu_lr?"),
+    (RUN + ("domain.policy=tabou",), "domain.policy='tabou' is not valid: did you mean tabu? (choose one of none, "),
     (RUN + ("level=three",), "'three' of type 'str' could not be converted to Integer"),
     (RUN + ("domain.board=[1",), "no viable alternative at input '[1'"),
     (RUN + ("level=-1",), "level=-1 is out of range: it must be >= 0"),
@@ -65,6 +76,8 @@ CASES = [
     (RUN + ("seed=-1",), "seed=-1 is out of range"),
     (RUN + ("policy_capacity_bits=40",), "policy_capacity_bits=40 is out of range: 10..28"),
     (RUN + ("parallel=both",), "parallel='both' is not valid: choose one of none, shared, thread_local, averaged"),
+    (RUN + ("parallel=sahred",), "parallel='sahred' is not valid: did you mean shared?"),
+    (RUN + ("clock=CPU",), "clock='CPU' is not valid: did you mean cpu?"),
     (RUN + ("parallel=shared", "threads=2"), "parallel runs use a wall-clock budget, set clock=wall"),
     (RUN + ("threads=2", "clock=wall"), "threads=2 needs a parallel strategy"),
     (RUN + ("parallel=shared", "parallel_level=5", "clock=wall"), "parallel_level=5 is out of range"),
@@ -99,8 +112,15 @@ CASES = [
     (("-m", "analysis.morpion_grid", "{tmp}/morpion.psol", "{tmp}/grid.png"), "is not the reference dot"),
     (("-m", "analysis.morpion_grid", "{tmp}/morpion.csv", "{tmp}/grid.png"), "line 2: 6 fields"),
     # experiments, reports, estimates
-    (RUN + ("-m", "experiment=nope"), "Available options in 'experiment'"),
-    (REPORT + ("experiment=nope",), "Available options in 'experiment'"),
+    (RUN + ("-m", "experiment=nope"), "experiment=nope is not valid: choose one of distributed_fig3, "),
+    (RUN + ("-m", "experiment=stabilized_table44"), "experiment=stabilized_table44 is not valid: did you mean "
+                                                    "stabilized_table4? (choose one of distributed_fig3, "),
+    (REPORT + ("experiment=nope",), "experiment=nope is not valid: choose one of"),
+    (REPORT + ("experiment=stabilized_table44",), "experiment=stabilized_table44 is not valid: did you mean "
+                                                  "stabilized_table4?"),
+    (ESTIMATE + ("experiment=selective_tabel3",), "did you mean selective_table3?"),
+    (("-m", "experiments.catalog", "stabilized-table44"), "no experiment stabilized-table44: did you mean "
+                                                          "stabilized-table4? (choose among distributed-fig3, "),
     (REPORT + ("scale=quick",), "no experiment given: add experiment=NAME, one of"),
     (ESTIMATE + ("experiment=stabilized_table4", "P=x"), "P=x"),
     # a store that cannot be written or holds no whole run
@@ -151,3 +171,20 @@ def test_bad_input_is_refused_with_status_2_and_its_reason(tmp_path, bad_files, 
     assert "Traceback" not in completed.stderr + completed.stdout
     assert run_files(store) == before
 
+
+
+def test_did_you_mean_gives_the_closest_choice_then_every_choice():
+    algorithms = ["beam", "gnrpa", "nmcs", "nrpa", "snrpa", "spmcts"]
+    listed = "choose one of beam, gnrpa, nmcs, nrpa, snrpa, spmcts"
+    assert did_you_mean("snrpaa", algorithms) == f"did you mean snrpa? ({listed})"
+    assert did_you_mean("SNRPA", algorithms) == f"did you mean snrpa? ({listed})"  # case ignored
+    assert did_you_mean("chess", algorithms) == listed  # nothing close: the list alone
+    assert did_you_mean(3, [1, 2, 3.5], "valid are") == "valid are 1, 2, 3.5"
+
+
+@pytest.mark.parametrize("argument", ["experiment=stabilized_table44", "domain=chess", "algo=snrpaa"])
+def test_a_mistyped_group_option_is_one_line_naming_only_what_a_user_can_choose(tmp_path, argument):
+    refused = cli("run.py", argument, f"outputs_dir={tmp_path}")
+    assert refused.returncode == 2
+    assert len(refused.stderr.strip().splitlines()) == 1, refused.stderr
+    assert "_distributed" not in refused.stderr and "_schema" not in refused.stderr

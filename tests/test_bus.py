@@ -293,7 +293,9 @@ def test_a_wait_of_5_is_not_a_move_of_bus_cpp():
     assert make_domain(BusOptions()).replay_score(certificate) == -2898.246
     with pytest.raises(rules.InvalidCertificate, match="decision 1: dwell time 5 is not legal"):
         make_domain(BusOptions(model="bus_cpp")).replay_score(certificate)
-    with pytest.raises(InputError, match="domain.model='cpp' is not valid: choose one of paper, bus_cpp"):
+    with pytest.raises(InputError,
+                       match=r"domain.model='cpp' is not valid: did you mean bus_cpp\? \(choose one of paper, "
+                             r"bus_cpp\)"):
         make_domain(BusOptions(model="cpp"))
 
 
@@ -339,5 +341,6 @@ def test_selective_table_2_at_smoke_scale_is_in_the_papers_unit(tmp_path):
 
 def test_a_domain_option_on_the_command_line_is_checked_against_the_experiments_domain():
     check_override_keys(["experiment=selective_table2", "domain.model=bus_cpp"])  # bus, not samegame
-    with pytest.raises(InputError, match="unknown option 'domain.modle' for domain=bus: valid are domain.instance"):
+    with pytest.raises(InputError, match=r"unknown option 'domain.modle' for domain=bus: did you mean domain.model\? "
+                                         r"\(valid are domain.instance"):
         check_override_keys(["experiment=selective_table2", "domain.modle=bus_cpp"])

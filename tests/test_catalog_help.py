@@ -1,11 +1,12 @@
-"""`make list` (experiments.catalog, which caches the composed experiments) and
-`python run.py --help` (config groups: only what a user can choose)."""
+"""`make list COST=1` (experiments.catalog --cost, which caches the composed experiments) and
+`python run.py --help` (config groups: only what a user can choose). `make list` itself:
+tests/test_make.py."""
 
 from __future__ import annotations
 
 import re
 
-from experiments.catalog import SCALES
+from experiments.catalog_cost import SCALES
 from experiments.estimate import cost
 from experiments.experiment import load_experiment
 from tests.conftest import cli
@@ -19,7 +20,7 @@ def test_catalog_counts_are_those_of_the_composed_sweep():
         runs, to_make, _, _ = cost(experiment)
         expected.append(f"SCALE={scale:<6} {len(experiment.variants)} jobs, {runs} runs ({runs - to_make} done): ")
     for _ in range(2):  # the first listing may compose (no cache yet for this code), the second reads the cache
-        listed = cli("-m", "experiments.catalog", name)
+        listed = cli("-m", "experiments.catalog", "--cost", name)
         assert listed.returncode == 0, listed.stderr
         assert listed.stdout.startswith(f"make stabilized-table4   ({experiment.title})\n")
         for line in expected:
@@ -28,9 +29,10 @@ def test_catalog_counts_are_those_of_the_composed_sweep():
 
 
 def test_catalog_refuses_an_unknown_experiment():
-    listed = cli("-m", "experiments.catalog", "no_such_table")
-    assert listed.returncode == 2
-    assert "no_such_table" in listed.stderr
+    for cost in ([], ["--cost"]):
+        listed = cli("-m", "experiments.catalog", *cost, "no_such_table")
+        assert listed.returncode == 2
+        assert "no_such_table" in listed.stderr
 
 
 def test_help_lists_only_what_a_user_can_choose():

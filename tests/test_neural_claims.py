@@ -167,7 +167,8 @@ def test_the_campaign_reads_neural_claims_and_grows_none_of_their_columns(tmp_pa
 @pytest.mark.parametrize("entry, message", [
     ("experiment: neural_table2\n    test: value\n    variant: Resnet R2\n    published: mean\n    margin: 1",
      "test=value is not valid on the neural pipeline's results: compare"),
-    ("experiment: neural_table5\n    test: compare\n    pairs: [[a, b]]", "experiment='neural_table5' is not one of"),
+    ("experiment: neural_table5\n    test: compare\n    pairs: [[a, b]]",
+     "experiment='neural_table5' is not valid: did you mean neural_table4?"),
     ("experiment: neural_table1\n    test: compare\n    pairs: [[a, b]]\n    settings: {keep: 70}",
      "settings.keep=70 must be [lowest, highest]"),
     ("experiment: neural_table1\n    test: compare\n    pairs: [[a, b]]\n    settings: {epochs: many}",

@@ -4,6 +4,7 @@ import json
 import os
 import re
 import signal
+import stat
 import time
 from pathlib import Path
 
@@ -190,6 +191,18 @@ def test_a_run_file_write_flushes_the_file_and_then_its_folder(tmp_path, monkeyp
     assert flushed[0].startswith(".") and flushed[0].endswith(".partial")  # the temporary file
     assert flushed[1:] == ["samegame", "runs"]  # the new folder, then its entry in its parent
     assert json.loads(path.read_text()) == {"a": 1}
+
+
+@pytest.mark.parametrize("umask, mode", [(0o022, 0o644), (0o077, 0o600), (0o002, 0o664)])
+def test_a_run_file_gets_the_mode_of_a_new_file_under_the_umask(tmp_path, umask, mode):
+    """Run files are for the group to read (0644 under the usual umask), not 0600 as mkstemp's."""
+    saved = os.umask(umask)
+    try:
+        path = RunStore(tmp_path).write(tmp_path / "runs" / "samegame" / "abc.json", {"a": 1})
+    finally:
+        os.umask(saved)
+    assert stat.S_IMODE(path.stat().st_mode) == mode
+    assert [p.name for p in path.parent.iterdir()] == ["abc.json"]  # no temporary file left
 
 
 def test_run_identity_and_results_do_not_depend_on_paths_or_worker_counts(tmp_path):

@@ -3,13 +3,16 @@ leaderboard."""
 
 import json
 from pathlib import Path
+from types import SimpleNamespace
 
+import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 import pytest
 
-from analysis.report import collect
-from analysis.stats import best_at
+from analysis.captions import figure_title
+from analysis.report import Figure, checkpoints_report, collect
+from analysis.stats import best_at, t_interval
 from experiments.experiment import experiment_names, load_experiment
 from experiments.leaderboard import Leaderboard
 from experiments.store import RunStore
@@ -55,7 +58,8 @@ def test_selective_table_3_runs_its_four_playout_rules_at_smoke_scale(tmp_output
     rate = speed["R"][0]
     matched = pd.read_csv(tmp_outputs / "tables" / "selective_table3_smoke_matched.csv")
     np.testing.assert_allclose(matched["our_playouts"], matched["checkpoint"] * rate)
-    runs = collect(load_experiment(["experiment=selective_table3", "scale=smoke", f"outputs_dir={tmp_outputs}"]))
+    experiment = load_experiment(["experiment=selective_table3", "scale=smoke", f"outputs_dir={tmp_outputs}"])
+    runs = collect(experiment)
     fewest = min(r["result"]["playouts"] for records in runs.records.values() for r in records)
     assert matched["our_playouts"].max() <= fewest < 2 * matched["our_playouts"].max()  # published t double
     # a cell is the mean of each run's best at t x R on its playouts trace
@@ -65,6 +69,16 @@ def test_selective_table_3_runs_its_four_playout_rules_at_smoke_scale(tmp_output
     assert matched.set_index(["variant", "checkpoint"])["published"][("tabu", 0.01)] == published.loc[0.01, "tabu"]
     caption = (tmp_outputs / "tables" / "selective_table3_smoke.md").read_text()
     assert "Engine speed against the published runs" in caption and f"R = {rate:,.0f}" in caption
+    # each figure is titled by its x axis: the title's "vs CPU time" is "vs playouts" on the playouts figure
+    figures = {item.suffix: item.save.args[0] for item in checkpoints_report(experiment, runs, t_interval)
+               if isinstance(item, Figure)}
+    titles = {suffix: figure.axes[0].get_title() for suffix, figure in figures.items() if suffix in ("", "_playouts")}
+    assert titles[""].startswith("Selective NRPA, Table 3: SameGame board 1, mean best score vs CPU time\n")
+    assert titles["_playouts"].startswith("Selective NRPA, Table 3: SameGame board 1, mean best score vs playouts\n")
+    assert [figure.axes[0].get_xlabel() for figure in (figures[""], figures["_playouts"])] == [
+        "CPU seconds (log2 scale)", "playouts (log2 scale)"]
+    for figure in figures.values():
+        plt.close(figure)
 
 
 @pytest.mark.slow
@@ -111,3 +125,13 @@ def test_the_leaderboard_keeps_only_verified_improvements(tmp_path):
     forged["result"]["best_score"] += 100
     assert not board.offer(forged)
     assert board.best("samegame/board_01")["score"] == records[-1]["result"]["best_score"]
+
+
+def test_a_figure_title_names_its_x_axis():
+    fig3 = SimpleNamespace(title="Distributed NRPA, Figure 3: board 1, mean best score vs playouts, by strategy",
+                           scale="quick")
+    assert figure_title(fig3, ", mean", "wall_seconds") == (
+        "Distributed NRPA, Figure 3: board 1, mean best score vs wall time, by strategy\nquick scale, mean")
+    assert figure_title(fig3, ", mean") == f"{fig3.title}\nquick scale, mean"  # not a checkpoint axis: as it is
+    untitled = SimpleNamespace(title="Speed-up over sequential NRPA", scale="smoke")
+    assert figure_title(untitled, "", "playouts") == "Speed-up over sequential NRPA, vs playouts\nsmoke scale"

@@ -12,10 +12,14 @@ from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
+import matplotlib.pyplot as plt
 import pandas as pd
 import pytest
+from matplotlib.colors import to_hex
 
+from analysis import palette, plots, site_sections
 from analysis.claims import claims_report, load_claims
+from analysis.palette import KEY_GREY, PALETTE
 from analysis.site import PAGES, VERDICTS, page_of
 from analysis.site_neural import neural_section
 from experiments.experiment import experiment_names
@@ -162,12 +166,37 @@ def test_figure_payloads_follow_their_schema_and_hover_with_the_cells_values(sit
     by_time = payloads[0]
     assert by_time["layout"]["xaxis"]["type"] == "log"
     assert by_time["layout"]["xaxis"]["ticktext"] == ["0.01", "0.02", "0.04", "0.08"]
-    lines = [trace for trace in by_time["data"] if trace.get("showlegend") is not False]
+    legend = [trace for trace in by_time["data"] if trace.get("showlegend") is not False]
+    lines, keys = legend[:len(COLUMNS)], legend[len(COLUMNS):]
     assert [trace["name"] for trace in lines] == COLUMNS
     for hover in lines[0]["text"]:
         assert re.search(r"mean [\d.]+<br>95% CI \[.+\]<br>n = 2 of 2 runs<br>published \d+", hover), hover
+    # the published points (hollow circles in each column's colour) have a legend entry, grey, as in the PNG
+    (key,) = keys
+    assert key["showlegend"] is True and key["name"] == "published at t (hollow circles)"
+    assert key["marker"] == {"symbol": "circle-open", "size": 10, "color": KEY_GREY}
     # every trace of a column (band, line, published points at t) toggles with it
-    assert {trace["legendgroup"] for trace in by_time["data"]} == set(COLUMNS)
+    assert {trace["legendgroup"] for trace in by_time["data"]} - {key["name"]} == set(COLUMNS)
+    # in the PNGs' colours: column i is PALETTE[i] on the site and in the report's figures
+    assert [trace["line"]["color"] for trace in lines] == list(PALETTE[:len(COLUMNS)])
+    published = [trace for trace in by_time["data"] if trace.get("name", "").endswith(", published")]
+    assert [trace["marker"]["color"] for trace in published] == list(PALETTE[:len(published)])
+
+
+def test_the_report_figures_and_the_site_share_one_palette():
+    """Both modules take their colours from analysis.palette; a report figure's columns are drawn in it."""
+    assert plots.column_colour is site_sections.column_colour is palette.column_colour
+    assert plots.KEY_GREY == site_sections.KEY_GREY == palette.KEY_GREY
+    table = pd.DataFrame({"variant": ["a"] * 2 + ["b"] * 2 + ["c"] * 2, "checkpoint": [1.0, 2.0] * 3,
+                          "mean": range(6), "ci_low": range(6), "ci_high": range(6), "published": [1.0, 2.0] * 3,
+                          "runs": 2, "runs_without_solution": 0})
+    figure, ax = plots.new_figure()
+    plots.plot_checkpoints(table, ax, xlabel="t")
+    drawn = [to_hex(line.get_color()) for line in ax.get_lines() if line.get_label() in ("a", "b", "c")]
+    plt.close(figure)
+    assert drawn == list(palette.PALETTE[:3])
+    on_site = site_sections.checkpoint_figure(table, "t", "mean", None)
+    assert [trace.line.color for trace in on_site.data if trace.name in ("a", "b", "c")] == drawn
     assert payload_problems({"data": [{"type": "scatter", "x": [1], "y": []}], "layout": {}}) != []
 
 
@@ -243,3 +272,14 @@ def test_the_neural_section_shows_the_files_experiments_neural_wrote_and_what_is
     for target in ("morpion-table2", "morpion-table3", "morpion-table4"):
         assert f"<code>make {target} SCALE=smoke</code> makes it" in text
     assert "make morpion-table1 SCALE" not in text
+
+
+def test_the_published_means_and_maxima_of_a_final_table_have_their_legend_entries():
+    table = pd.DataFrame({"variant": ["uniform", "NRPA(1)"], "mean": [60.0, 80.0], "ci_low": [59.0, 79.0],
+                          "ci_high": [61.0, 81.0], "runs": [4, 4], "max": [62.0, 82.0],
+                          "published mean": [58.3, None], "published max": [None, 85.0]})
+    figure = site_sections.finals_figure(table)
+    keys = [trace for trace in figure.data if trace.showlegend and trace.legendgroup == trace.name]
+    assert [(key.name, key.marker.symbol, key.marker.color) for key in keys] == [
+        ("published mean", "circle-open", KEY_GREY), ("published max", "triangle-up-open", KEY_GREY)]
+    assert [trace.marker.color for trace in figure.data if trace.name in ("uniform", "NRPA(1)")] == list(PALETTE[:2])

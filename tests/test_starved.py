@@ -330,7 +330,8 @@ def test_the_starved_settings_reach_the_store_of_an_experiment(tmp_path):
 
 
 def test_an_unknown_starved_key_is_named():
-    with pytest.raises(InputError, match="unknown option 'starved.tolerence': valid are starved.tolerance"):
+    with pytest.raises(InputError, match=r"unknown option 'starved.tolerence': did you mean starved.tolerance\? "
+                                         r"\(valid are starved.tolerance"):
         check_override_keys(["starved.tolerence=0.1"])
 
 

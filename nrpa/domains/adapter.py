@@ -35,7 +35,7 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from nrpa.errors import InputError
+from nrpa.errors import InputError, did_you_mean
 
 # A run file keeps a copy of a user's instance file up to this size: SameGame boards are
 # about 0.5 KiB, TSPTW instances 16 KiB at most, knapsack instances less. A larger file (a bus
@@ -98,7 +98,7 @@ class Adapter:
 def check_choice(option: str, value, valid) -> None:
     """InputError unless ``domain.<option>`` is one of ``valid``."""
     if value not in valid:
-        raise InputError(f"domain.{option}={value!r} is not valid: choose one of {', '.join(valid)}")
+        raise InputError(f"domain.{option}={value!r} is not valid: {did_you_mean(value, valid)}")
 
 
 def check_range(option: str, value, valid: bool, rule: str) -> None:

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
-from nrpa.errors import InputError
+from nrpa.errors import InputError, did_you_mean
 
 STOPS = 70  # circular line 0..69; stop 70 is stop 0 again
 TERMINI = (0, 35)
@@ -140,7 +140,7 @@ class Line:
 
     def __init__(self, instance: Instance, *, delta: int = 0, model: str = "paper"):
         if model not in MODELS:
-            raise InputError(f"domain.model={model!r} is not valid: choose one of {', '.join(MODELS)}")
+            raise InputError(f"domain.model={model!r} is not valid: {did_you_mean(model, MODELS)}")
         self.instance = instance
         self.delta = delta
         self.model = model

@@ -19,7 +19,7 @@ from nrpa.domains.morpion_adapter import MorpionDomain, MorpionOptions
 from nrpa.domains.samegame_adapter import SameGameDomain, SameGameOptions
 from nrpa.domains.tsptw_adapter import TsptwDomain, TsptwOptions
 from nrpa.domains.weakschur_adapter import WeakSchurDomain, WeakSchurOptions
-from nrpa.errors import InputError
+from nrpa.errors import InputError, did_you_mean
 
 __all__ = [
     "DOMAINS", "MissingInstance", "make_domain", "replay_domain",
@@ -49,14 +49,14 @@ def _checked(options):
     values = dict(options) if not hasattr(options, "__dataclass_fields__") else asdict(options)
     name = values.get("name")
     if name not in DOMAINS:
-        raise InputError(f"domain={name!r} is not valid: choose one of {', '.join(DOMAINS)}")
+        raise InputError(f"domain={name!r} is not valid: {did_you_mean(name, DOMAINS)}")
     domain_class = DOMAINS[name]
     known = domain_class.options_class.__dataclass_fields__
     unknown = sorted(set(values) - set(known))
     if unknown:
         raise InputError(
-            f"unknown option(s) domain.{', domain.'.join(unknown)} for domain={name}: valid are "
-            f"{', '.join('domain.' + key for key in known if key != 'name')}"
+            f"unknown option(s) domain.{', domain.'.join(unknown)} for domain={name}: "
+            + did_you_mean(f"domain.{unknown[0]}", [f"domain.{key}" for key in known if key != "name"], "valid are")
         )
     return domain_class, domain_class.options_class(**values)
 

@@ -45,9 +45,9 @@ class MorpionNet(nn.Module):
 
 def make_network(name: str, channels: int) -> MorpionNet:
     if name not in NETWORKS:
-        from nrpa.errors import InputError
+        from nrpa.errors import InputError, did_you_mean
 
-        raise InputError(f"network={name!r} is not valid: choose one of {', '.join(NETWORKS)}")
+        raise InputError(f"network={name!r} is not valid: {did_you_mean(name, NETWORKS)}")
     return MorpionNet(channels, residual=name == "resnet")
 
 
