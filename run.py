@@ -3,6 +3,12 @@
     python run.py domain=samegame domain.board=1 algo=nrpa level=3 N=100 max_time=5
     python run.py algo=snrpa P=4
     python run.py algo=nmcs level=2
+    python run.py -m algo=snrpa P=2,3,4 scale=smoke [against=stabilized_table4] [--yes]
+
+A sweep (-m) on Hydra's basic launcher is run by experiments/sweep.py: its cost first (and a
+question when it takes over an hour, on a terminal), its runs in one pool across its jobs, its
+report last. Another launcher (hydra/launcher=submitit_slurm) or a hydra.* override keeps
+Hydra's multirun, a job at a time.
 """
 
 import sys
@@ -13,6 +19,7 @@ from omegaconf import DictConfig
 from experiments.cli import run_from_config
 from experiments.config import exit_interrupted, exit_on_input_error, register_configs
 from experiments.experiment import check_command_line
+from experiments.sweep import run_sweep
 from nrpa import interrupt
 from nrpa.errors import InputError
 
@@ -27,15 +34,38 @@ def main(cfg: DictConfig) -> float:
         exit_on_input_error(error)
 
 
+def sweep_or_hydra(arguments: list[str]) -> list[str] | None:
+    """The overrides of a sweep this harness runs (experiments/sweep.py), or None where Hydra
+    runs the command: a single run, a Hydra flag (--cfg, --help), or a launcher or hydra.*
+    override (a SLURM sweep: each job on its own node)."""
+    flags = {argument for argument in arguments if argument.startswith("-")}
+    overrides = [argument for argument in arguments if argument not in flags]
+    if not flags or flags - {"-m", "--multirun"} or any(o.startswith("hydra") for o in overrides):
+        return None
+    return overrides
+
+
 if __name__ == "__main__":
     interrupt.install()
+    yes = "--yes" in sys.argv[1:]  # start without asking, however long it takes (as YES=1)
+    against = [argument.split("=", 1)[1] for argument in sys.argv[1:] if argument.startswith("against=")]
+    sys.argv = [sys.argv[0], *(a for a in sys.argv[1:] if a != "--yes" and not a.startswith("against="))]
     flags = {argument for argument in sys.argv[1:] if argument.startswith("-")}
-    if flags <= {"-m", "--multirun"}:  # a run or a sweep (not --help, --cfg, ...): check it all first
-        try:
+    sweep = sweep_or_hydra(sys.argv[1:])
+    try:
+        if against and sweep is None:
+            raise InputError("against=EXPERIMENT draws a sweep beside a paper's columns: give it with -m")
+        if flags <= {"-m", "--multirun"}:  # a run or a sweep (not --help, --cfg, ...): check it all first
             check_command_line([argument for argument in sys.argv[1:] if argument not in flags])
-        except InputError as error:
-            exit_on_input_error(error)
+        if sweep is not None:
+            for path in run_sweep(sweep, against[-1] if against else None, yes):
+                print(path)
+            sys.exit(0)
+    except InputError as error:
+        exit_on_input_error(error)
+    except KeyboardInterrupt:  # Ctrl-C: one line, no traceback
+        exit_interrupted()
     try:
         main()
-    except KeyboardInterrupt:  # Ctrl-C: one line, no traceback (a sweep stops too: Hydra lets it through)
+    except KeyboardInterrupt:  # Ctrl-C: one line, no traceback (a Hydra sweep stops too: Hydra lets it through)
         exit_interrupted()

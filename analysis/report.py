@@ -1,6 +1,7 @@
 """Build an experiment's tables and figures from its run files (never runs a search).
 
     python -m analysis.report experiment=stabilized_table4 scale=quick [--interval bootstrap]
+    python -m analysis.report sweep=outputs/sweeps/sweep_1a2b3c4d   # a sweep's (or sweep=NAME)
 
 The experiment's ``report.kind`` picks the report in REPORTS; each takes the experiment, its
 runs and the interval method (``--interval``: t or bootstrap, analysis.stats.ESTIMATORS) and
@@ -509,8 +510,10 @@ def report(overrides: list[str], *, estimate=t_interval) -> list[Path]:
     return write_report(load_experiment(overrides), estimate=estimate, overrides=overrides)
 
 
-def write_report(experiment: Experiment, *, estimate=t_interval, overrides: list[str] | None = None) -> list[Path]:
-    """The report of an experiment already composed (``report`` composes it from overrides)."""
+def write_report(experiment: Experiment, *, estimate=t_interval, overrides: list[str] | None = None,
+                 folder: Path | None = None) -> list[Path]:
+    """The report of an experiment already composed (``report`` composes it from overrides);
+    its tables and figures in ``folder`` when given (a sweep's: experiments/sweep.py)."""
     overrides = overrides or [f"experiment={experiment.name}", f"scale={experiment.scale}"]
     if experiment.kind not in REPORTS:
         raise InputError(f"report.kind={experiment.kind!r} is not valid: {did_you_mean(experiment.kind, REPORTS)}")
@@ -522,7 +525,7 @@ def write_report(experiment: Experiment, *, estimate=t_interval, overrides: list
         )
     name = experiment.output_name
     return [path for output in REPORTS[experiment.kind](experiment, runs, estimate)
-            for path in output.write(experiment.store.root / output.folder / f"{name}{output.suffix}")]
+            for path in output.write((folder or experiment.store.root / output.folder) / f"{name}{output.suffix}")]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -531,6 +534,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--interval", choices=list(ESTIMATORS), default="t",
                         help="confidence interval: t (Student-t) or bootstrap (percentile bootstrap)")
     arguments = parser.parse_args(argv)
+    if any(o.startswith("sweep=") for o in arguments.overrides):  # a sweep's report, rebuilt from its sweep.yaml
+        from experiments.sweep import rebuild_report
+        return print_outputs(lambda: rebuild_report(arguments.overrides, estimate=ESTIMATORS[arguments.interval]))
     return print_outputs(lambda: report(arguments.overrides, estimate=ESTIMATORS[arguments.interval]))
 
 

@@ -38,9 +38,10 @@ from datetime import datetime, timezone
 from analysis import decide, sequential
 from analysis.claims import SCALED_DOWN, Claim, check_columns, experiment_of, load_claims, resolve, with_neural_sources
 from experiments.config import exit_interrupted, exit_on_input_error
+from experiments.estimate import confirm, cost, describe, wall_seconds
 from experiments.experiment import Experiment, load_experiment
 from experiments.store import code_version
-from experiments.workers import compile_kernels, run_runs
+from experiments.sweep import make_runs
 from nrpa import interrupt
 from nrpa.errors import InputError
 
@@ -210,22 +211,10 @@ class Campaign:
         return states, have, cost
 
     def make(self, targets: dict) -> float:
-        """Make the runs that bring each column to its target; their CPU-seconds."""
-        pooled, alone = [], []
-        for (name, key), target in targets.items():
-            experiment, variant = self.variants[(name, key)]
-            for repeat, path in enumerate(experiment.run_paths(variant)[:target * variant.root]):
-                if experiment.store.load_or_set_aside(path) is None:
-                    # a threaded search holds every core (backend.n_jobs: 1): one at a time
-                    (alone if experiment.backend["n_jobs"] == 1 else pooled).append((variant.job, repeat))
-        store = next(iter(self.experiments.values())).store
-        if self.backend.get("backend", "loky") == "loky":  # all kernels at once, on every core
-            compile_kernels([job for job, _ in pooled + alone], self.backend.get("n_jobs"))
-        records = []
-        if pooled:
-            records += run_runs(pooled, store, label=f"{len(pooled)} runs", **self.backend)
-        if alone:
-            records += run_runs(alone, store, label=f"{len(alone)} threaded runs", **{**self.backend, "n_jobs": 1})
+        """Make the runs that bring each column to its target, in one pool (experiments/sweep.py
+        make_runs: a threaded experiment's one at a time); their CPU-seconds."""
+        wanted = [(*self.variants[key], target * self.variants[key][1].root) for key, target in targets.items()]
+        records, _ = make_runs(wanted, self.backend)
         return sum(decide.run_cost(r) for r in records)
 
 
@@ -246,7 +235,7 @@ def budget_of(variant, rate=None) -> float:
 
 
 def run_campaign(overrides: list[str], budget_hours: float, files: list[str] | None = None, cap: int = CAP,
-                 own_paper_budgets: bool = False, cpu_clock_only: bool = False) -> list:
+                 own_paper_budgets: bool = False, cpu_clock_only: bool = False, yes: bool = False) -> list:
     scale = next((o.split("=", 1)[1] for o in overrides if o.startswith("scale=")), "paper")
     others = [o for o in overrides if not o.startswith("scale=")]
     claims = load_claims(files=files)
@@ -263,6 +252,8 @@ def run_campaign(overrides: list[str], budget_hours: float, files: list[str] | N
     print(f"Deciding {len(claims)} claims with at most {budget_hours:g} CPU-hours of new runs "
           f"(cap {cap} runs per column; {', '.join(f'{n}: {e.scale}' + (' at matched work' if e.matched_work else '') for n, e in experiments.items())})",
           flush=True)
+    workers = cost(next(iter(experiments.values())))[3]
+    confirm(budget_hours * 3600 / workers, workers, yes)  # the budget, spent on every core: its wall time at most
     states, plan, spent = adaptive_loop(campaign.observe, campaign.make, budget_hours * 3600, cap,
                                         say=lambda line: print(line, flush=True))
     return decide.write_report(campaign.table, plan, scale=scale, files=files, budget_hours=budget_hours, spent=spent,
@@ -270,19 +261,20 @@ def run_campaign(overrides: list[str], budget_hours: float, files: list[str] | N
                         when=datetime.now(timezone.utc), code=code_version())
 
 
-def run_fixed(overrides: list[str], files: list[str] | None = None) -> list:
+def run_fixed(overrides: list[str], files: list[str] | None = None, yes: bool = False) -> list:
     """`make claims SCALE=S` (no BUDGET): the runs the claims' experiments have at the scale (each
     column's repeats there), made in this one process where the store lacks them (a
     process per experiment, and Hydra's per-job start, cost minutes at smoke scale), then each
     experiment's tables and figures and the fixed-n claims report (analysis/claims.py)."""
     from analysis.claims import claims_report, load_experiments
     from analysis.report import write_report
-    from experiments.estimate import describe
 
     claims = load_claims(files=files)
     experiments = load_experiments(claims, overrides)
     for experiment in experiments.values():
         print(describe(experiment), flush=True)
+    seconds = [wall_seconds(experiment) for experiment in experiments.values()]
+    confirm(sum(s for s in seconds if s is not None), cost(next(iter(experiments.values())))[3], yes)
     campaign = Campaign(claims, experiments, cap=max(v.repeats for e in experiments.values() for v in e.variants),
                         scale=next(iter(experiments.values())).scale)
     campaign.make({(name, decide.variant_key(e, v)): v.repeats for name, e in experiments.items() for v in e.variants})
@@ -303,6 +295,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cpu-clock-only", action="store_true",
                         help="leave out the claims judged on wall-clock runs (the threaded searches), whose work "
                              "depends on the machine being otherwise idle: for a machine shared with other work")
+    parser.add_argument("--yes", action="store_true", help="start without asking, however long it takes (as YES=1)")
     # intermixed: flags may come between the overrides (make claims ARGS="--own-paper-budgets backend=dask")
     arguments = parser.parse_intermixed_args(argv)
     interrupt.install()
@@ -311,10 +304,10 @@ def main(argv: list[str] | None = None) -> int:
             raise InputError(f"--cap {arguments.cap} is out of range: at least {sequential.MIN_RUNS_ONE_SAMPLE} "
                              "runs per column (a verdict needs that many)")
         if arguments.budget is None:
-            paths = run_fixed(arguments.overrides, arguments.files)
+            paths = run_fixed(arguments.overrides, arguments.files, arguments.yes)
         else:
             paths = run_campaign(arguments.overrides, parse_budget(arguments.budget), arguments.files, arguments.cap,
-                                 arguments.own_paper_budgets, arguments.cpu_clock_only)
+                                 arguments.own_paper_budgets, arguments.cpu_clock_only, arguments.yes)
     except InputError as error:
         exit_on_input_error(error)
     except KeyboardInterrupt:

@@ -25,6 +25,34 @@ def cost(experiment) -> tuple[int, int, float | None, int]:
     return runs, sum(missing), seconds, experiment.backend["n_jobs"] or os.cpu_count() or 1
 
 
+ASK_OVER = 3600.0  # seconds of wall time: a longer command asks before it starts, on a terminal
+
+
+def wall_seconds(experiment) -> float | None:
+    """About how long the runs the store lacks take on this machine (None: runs without a time budget)."""
+    _, _, seconds, workers = cost(experiment)
+    return None if seconds is None else seconds / workers
+
+
+def confirm(seconds: float | None, workers: int, yes: bool = False) -> None:
+    """Ask before a command that takes over an hour (ASK_OVER) starts; an answer other than y
+    ends it (status 1). Only a person at a terminal is asked: ``yes`` (--yes), YES=1 in the
+    environment (`make table4 YES=1`) or a standard input or output that is not a terminal
+    (CI, a cluster job, a pipe) starts it at once."""
+    if (seconds is None or seconds <= ASK_OVER or yes or os.environ.get("YES", "").strip().lower()
+            in ("1", "y", "yes", "true") or not (sys.stdin.isatty() and sys.stdout.isatty())):
+        return
+    question = (f"This takes about {duration(seconds)} on {workers} worker process{'es' if workers > 1 else ''}. "
+                "Start? [y/N] ")
+    try:
+        answer = input(question)
+    except EOFError:
+        answer = ""
+    if answer.strip().lower() not in ("y", "yes"):
+        print("Not started (YES=1, or --yes, starts it without asking).", file=sys.stderr)
+        sys.exit(1)
+
+
 def estimate(overrides: list[str]) -> str:
     return describe(load_experiment(overrides))
 

@@ -57,6 +57,7 @@ class Experiment:
     matched_work: bool = False  # budgets in playouts: max_time x R
     targets: tuple[float, ...] | None = None  # report.targets: the fixed-target view's scores (table unit)
     own_budgets: bool = False  # its budgets per scale are its own (scale_budgets), not the scale file's
+    force: bool = False  # force=true: its runs are made again even where the store holds them
 
     @property
     def output_name(self) -> str:
@@ -68,23 +69,26 @@ class Experiment:
         return [variant.job.run_path(self.store, r) for r in range(variant.repeats * variant.root)]
 
 
-def load_experiment(overrides: list[str]) -> Experiment:
-    """The experiment that ``python run.py -m <overrides>`` would run."""
+def load_experiment(overrides: list[str], default_report: dict | None = None) -> Experiment:
+    """The experiment that ``python run.py -m <overrides>`` would run. ``default_report``: the
+    report section of a sweep without experiment= (experiments/sweep.py), else InputError."""
     register_configs()
     fixed, swept = _split_sweeps(overrides)
     with initialize_config_dir(config_dir=str(CONFIG_DIR), version_base="1.3"):
         base = _compose(fixed)
-        if base.report is None:
+        spec = base.report if base.report is not None or default_report is None else OmegaConf.create(default_report)
+        if spec is None:
             raise InputError(
                 f"no experiment given: add experiment=NAME, one of {', '.join(experiment_names())}"
             )
         # resolved, as Hydra's sweeper resolves them: a swept value may depend on the scale
         # (distributed_fig4.yaml's threads, spmcts_speedup's columns)
-        configured = OmegaConf.to_container(base.hydra.sweeper.params or {}, resolve=True)
+        params_config = base.hydra.sweeper.params
+        configured = OmegaConf.to_container(params_config, resolve=True) if params_config else {}
         params = {**{key: str(values).split(",") for key, values in configured.items()}, **swept}
         keys = list(params)
         grid = [params[key] for key in keys]
-        columns = OmegaConf.to_container(base.report.columns) if base.report.get("columns") else {}
+        columns = OmegaConf.to_container(spec.columns) if spec.get("columns") else {}
         variants = []
         composed = {}  # the config of each choice of config groups, composed once
         for values in itertools.product(*grid):
@@ -93,32 +97,40 @@ def load_experiment(overrides: list[str]) -> Experiment:
             job = job_from(cfg)
             variants.append(Variant(_label(columns, chosen, job), chosen, job, cfg.repeats, cfg.root))
         plain = _compose(fixed, hydra=False)
-    rate = published_rate_of(base.report)
+    rate = published_rate_of(spec)
     unknown = sorted(set(rate.fit_on) - set(columns.values())) if rate else []
     if unknown:
-        raise InputError(f"conf/experiment/{base.report.name}.yaml: report.published_rate.fit_on names {unknown}, "
+        raise InputError(f"conf/experiment/{spec.name}.yaml: report.published_rate.fit_on names {unknown}, "
                          "not columns of the table: "
                          + did_you_mean(unknown[0], sorted(columns.values()), "choose among"))
     store = RunStore(plain.outputs_dir, rule=starved_rule(plain))
     store.check()
     return Experiment(
-        name=base.report.name,
-        kind=base.report.get("kind", "checkpoints"),
+        name=spec.name,
+        kind=spec.get("kind", "checkpoints"),
         scale=base.scale_name,
-        title=base.report.title,
-        report_source=f"{base.report.get('paper', '?')}, {base.report.get('table', '?')}",
-        reference=base.report.get("reference"),
-        value_scale=float(base.report.get("value_scale", 1.0)),
-        unit=base.report.get("unit"),
-        baseline=base.report.get("baseline"),
+        title=spec.title,
+        report_source=f"{spec.get('paper', '?')}, {spec.get('table', '?')}",
+        reference=spec.get("reference"),
+        value_scale=float(spec.get("value_scale", 1.0)),
+        unit=spec.get("unit"),
+        baseline=spec.get("baseline"),
         variants=tuple(variants),
         store=store,
         backend={"backend": plain.backend.name, "address": plain.backend.address, "n_jobs": plain.backend.n_jobs},
         published_rate=rate,
         matched_work=bool(plain.matched_work),
-        targets=targets_of(base.report),
+        targets=targets_of(spec),
         own_budgets=plain.scale_budgets is not None,
+        force=bool(plain.force),
     )
+
+
+def load_outputs_dir(overrides: list[str]) -> Path:
+    """The store's folder (outputs_dir) the overrides compose to."""
+    register_configs()
+    with initialize_config_dir(config_dir=str(CONFIG_DIR), version_base="1.3"):
+        return Path(_compose(overrides, hydra=False).outputs_dir)
 
 
 def check_command_line(overrides: list[str]) -> None:
