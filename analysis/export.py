@@ -1,13 +1,14 @@
 """Every stored run as one long table, for pandas, seaborn, R or any tool that reads Parquet.
 
-    python -m analysis.export scale=quick                                # every experiment with runs
+    python -m analysis.export scale=quick                                # every experiment and sweep with runs
     python -m analysis.export experiment=stabilized_table4 scale=quick   # one experiment
 
 writes outputs/export/runs_<scale>.parquet and .csv (or <experiment>_<scale>.*): one row per
 run and checkpoint, at the checkpoints of the experiment's tables, so a mean over a group of
 rows is the mean in the table:
 
-  experiment, scale, variant      the table and its column (the paper's column name)
+  experiment, scale, variant      the table and its column (the paper's column name); a sweep
+                                  (outputs/sweeps/<name>/sweep.yaml): its name and swept overrides
   domain, instance, domain_options   the problem (domain_options: its options as JSON)
   algorithm, level, N, alpha, P, parallel, parallel_level, threads, root, clock, max_time,
   max_playouts                    the search's settings (root: K of a root run, 1 otherwise)
@@ -35,6 +36,7 @@ from analysis.stats import best_at, doubling_checkpoints
 from experiments.config import print_outputs
 from experiments.experiment import Experiment, experiment_names, load_experiment
 from experiments.root_parallel import axis_trace
+from experiments.sweep import sweep_folders, sweep_of_folder
 from nrpa.errors import InputError
 
 SETTINGS = ("algorithm", "level", "N", "alpha", "P", "parallel", "parallel_level", "threads", "clock", "max_time",
@@ -98,7 +100,7 @@ def run_table(rows: list[dict]) -> pd.DataFrame:
 
 def export(overrides: list[str]) -> list[Path]:
     """Write the long table of the experiment named in ``overrides`` (or of every experiment
-    with runs at the scale given); return the Parquet and CSV paths."""
+    and every sweep with runs at the scale given); return the Parquet and CSV paths."""
     named = any(o.startswith("experiment=") for o in overrides)
     names = [None] if named else experiment_names()
     rows, scale, root = [], None, None
@@ -106,6 +108,8 @@ def export(overrides: list[str]) -> list[Path]:
         experiment = load_experiment(overrides if named else [f"experiment={name}", *overrides])
         scale, root = experiment.scale, experiment.store.root
         rows += run_rows(experiment)
+    if not named:  # the sweeps of `run.py -m` at the scale (experiments/sweep.py)
+        rows += [row for folder in sweep_folders(root, scale) for row in run_rows(sweep_of_folder(folder, against=False))]
     if not rows:
         raise InputError(f"no runs at scale {scale} under {root}: run an experiment first "
                          "(`make table4 SCALE=quick`)")

@@ -171,11 +171,13 @@ def read_definition(folder: Path) -> dict:
     return yaml.safe_load((folder / DEFINITION).read_text())
 
 
-def sweep_of_folder(folder: Path) -> Experiment:
-    """The Experiment of the sweep whose sweep.yaml is in ``folder`` (outputs_dir/sweeps/NAME/)."""
+def sweep_of_folder(folder: Path, against: bool = True) -> Experiment:
+    """The Experiment of the sweep whose sweep.yaml is in ``folder`` (outputs_dir/sweeps/NAME/);
+    without ``against``, its own columns only (export: the paper's are exported as its own)."""
     definition = read_definition(folder)
     outputs_dir = Path(folder).resolve().parent.parent
-    return load_sweep([*definition["overrides"], f"outputs_dir={outputs_dir}"], definition.get("against"))
+    return load_sweep([*definition["overrides"], f"outputs_dir={outputs_dir}"],
+                      definition.get("against") if against else None)
 
 
 def sweep_folders(root: Path, scale: str | None = None) -> list[Path]:
