@@ -46,6 +46,7 @@ from analysis.site_records import records_html
 from analysis.site_sections import column_runs, engine_speed_text, inline, make_report, section_html, section_id
 from experiments.config import print_outputs
 from experiments.experiment import Experiment, experiment_names, load_experiment
+from experiments.sweep import sweep_folders, sweep_of_folder
 from experiments.store import PROJECT_ROOT, code_version
 from nrpa.errors import InputError, did_you_mean
 
@@ -59,6 +60,7 @@ PAGES = {
     "morpion": ("Deep RL for Morpion Solitaire (Doux, Negrevergne, Cazenave)", ("morpion",)),
     "gelly": ("Gelly et al. 2008: the speed-up of parallel search, and SP-MCTS", ("speedup", "spmcts")),
     "family": ("The NRPA family since 2012: GNRPA, GNRPA-LR, Beam NRPA (no published tables)", ("family",)),
+    "sweeps": ("Sweeps of run.py -m (outputs/sweeps/: experiments/sweep.py)", ("sweep",)),
 }
 
 SITE_JS = """// Draws each figure from its JSON payload (plotly.js is loaded before this file), and
@@ -323,6 +325,10 @@ def build(overrides: list[str], names: list[str] | None = None, folder: Path | N
             built[section_id(experiment)] = Built(experiment, source, *make_report(experiment, source.runs))
     first = next(iter(built.values())).experiment
     root, scale = first.store.root, first.scale
+    for sweep in sweep_folders(root, scale) if names is None else []:  # `run.py -m` sweeps, their own columns
+        experiment = sweep_of_folder(sweep, against=False)
+        source = Source(experiment, collect(experiment))
+        built[section_id(experiment)] = Built(experiment, source, *make_report(experiment, source.runs))
     folder = folder or root / "site"
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "plotly.min.js").write_text(get_plotlyjs())
