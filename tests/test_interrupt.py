@@ -118,7 +118,16 @@ def test_ctrl_c_stops_a_single_run_of_a_minute_at_once_and_stores_nothing(tmp_pa
 @pytest.mark.slow
 def test_ctrl_c_stops_a_sweep_keeping_its_finished_runs(tmp_path):
     _warm(SearchSettings(max_time=None, max_playouts=10))
-    process = _run_until(["-m", "algo=nrpa", "max_time=0.2,60"], tmp_path, started=2)
+    # the sweep's two runs go into one pool (experiments/sweep.py): its progress bar says when the
+    # 0.2 s run has finished, the 60 s one still running
+    process = python("run.py", "-m", "algo=nrpa", "max_time=0.2,60", f"outputs_dir={tmp_path}", wait=False,
+                     text=True)
+    seen = ""
+    while "1/2 " not in seen:
+        character = process.stderr.read(1)
+        assert character, seen
+        seen += character
+    time.sleep(1.0)
     seconds, stderr = _interrupt(process)
     assert process.returncode == 130 and seconds < 3.0
     assert "Traceback" not in stderr and stderr.count("Interrupted:") == 1
