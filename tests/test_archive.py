@@ -204,7 +204,7 @@ def test_an_experiment_run_and_reported_from_the_archive_alone(tmp_path, monkeyp
     assert collect(fresh).records == {variant_key(made, v): collect(made).records[variant_key(made, v)]
                                       for v in made.variants}
     swept = cli("run.py", "-m", *overrides, f"outputs_dir={tmp_path / 'fresh'}")
-    assert swept.returncode == 0 and swept.stdout.count("0 run(s) made, 2 already in the store") == 5
+    assert swept.returncode == 0 and "0 run(s) made, 10 already in the store" in swept.stdout
     assert not (tmp_path / "fresh" / "runs").exists()
 
 
