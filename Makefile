@@ -29,7 +29,8 @@ help: ## list the targets
 	@echo "make TARGET [SCALE=paper|quick|smoke] [ARGS=\"key=value ...\"]"
 	@echo "  SCALE: paper (the default: the published protocol, hours to days), quick (a preview"
 	@echo "  in minutes) or smoke (seconds: a check that it runs). Every experiment target prints"
-	@echo "  its cost, then runs what the store lacks; \`make list\`: the experiments and their papers."
+	@echo "  its cost (over an hour, on a terminal: asks first; YES=1 does not ask), then runs what"
+	@echo "  the store lacks; \`make list\`: the experiments and their papers."
 	@echo "  ARGS: more overrides (ARGS=\"threads=1,2,4\"); claims: BUDGET=6h, CLAIMS=\"gnrpa\";"
 	@echo "  list: COST=1; export: EXPERIMENT=name; bench-cpp: CPP_REF=dir; install: NEURAL=no."
 	@echo
@@ -134,10 +135,10 @@ spmcts-boards: ## SP-MCTS on the 20 boards beside Selective NRPA Table 4
 spmcts-speedup: ## SP-MCTS parallel: shared tree, averaged, voting, root (Gelly)
 family: family-samegame family-tsptw family-weakschur family-boards ## the four family-* (quick: 29 min)
 
-$(EXPERIMENTS): # run an experiment through the store, then write its tables and figures
-	$(PY) -m experiments.estimate experiment=$(experiment) scale=$(SCALE) $(ARGS)
+# run.py -m prints the cost (asks first on a terminal when over an hour: YES=1 does not ask),
+# makes the runs the store lacks in one pool, then writes the tables and figures (experiments/sweep.py)
+$(EXPERIMENTS):
 	$(PY) run.py -m experiment=$(experiment) scale=$(SCALE) $(ARGS)
-	$(PY) -m analysis.report experiment=$(experiment) scale=$(SCALE) $(ARGS)
 	$(if $(filter morpion-table2,$@),$(PY) -m experiments.neural table2 scale=$(SCALE))
 
 # makes the runs missing at SCALE (cost first), writes each experiment's tables, then
