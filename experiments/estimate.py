@@ -34,13 +34,18 @@ def wall_seconds(experiment) -> float | None:
     return None if seconds is None else seconds / workers
 
 
+def on_terminal() -> bool:
+    """Whether a person can answer: standard input and output are a terminal."""
+    return sys.stdin.isatty() and sys.stdout.isatty()
+
+
 def confirm(seconds: float | None, workers: int, yes: bool = False) -> None:
     """Ask before a command that takes over an hour (ASK_OVER) starts; an answer other than y
     ends it (status 1). Only a person at a terminal is asked: ``yes`` (--yes), YES=1 in the
     environment (`make table4 YES=1`) or a standard input or output that is not a terminal
     (CI, a cluster job, a pipe) starts it at once."""
     if (seconds is None or seconds <= ASK_OVER or yes or os.environ.get("YES", "").strip().lower()
-            in ("1", "y", "yes", "true") or not (sys.stdin.isatty() and sys.stdout.isatty())):
+            in ("1", "y", "yes", "true") or not on_terminal()):
         return
     question = (f"This takes about {duration(seconds)} on {workers} worker process{'es' if workers > 1 else ''}. "
                 "Start? [y/N] ")
