@@ -85,7 +85,9 @@ def load_experiment(overrides: list[str], default_report: dict | None = None) ->
         # (distributed_fig4.yaml's threads, spmcts_speedup's columns)
         params_config = base.hydra.sweeper.params
         configured = OmegaConf.to_container(params_config, resolve=True) if params_config else {}
-        params = {**{key: str(values).split(",") for key, values in configured.items()}, **swept}
+        # a key the command line sets, swept or not (P=1), replaces the file's sweep of it, as in Hydra
+        given = {override.split("=", 1)[0].lstrip("+~") for override in fixed} | set(swept)
+        params = {**{key: str(values).split(",") for key, values in configured.items() if key not in given}, **swept}
         keys = list(params)
         grid = [params[key] for key in keys]
         columns = OmegaConf.to_container(spec.columns) if spec.get("columns") else {}
