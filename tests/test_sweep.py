@@ -149,3 +149,18 @@ def test_a_long_sweep_asks_before_it_starts_and_makes_nothing_when_told_no(termi
     assert len(asked) == 1 and asked[0].endswith("Start? [y/N] ") and " h on " in asked[0]
     assert "Cost: 4.00 hours of run budgets" in done.stdout
     assert not list(tmp_path.glob("runs/*/*.json"))
+
+
+def test_against_draws_the_papers_columns_and_published_values_beside_the_sweeps(tmp_path):
+    overrides = ["algo=snrpa", "P=2,3", "scale=smoke"]
+    done = cli("run.py", "-m", *overrides, "against=stabilized_table4", f"outputs_dir={tmp_path}")
+    assert done.returncode == 0, done.stderr
+    name = sweep_name(overrides)
+    table = pd.read_csv(tmp_path / "sweeps" / name / f"{name}_smoke.csv")
+    published = pd.read_csv(Path(__file__).parents[1] / "analysis/reference/stabilized_table4_samegame_board1.csv")
+    assert list(dict.fromkeys(table["variant"])) == ["P=2", "P=3", *published.columns[1:]]
+    first = table[table["checkpoint"] == 0.01].set_index("variant")["published"]
+    assert first[list(published.columns[1:])].tolist() == published.iloc[0, 1:].tolist()
+    assert first[["P=2", "P=3"]].isna().all()  # a variant of the researcher's own has no published value
+    assert "against: stabilized_table4" in (tmp_path / "sweeps" / name / "sweep.yaml").read_text()
+    assert "against=EXPERIMENT draws a sweep" in cli("run.py", "P=2", "against=stabilized_table4").stderr
