@@ -1,9 +1,11 @@
 # NRPA research harness. `make help` lists the targets, `make list` the experiments.
+# the interpreter that creates .venv (make install)
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 
 # The variables a user sets (`make help` says them once, with their defaults):
+# paper (the published protocol, hours to days), quick (a preview in minutes) or smoke (seconds: it runs)
 SCALE ?= paper
 ARGS ?=  # more overrides for an experiment, e.g. ARGS="threads=1,2,4,8"
 BUDGET ?=  # make claims BUDGET=6h: CPU-hours of new runs, spent in rounds on the claims still undecided (experiments/campaign.py)
@@ -21,10 +23,11 @@ EXPERIMENTS := selective-table2 selective-table3 selective-table4 selective-tabl
 NEURAL_TABLES := morpion-table1 morpion-table3 morpion-table4
 
 .DEFAULT_GOAL := help
-.PHONY: help install test test-slow bench bench-cpp verify list leaderboard archive clean-cache table4 family claims export site $(NEURAL_TABLES) $(EXPERIMENTS)
+.PHONY: help install test test-slow docs bench bench-cpp verify list leaderboard archive clean-cache table4 family claims export site $(NEURAL_TABLES) $(EXPERIMENTS)
 
 # Each target's `##` text is one line of `make help`: 72 characters at most, so that a line
 # of it stays under 100; the details are in the comment above the target.
+
 help: ## list the targets
 	@echo "make TARGET [SCALE=paper|quick|smoke] [ARGS=\"key=value ...\"]"
 	@echo "  SCALE: paper (the default: the published protocol, hours to days), quick (a preview"
@@ -54,6 +57,12 @@ test: ## the fast tests (about 4 minutes on 2 cores from a fresh clone)
 # kernel cache under interrupted and concurrent compiles, the threaded kernels, submitit, the site in a browser
 test-slow: ## the slow checks only (20 minutes from a fresh clone on a busy machine)
 	$(PY) -m pytest -q -m slow
+
+# mkdocs-material (the dev extra), --strict: a broken link or a page left out of the nav fails;
+# the make-targets, config-options and results pages are generated from the Makefile, the Hydra
+# schema and docs/results/ (tools/mkdocs_hooks.py)
+docs: ## the documentation site: outputs/docs/index.html (opens from disk)
+	NO_MKDOCS_2_WARNING=1 $(PY) -m mkdocs build --strict --quiet
 
 # playouts per CPU-second of every domain, leaf parallel speed-up, the scaling figure (root and leaf
 # parallelism on 1..all cores: outputs/bench/scaling.{csv,png}; alone: ARGS=--scaling-only), where a

@@ -137,10 +137,16 @@ def provenance(command: str, scale: str, export: str | None) -> Provenance:
     return Provenance(code, built, command, scale, machine, export)
 
 
+# The documentation site (`make docs`: outputs/docs/), beside this one (outputs/site/) when
+# outputs_dir is the default; it links back to this site's index.
+DOCS_LINK = "../docs/index.html"
+
+
 def page(title: str, body: str, facts: Provenance, nav: list[str], figures: bool = False) -> str:
     """A page of the site; ``nav``: the paper pages built."""
     links = " ".join(['<a href="index.html">Index</a>'] + [f'<a href="{name}.html">{name}</a>' for name in nav]
-                     + ['<a href="claims.html">Claims</a>', '<a href="records.html">Records</a>'])
+                     + ['<a href="claims.html">Claims</a>', '<a href="records.html">Records</a>',
+                        f'<a class="docs" href="{DOCS_LINK}">Documentation</a>'])
     plotly = '<script src="plotly.min.js"></script>' if figures else ""
     return (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>{html.escape(title)}</title>'
             f'<link rel="stylesheet" href="site.css">{plotly}</head>\n<body><nav>{links}</nav><main>'
