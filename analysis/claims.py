@@ -504,7 +504,7 @@ class NeuralSource:
 
     def __init__(self, name: str, baseline: Source, scale: str):
         from experiments.neural import results_path
-        from experiments.store import DamagedFile, read_json
+        from experiments.run_file import DamagedFile, read_json
 
         self.name, self.step, self.baseline, self.scale = name, NEURAL[name], baseline, scale
         self.own = neural_columns(name)

@@ -287,7 +287,8 @@ def exit_run(expert, row: int, scale: str, outputs: Path, device) -> dict:
     outputs/neural/<scale>/exit/), resumed from its checkpoint, or run. Its best game is
     replayed with the plain-Python rules before the record is written (the certificate). A
     damaged record is set aside and made again from the checkpoint (no iteration rerun)."""
-    from experiments.store import DamagedFile, code_version, read_json, set_aside, write_json
+    from experiments.run_file import DamagedFile, read_json
+    from experiments.store import code_version, set_aside, write_json
     from nrpa.domains.morpion import decode_move
     from nrpa.domains.morpion_rules import replay
     from nrpa.neural.exit import ExitSettings, expert_iteration
