@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 # The variables a user sets (`make help` says them once, with their defaults):
 SCALE ?= paper
 ARGS ?=  # more overrides for an experiment, e.g. ARGS="threads=1,2,4,8"
-BUDGET ?=  # make claims BUDGET=6h: CPU-hours of new runs, spent in rounds on the claims still undecided (experiments/campaign.py)
+BUDGET ?=  # make claims BUDGET=6h: CPU-hours of new runs, spent in rounds on the claims still undecided (analysis/campaign.py)
 CLAIMS ?=  # make claims: only the claims of analysis/claims/<name>.yaml, e.g. CLAIMS="gnrpa gnrpa_lr"
 COST ?=  # make list COST=1: with each experiment's cost at each scale (composes every experiment: a minute or two the first time)
 claim_files = $(if $(strip $(CLAIMS)),--files $(CLAIMS))
@@ -144,7 +144,7 @@ $(EXPERIMENTS):
 # makes the runs missing at SCALE (cost first), writes each experiment's tables, then
 # outputs/claims/claims_<scale>.*; BUDGET=6h: rounds until decided or spent, claims_<scale>_decided.*
 claims: ## the papers' claims judged at their own settings (CLAIMS, BUDGET)
-	$(PY) -m experiments.campaign scale=$(SCALE) $(ARGS) $(if $(strip $(BUDGET)),--budget $(BUDGET)) $(claim_files)
+	$(PY) -m analysis.campaign scale=$(SCALE) $(ARGS) $(if $(strip $(BUDGET)),--budget $(BUDGET)) $(claim_files)
 
 export: ## every stored run at SCALE as one table: outputs/export/ (EXPERIMENT)
 	$(PY) -m analysis.export scale=$(SCALE) $(if $(EXPERIMENT),experiment=$(EXPERIMENT)) $(ARGS)

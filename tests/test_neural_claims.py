@@ -153,7 +153,7 @@ def test_table_4_has_one_run_per_row_and_is_never_judged(tmp_path):
 
 def test_the_campaign_reads_neural_claims_and_grows_none_of_their_columns(tmp_path):
     from analysis import decide
-    from experiments.campaign import ClaimState, plan_round
+    from analysis.campaign import ClaimState, plan_round
 
     source = neural_source(tmp_path, "neural_table1", results=table1_results(AS_THE_PAPER))
     row = decide.decide_table([ACCURACY], {"neural_table1": source}, cap=200).iloc[0]
