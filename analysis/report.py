@@ -56,11 +56,12 @@ from analysis.speedup import engine_speed, speedup_table
 from analysis.stats import (ESTIMATORS, best_at, checkpoint_statistics, doubling_checkpoints, final_statistics,
                             t_interval)
 from analysis.targets import expected_running_time, hitting_times, runtime_ecdf
-from analysis.tables import load_reference, markdown, side_by_side
+from analysis.tables import markdown, side_by_side
 from experiments.config import print_outputs
 from experiments.experiment import Experiment, load_experiment
 from experiments.leaderboard import Leaderboard
 from experiments.machine import rate_outliers
+from experiments.published import load_reference
 from experiments.root_parallel import axis_trace, group_root_runs
 from experiments.sweep import DEFINITION, find_sweep, read_definition, sweep_of_folder
 from nrpa.domains.registry import make_domain

@@ -207,7 +207,7 @@ def test_the_neural_claims_on_the_smoke_pipelines_own_results(tmp_path):
 
     run_experiment("morpion_table2", tmp_path)
     for step in ("table2", "table1", "table3"):
-        done = cli("-m", "experiments.neural", step, "scale=smoke", "device=cpu", f"outputs_dir={tmp_path}")
+        done = cli("-m", "analysis.neural", step, "scale=smoke", "device=cpu", f"outputs_dir={tmp_path}")
         assert done.returncode == 0, done.stderr
     claims_report(["scale=smoke", f"outputs_dir={tmp_path}"], files=["morpion_neural"])
     table = pd.read_csv(tmp_path / "claims" / "claims_smoke_morpion_neural.csv").set_index("claim")
