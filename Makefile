@@ -8,7 +8,7 @@ PY := $(VENV)/bin/python
 # paper (the published protocol, hours to days), quick (a preview in minutes) or smoke (seconds: it runs)
 SCALE ?= paper
 ARGS ?=  # more overrides for an experiment, e.g. ARGS="threads=1,2,4,8"
-BUDGET ?=  # make claims BUDGET=6h: CPU-hours of new runs, spent in rounds on the claims still undecided (experiments/campaign.py)
+BUDGET ?=  # make claims BUDGET=6h: CPU-hours of new runs, spent in rounds on the claims still undecided (analysis/campaign.py)
 CLAIMS ?=  # make claims: only the claims of analysis/claims/<name>.yaml, e.g. CLAIMS="gnrpa gnrpa_lr"
 COST ?=  # make list COST=1: with each experiment's cost at each scale (composes every experiment: a minute or two the first time)
 claim_files = $(if $(strip $(CLAIMS)),--files $(CLAIMS))
@@ -19,7 +19,7 @@ EXPERIMENTS := selective-table2 selective-table3 selective-table4 selective-tabl
 	stabilized-table1 stabilized-table2 stabilized-table3 stabilized-table4 distributed-table1 \
 	morpion-table2 distributed-fig3 distributed-fig4 distributed-fig5 speedup \
 	family-samegame family-tsptw family-weakschur family-boards spmcts-samegame spmcts-boards spmcts-speedup
-# The Morpion paper's neural tables: steps of experiments/neural.py, not Hydra sweeps (`make list` reads this)
+# The Morpion paper's neural tables: steps of analysis/neural.py, not Hydra sweeps (`make list` reads this)
 NEURAL_TABLES := morpion-table1 morpion-table3 morpion-table4
 
 .DEFAULT_GOAL := help
@@ -122,14 +122,14 @@ morpion-table2: ## Morpion Table 2: uniform and NRPA(1..3), then the neural rows
 # NRPA games (5D) and the score filter's trade-off, the three imitation networks trained, their
 # held-out accuracy and curves (Figures 2, 3 and 4)
 morpion-table1: ## Morpion Table 1: the imitation networks trained (PyTorch)
-	$(PY) -m experiments.neural table1 scale=$(SCALE) $(ARGS)
+	$(PY) -m analysis.neural table1 scale=$(SCALE) $(ARGS)
 # score and time per game
 morpion-table3: ## Morpion Table 3: Nested(1) with ResNet R2 vs the network alone
-	$(PY) -m experiments.neural table3 scale=$(SCALE) $(ARGS)
+	$(PY) -m analysis.neural table3 scale=$(SCALE) $(ARGS)
 # a run per published row (NeuralNMCS, NeuralNRPA experts), network and expert scores, best over
 # time (Figure 6)
 morpion-table4: ## Morpion Table 4: Expert Iteration, a run per row (PyTorch)
-	$(PY) -m experiments.neural table4 scale=$(SCALE) $(ARGS)
+	$(PY) -m analysis.neural table4 scale=$(SCALE) $(ARGS)
 # NRPA, SNRPA(4), GNRPA (tabu bias), GNRPA-LR vs time (no published table)
 family-samegame: ## NRPA family on SameGame board 1 vs time
 # NRPA, SNRPA(4), GNRPA (time bias), GNRPA-LR vs time (no published table)
@@ -148,12 +148,12 @@ family: family-samegame family-tsptw family-weakschur family-boards ## the four 
 # makes the runs the store lacks in one pool, then writes the tables and figures (experiments/sweep.py)
 $(EXPERIMENTS):
 	$(PY) run.py -m experiment=$(experiment) scale=$(SCALE) $(ARGS)
-	$(if $(filter morpion-table2,$@),$(PY) -m experiments.neural table2 scale=$(SCALE))
+	$(if $(filter morpion-table2,$@),$(PY) -m analysis.neural table2 scale=$(SCALE))
 
 # makes the runs missing at SCALE (cost first), writes each experiment's tables, then
 # outputs/claims/claims_<scale>.*; BUDGET=6h: rounds until decided or spent, claims_<scale>_decided.*
 claims: ## the papers' claims judged at their own settings (CLAIMS, BUDGET)
-	$(PY) -m experiments.campaign scale=$(SCALE) $(ARGS) $(if $(strip $(BUDGET)),--budget $(BUDGET)) $(claim_files)
+	$(PY) -m analysis.campaign scale=$(SCALE) $(ARGS) $(if $(strip $(BUDGET)),--budget $(BUDGET)) $(claim_files)
 
 export: ## every stored run at SCALE as one table: outputs/export/ (EXPERIMENT)
 	$(PY) -m analysis.export scale=$(SCALE) $(if $(EXPERIMENT),experiment=$(EXPERIMENT)) $(ARGS)

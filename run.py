@@ -6,12 +6,13 @@
     python run.py -m algo=snrpa P=2,3,4 scale=smoke [against=stabilized_table4] [--yes]
 
 A sweep (-m) on Hydra's basic launcher is run by experiments/sweep.py: its cost first (and a
-question when it takes over an hour, on a terminal), its runs in one pool across its jobs, its
-report last. Another launcher (hydra/launcher=submitit_slurm) or a hydra.* override keeps
+question when it takes over an hour, on a terminal), its runs in one pool across its jobs; its
+report (analysis/report.py) last. Another launcher (hydra/launcher=submitit_slurm) or a hydra.* override keeps
 Hydra's multirun, a job at a time.
 """
 
 import sys
+from pathlib import Path
 
 import hydra
 from omegaconf import DictConfig
@@ -19,7 +20,7 @@ from omegaconf import DictConfig
 from experiments.cli import run_from_config
 from experiments.config import exit_interrupted, exit_on_input_error, register_configs
 from experiments.experiment import check_command_line
-from experiments.sweep import run_sweep
+from experiments.sweep import make_sweep
 from nrpa import interrupt
 from nrpa.errors import InputError
 
@@ -32,6 +33,16 @@ def main(cfg: DictConfig) -> float:
         return run_from_config(cfg)
     except InputError as error:
         exit_on_input_error(error)
+
+
+def run_sweep(overrides: list[str], against: str | None, yes: bool) -> list[Path]:
+    """A sweep from start to report: its runs (experiments/sweep.py), then the report an
+    experiment gets (analysis/report.py), whose paths it returns. run.py is the top of the
+    layers: experiments/ makes runs, analysis/ reads them, and only here does one call the other."""
+    from analysis.report import write_report  # a single run does without pandas and matplotlib
+
+    experiment, folder = make_sweep(overrides, against, yes)
+    return write_report(experiment, overrides=overrides, folder=folder)
 
 
 def sweep_or_hydra(arguments: list[str]) -> list[str] | None:

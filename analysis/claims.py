@@ -41,9 +41,9 @@ from analysis import verdicts
 from analysis.plots import new_figure, save_figure
 from analysis.report import FIRST_PLAYOUTS, FIRST_TIME, Runs, collect
 from analysis.stats import best_at, doubling_checkpoints
-from analysis.tables import load_reference
 from experiments.config import print_outputs
 from experiments.experiment import Experiment, experiment_names, load_experiment
+from experiments.published import load_reference
 from experiments.root_parallel import axis_trace
 from nrpa.errors import InputError, did_you_mean
 
@@ -504,7 +504,7 @@ class NeuralSource:
 
     def __init__(self, name: str, baseline: Source, scale: str):
         from experiments.neural import results_path
-        from experiments.store import DamagedFile, read_json
+        from experiments.run_file import DamagedFile, read_json
 
         self.name, self.step, self.baseline, self.scale = name, NEURAL[name], baseline, scale
         self.own = neural_columns(name)

@@ -2,7 +2,7 @@
 pipeline made (``experiments.neural``: the NRPA games, the trained networks, the sampled and
 nested games, the Expert Iteration records). Each function writes its files under
 ``outputs/tables`` and ``outputs/figures`` and returns their paths; none runs a search or
-trains a network, and none imports ``experiments`` (the pipeline imports this module).
+trains a network: analysis/neural.py runs the pipeline, then calls them.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import pandas as pd
 
 from analysis.plots import new_figure, save_figure
 from analysis.stats import final_statistics, t_interval
-from analysis.tables import load_reference
+from experiments.published import load_reference
 
 PAPER_FILTERS = (70, 80)  # Figure 2's two game sets: scoring 70 to 82, and 80 or above
 

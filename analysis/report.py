@@ -56,12 +56,14 @@ from analysis.speedup import engine_speed, speedup_table
 from analysis.stats import (ESTIMATORS, best_at, checkpoint_statistics, doubling_checkpoints, final_statistics,
                             t_interval)
 from analysis.targets import expected_running_time, hitting_times, runtime_ecdf
-from analysis.tables import load_reference, markdown, side_by_side
+from analysis.tables import markdown, side_by_side
 from experiments.config import print_outputs
 from experiments.experiment import Experiment, load_experiment
 from experiments.leaderboard import Leaderboard
 from experiments.machine import rate_outliers
+from experiments.published import load_reference
 from experiments.root_parallel import axis_trace, group_root_runs
+from experiments.sweep import DEFINITION, find_sweep, read_definition, sweep_of_folder
 from nrpa.domains.registry import make_domain
 from nrpa.errors import InputError, did_you_mean
 from nrpa.search import label
@@ -528,6 +530,21 @@ def write_report(experiment: Experiment, *, estimate=t_interval, overrides: list
             for path in output.write((folder or experiment.store.root / output.folder) / f"{name}{output.suffix}")]
 
 
+def rebuild_report(overrides: list[str], estimate=t_interval) -> list[Path]:
+    """``python -m analysis.report sweep=FOLDER`` (or sweep=NAME, found under outputs_dir/sweeps):
+    the sweep's report again from its run files, as its sweep.yaml defines it."""
+    given = next(o.split("=", 1)[1] for o in overrides if o.startswith("sweep="))
+    others = [o for o in overrides if not o.startswith("sweep=")]
+    unknown = [o for o in others if not o.startswith("outputs_dir=")]
+    if unknown:
+        raise InputError(f"sweep= takes only outputs_dir= beside it, not {' '.join(unknown)} "
+                         f"(the sweep's overrides are in its {DEFINITION})")
+    folder = find_sweep(given, others)
+    experiment = sweep_of_folder(folder)
+    return write_report(experiment, estimate=estimate, folder=folder,
+                        overrides=[*read_definition(folder)["overrides"]])
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("overrides", nargs="+", help="experiment=NAME scale=S and any other overrides")
@@ -535,7 +552,6 @@ def main(argv: list[str] | None = None) -> int:
                         help="confidence interval: t (Student-t) or bootstrap (percentile bootstrap)")
     arguments = parser.parse_args(argv)
     if any(o.startswith("sweep=") for o in arguments.overrides):  # a sweep's report, rebuilt from its sweep.yaml
-        from experiments.sweep import rebuild_report
         return print_outputs(lambda: rebuild_report(arguments.overrides, estimate=ESTIMATORS[arguments.interval]))
     return print_outputs(lambda: report(arguments.overrides, estimate=ESTIMATORS[arguments.interval]))
 

@@ -1,5 +1,5 @@
 """The Morpion paper's neural results on the results site: Tables 1-4 and Figures 2-6 as
-`python -m experiments.neural` (analysis/neural_report.py) wrote them under outputs/tables and
+`python -m analysis.neural` (analysis/neural_report.py) wrote them under outputs/tables and
 outputs/figures. They come from trained networks and game sets, not from runs in the store, so
 the site shows the files as they are (the tables with the published columns beside ours, the
 figures as images); a step not made yet says which command makes it."""
@@ -46,6 +46,6 @@ def neural_section(root: Path, scale: str, folder: Path) -> str:
                 parts.append(f'<figure><img src="img/{image.name}" alt="{html.escape(title)}: {stem}">'
                              f"<figcaption>{html.escape(image.name)}</figcaption></figure>")
     return (f'<section id="{SECTION_ID}"><h2>{NEURAL_TITLE}</h2>\n'
-            '<p class="meta">From <code>python -m experiments.neural</code> (the trained networks and game sets '
+            '<p class="meta">From <code>python -m analysis.neural</code> (the trained networks and game sets '
             f"under outputs/neural/{scale}/), not from runs in the store: the tables are the files it wrote, "
             "published columns beside ours.</p>\n" + "\n".join(parts) + "</section>")

@@ -13,7 +13,8 @@ source_hash, git_commit, finished_at), and ``record``, the whole run file as JSO
 segments: ``pack`` writes a new one with the runs of the store that no earlier pack holds and
 never rewrites an old one, so committing the archive in steps adds only the new runs to git.
 
-The store (experiments/store.py) looks a run up here when its file is absent: the sweep then
+The store (experiments/store.py) looks a run up here (through experiments/packs.py, the packs'
+format and index, which this module and the store share) when its file is absent: the sweep then
 does not make it again, and the reports, exports and verdicts count it as any stored run. The
 index (run id -> pack and row) is read once per process, from the packs' run_id columns; a
 pack's record texts are read when one of its runs is first asked for. An archived record is
@@ -29,192 +30,21 @@ import argparse
 import json
 import sys
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
-from experiments.machine import legacy_rates
-from experiments.store import (PROJECT_ROOT, DamagedFile, RunStore, default_archive_dir, load_run_file,
-                               run_file_problem, write_atomically)
+from experiments.packs import (FORMAT_VERSION, PACK_SUFFIX, VERSION_KEY, archive_index, check_pack, pack_paths,
+                               parse_record, read_column, schema)
+from experiments.run_file import DamagedFile, load_run_file
+from experiments.runs import VERIFY_MARKS, verify_record
+from experiments.store import PROJECT_ROOT, RunStore, default_archive_dir, write_atomically
 from nrpa.errors import InputError
 
-FORMAT_VERSION = 1
-VERSION_KEY = b"nrpa_archive_format"  # in each pack's Parquet key-value metadata
-PACK_SUFFIX = ".parquet"
-# The columns to query a pack by without parsing its records, after run_id and domain.
-QUERY_COLUMNS = ("algorithm", "best_score", "playouts", "cpu_seconds", "wall_seconds", "source_hash",
-                 "git_commit", "finished_at")
-COLUMNS = ("run_id", "domain", *QUERY_COLUMNS, "record")
 # zstd level 19, not the default 3: packs 20-27% smaller (measured 2026-11-24 on 310 smoke runs of
 # five domains and on 1258 runs of a store), for about 3 ms of packing per run; reading a pack is
 # as fast at any level, and a pack is written once and then cloned many times.
 ZSTD_LEVEL = 19
-
-
-class DamagedPack(InputError):
-    """A pack that cannot be read as an archive pack: the command stops, naming it."""
-
-    def __init__(self, path: Path, reason: str):
-        super().__init__(f"archive pack {path}: {reason}: restore it (`git checkout -- {path}`) or move it out "
-                         f"of {path.parent}, then run the command again")
-
-
-def pack_paths(folder: Path) -> list[Path]:
-    """The packs of an archive folder, oldest name first (none when the folder is absent)."""
-    try:
-        return sorted(path for path in Path(folder).iterdir() if path.suffix == PACK_SUFFIX and path.is_file())
-    except (FileNotFoundError, NotADirectoryError):
-        return []
-
-
-def schema():
-    # pyarrow is imported where packs are read or written only: a store without an archive, and
-    # every command that never meets a missing run file, do without it.
-    import pyarrow as pa
-
-    types = {"run_id": pa.string(), "domain": pa.string(), "algorithm": pa.string(), "best_score": pa.float64(),
-             "playouts": pa.int64(), "cpu_seconds": pa.float64(), "wall_seconds": pa.float64(),
-             "source_hash": pa.string(), "git_commit": pa.string(), "finished_at": pa.string(),
-             "record": pa.large_string()}
-    return pa.schema([(name, types[name]) for name in COLUMNS])
-
-
-def check_pack(path: Path) -> None:
-    """DamagedPack (or InputError for another format version) unless ``path`` is a pack this
-    code reads: Parquet, its format version in its metadata, its columns there."""
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
-    try:
-        arrow_schema = pq.read_schema(path)  # the file's footer: a file cut short has none
-    except (pa.ArrowException, OSError) as error:
-        raise DamagedPack(path, f"not a Parquet file, or cut short ({error})") from None
-    metadata = arrow_schema.metadata or {}
-    if VERSION_KEY not in metadata:
-        raise DamagedPack(path, f"not a run archive pack (its metadata has no {VERSION_KEY.decode()})")
-    version = metadata[VERSION_KEY].decode(errors="replace")
-    if version != str(FORMAT_VERSION):
-        raise InputError(f"archive pack {path}: format version {version}, and this code reads version "
-                         f"{FORMAT_VERSION} only: update the code (`git pull`), or move the pack out of "
-                         f"{path.parent}")
-    missing = [name for name in COLUMNS if name not in arrow_schema.names]
-    if missing:
-        raise DamagedPack(path, f"lacks the column(s) {', '.join(missing)}")
-    # The columns read back must hold text (a pack written by other tools may use either string
-    # type); the query columns are for the user's own queries, whatever their types.
-    types = {name: arrow_schema.field(name).type for name in ("run_id", "record")}
-    wrong = [name for name, kind in types.items() if not (pa.types.is_string(kind) or pa.types.is_large_string(kind))]
-    if wrong:
-        raise DamagedPack(path, f"its column(s) {', '.join(wrong)} do not hold text")
-
-
-def read_column(path: Path, name: str) -> list:
-    """One column of a checked pack (the file is opened and closed again: an index of many
-    packs holds no open files)."""
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
-    try:
-        return pq.read_table(path, columns=[name]).column(name).to_pylist()
-    except (pa.ArrowException, OSError) as error:
-        raise DamagedPack(path, f"its {name} column cannot be read ({error})") from None
-
-
-def parse_record(text: str | None, run_identity: str) -> tuple[dict | None, str | None]:
-    """(the record, None) when ``text`` is a whole run file of that run id, else (None, what is wrong)."""
-    try:
-        record = json.loads(text)
-    except (TypeError, json.JSONDecodeError) as error:
-        return None, f"not valid JSON ({error})"
-    if not isinstance(record, dict):
-        return None, f"not a JSON object but a {type(record).__name__}"
-    problem = run_file_problem(record, run_identity)
-    return (None, problem) if problem else (record, None)
-
-
-@dataclass
-class Pack:
-    path: Path
-    run_ids: list[str]
-    records: list[str] | None = None  # the record texts, read when first asked for
-
-    def record_text(self, row: int) -> str:
-        if self.records is None:
-            self.records = read_column(self.path, "record")
-        return self.records[row]
-
-
-@dataclass
-class ArchiveIndex:
-    """Every pack of a folder, opened and checked, and where each run id is."""
-
-    folder: Path
-    signature: tuple  # (name, size, mtime) of each pack: a pack added or changed gives a new index
-    packs: list[Pack] = field(default_factory=list)
-    where: dict[str, tuple[int, int]] = field(default_factory=dict)  # run id -> (pack, row)
-    rejected: set[str] = field(default_factory=set)  # run ids whose record is bad (said once)
-    _legacy_rates: dict | None = None  # experiments.machine.legacy_rates of every record, when first asked
-
-    @classmethod
-    def build(cls, folder: Path, signature: tuple) -> ArchiveIndex:
-        index = cls(folder, signature)
-        for path in pack_paths(folder):
-            check_pack(path)
-            pack = Pack(path, read_column(path, "run_id"))
-            for row, identity in enumerate(pack.run_ids):
-                # Two packs can hold the same run (two clones packed it before merging): the
-                # same id is the same config and seed, so the first pack's record serves.
-                index.where.setdefault(identity, (len(index.packs), row))
-            index.packs.append(pack)
-        return index
-
-    def __contains__(self, identity: str) -> bool:
-        return identity in self.where
-
-    def record(self, identity: str) -> dict | None:
-        """The archived record of run ``identity`` (a new dict each call), or None."""
-        if identity not in self.where or identity in self.rejected:
-            return None
-        pack_number, row = self.where[identity]
-        pack = self.packs[pack_number]
-        record, problem = parse_record(pack.record_text(row), identity)
-        if problem:
-            self.rejected.add(identity)
-            print(f"damaged archived run {identity} in {pack.path}: {problem}; skipped, the run will be made "
-                  "again", file=sys.stderr)
-        return record
-
-    def legacy_rates(self) -> dict[str, dict[str, float]]:
-        """The rates of the archived wall-clock records without a ``machine`` section, per
-        column (experiments/machine.py): read from every record once per index."""
-        if self._legacy_rates is None:
-            records = (self.record(identity) for identity in self.where)
-            self._legacy_rates = legacy_rates(record for record in records if record is not None)
-        return self._legacy_rates
-
-
-_INDEXES: dict[Path, ArchiveIndex] = {}
-
-
-def archive_index(folder: Path) -> ArchiveIndex:
-    """The index of ``folder``'s packs, built once per process and again only when a pack is
-    added, removed or changed (a listing of the folder tells; no archive costs that listing)."""
-    folder = Path(folder).resolve()
-    signature = tuple((path.name, *_size_and_time(path)) for path in pack_paths(folder))
-    index = _INDEXES.get(folder)
-    if index is None or index.signature != signature:
-        index = _INDEXES[folder] = ArchiveIndex.build(folder, signature)
-    return index
-
-
-def _size_and_time(path: Path) -> tuple[int, int]:
-    status = path.stat()
-    return status.st_size, status.st_mtime_ns
-
-
-def archived_record(folder: Path, identity: str) -> dict | None:
-    """The archived record of run ``identity`` in ``folder``'s packs, or None."""
-    return archive_index(folder).record(identity)
 
 
 def pack_row(domain: str, record: dict) -> dict:
@@ -293,8 +123,6 @@ def verify_packs(paths: list[Path]) -> tuple[list[tuple[str, dict]], int, int]:
     per run as verify_files does for run files; a damaged pack or record fails and the others
     are still checked. Returns the (label, record) of each verified run, the count checked
     and the count that could not be replayed (their instance file is gone)."""
-    from experiments.runs import VERIFY_MARKS, verify_record
-
     verified, checked, skipped = [], 0, 0
     for path in paths:
         try:

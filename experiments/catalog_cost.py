@@ -20,7 +20,7 @@ import pickle
 import sys
 from pathlib import Path
 
-from experiments.catalog import entries, neural_step
+from experiments.experiment_targets import entries, neural_step
 from experiments.estimate import cost, duration
 from experiments.experiment import Experiment, load_experiment
 from experiments.neural import plan

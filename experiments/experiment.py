@@ -18,7 +18,7 @@ from hydra.core.override_parser.overrides_parser import OverridesParser
 from hydra.errors import HydraException, MissingConfigException
 from omegaconf import OmegaConf
 
-from experiments.catalog import experiment_names
+from experiments.experiment_targets import experiment_names
 from experiments.cli import job_from
 from experiments.config import (PublishedRate, check_override_keys, published_rate_of, register_configs,
                                 starved_rule, targets_of)

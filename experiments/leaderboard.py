@@ -17,7 +17,8 @@ from pathlib import Path
 
 from experiments.machine import StarvedRule, machine_verdict
 from experiments.runs import verify_record
-from experiments.store import PROJECT_ROOT, DamagedFile, RunStore, read_json, set_aside, write_json
+from experiments.run_file import DamagedFile, read_json
+from experiments.store import PROJECT_ROOT, RunStore, set_aside, write_json
 from nrpa.domains.registry import MissingInstance, replay_domain
 from nrpa.errors import InputError
 

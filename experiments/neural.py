@@ -1,22 +1,16 @@
-"""The Morpion paper's neural experiments (issue 18): their steps from the command line.
-
-    python -m experiments.neural games scale=quick     # the imitation data set (NRPA games)
-    python -m experiments.neural table1 scale=quick    # Figure 2; train the 3 networks: Table 1, Figures 3, 4
-    python -m experiments.neural table2 scale=quick    # games sampled from them: Table 2's rows, Figure 5
-    python -m experiments.neural table3 scale=quick    # Nested(1) + ResNet R2 beside ResNet R2 alone: Table 3
-    python -m experiments.neural table4 scale=quick    # Expert Iteration, a run per published row: Table 4, Figure 6
+"""The Morpion paper's neural experiments (issue 18): the pipeline that makes what their
+tables read (games, training, play, Expert Iteration). Its steps are run from the command line
+by analysis/neural.py (``python -m analysis.neural table1 scale=quick``), which then draws
+the tables and figures (analysis/neural_report.py): this module imports nothing of analysis/.
 
 Settings per scale: conf/neural_morpion.yaml. Every step keeps what it made under
 ``outputs/neural/`` and finds it there next time: the NRPA runs are ordinary runs of the
 result store (run files with their config, seed, code version and certificate), and the game
-set lists the run files it was made from. This module is the pipeline (games, training, play,
-Expert Iteration) and its command; the tables and figures are drawn by analysis/neural_report.py
-from what it made.
+set lists the run files it was made from.
 """
 
 from __future__ import annotations
 
-import argparse
 import sys
 import time
 from dataclasses import asdict
@@ -24,10 +18,8 @@ from pathlib import Path
 
 from omegaconf import OmegaConf
 
-from analysis import neural_report
-from analysis.tables import load_reference
-from experiments.config import print_outputs
 from experiments.estimate import duration
+from experiments.published import load_reference
 from experiments.runs import Job
 from experiments.store import PROJECT_ROOT, RunStore
 from experiments.workers import run_job
@@ -184,20 +176,11 @@ def held_out_results(scale: str, outputs: Path, trained: dict[str, dict], device
                          held_out={"games": held.tolist(), "positions": counts.tolist()})
 
 
-def table1(scale: str, outputs: Path, device) -> list[Path]:
-    """Figure 2 (the data's score filter), Table 1 (the networks' accuracy on held-out games),
-    Figures 3 and 4 (loss and accuracy per epoch); the per-position results for the claims."""
-    sequences, scores, _ = data_runs(scale, outputs)
-    paths = neural_report.figure2(sequences, scores, scale_settings(scale)["data"]["keep"][1], scale, outputs)
-    trained = train_networks(scale, outputs, device)
-    return paths + neural_report.table1(trained, scale, outputs) + [held_out_results(scale, outputs, trained, device)]
-
-
-def table2(scale: str, outputs: Path, device) -> list[Path]:
-    """Table 2's neural rows (games whose every move is sampled from a network, temperature 1)
-    beside the published ones, and Figure 5 (the distribution of their scores)."""
+def sampled_games(scale: str, outputs: Path, device) -> tuple[dict, dict, Path]:
+    """Table 2's neural rows: ``scale``'s count of games whose every move is sampled from each
+    network (temperature 1). Returns, by label, (scores, games cut short, seconds), the
+    networks' checkpoints (train_networks) and the results file for the claims."""
     from nrpa.neural.play import sample_games
-    from nrpa.neural.torch_setup import describe
     from nrpa.neural.training import load_network
 
     trained = train_networks(scale, outputs, device)
@@ -209,10 +192,32 @@ def table2(scale: str, outputs: Path, device) -> list[Path]:
         started = time.perf_counter()
         games = sample_games(model, representation, domain, count, seed=DATA_SEED, device=device)
         played[label] = (list(games.scores), games.cut_short, time.perf_counter() - started)
-    epochs = next(iter(trained.values()))["epoch"]
     results = write_results(outputs, scale, "table2", trained_settings(trained),
                             {label: [float(s) for s in scores] for label, (scores, _, _) in played.items()})
-    return neural_report.table2(played, count, DATA_SEED, epochs, describe(device), scale, outputs) + [results]
+    return played, trained, results
+
+
+def nested_beside_network(scale: str, outputs: Path, device) -> tuple[dict, Path]:
+    """Table 3's games: Nested(1) with the ResNet R2 network (NMCS level 1 whose playouts
+    sample from it) beside the network alone. Returns, by approach, (scores, seconds per
+    game), and the results file for the claims."""
+    from nrpa.neural.play import nested_games, sample_games
+    from nrpa.neural.training import load_network
+
+    trained = train_networks(scale, outputs, device)
+    play = scale_settings(scale)["play"]
+    model, _ = load_network(outputs / "neural" / scale / "resnet_R2.pt", device)
+    domain = make_morpion("5D")
+    played = {}
+    for label, player, count in ((NESTED, nested_games, play["nested_games"]),
+                                 ("Resnet R2", sample_games, play["games"])):
+        print(f"{label}: {count} games", file=sys.stderr)
+        started = time.perf_counter()
+        games = player(model, "R2", domain, count, seed=DATA_SEED, device=device)
+        played[label] = (list(games.scores), (time.perf_counter() - started) / count)
+    results = write_results(outputs, scale, "table3", trained_settings(trained),
+                            {label: [float(s) for s in scores] for label, (scores, _) in played.items()})
+    return played, results
 
 
 MORPION_PLAYOUTS_PER_SECOND = 46_500  # NRPA on 5D, `make bench` on this VM (README, Speed)
@@ -245,29 +250,6 @@ def plan(scale: str, step: str) -> str:
     return text + ". What the store and outputs/neural/ hold already is not made again."
 
 
-def table3(scale: str, outputs: Path, device) -> list[Path]:
-    """Table 3: Nested(1) with the ResNet R2 network (NMCS level 1 whose playouts sample from
-    it) beside the network alone, score and time per game, the published rows beside."""
-    from nrpa.neural.play import nested_games, sample_games
-    from nrpa.neural.torch_setup import describe
-    from nrpa.neural.training import load_network
-
-    trained = train_networks(scale, outputs, device)
-    play = scale_settings(scale)["play"]
-    model, _ = load_network(outputs / "neural" / scale / "resnet_R2.pt", device)
-    domain = make_morpion("5D")
-    played = {}
-    for label, player, count in ((NESTED, nested_games, play["nested_games"]),
-                                 ("Resnet R2", sample_games, play["games"])):
-        print(f"{label}: {count} games", file=sys.stderr)
-        started = time.perf_counter()
-        games = player(model, "R2", domain, count, seed=DATA_SEED, device=device)
-        played[label] = (list(games.scores), (time.perf_counter() - started) / count)
-    results = write_results(outputs, scale, "table3", trained_settings(trained),
-                            {label: [float(s) for s in scores] for label, (scores, _) in played.items()})
-    return neural_report.table3(played, describe(device), scale, outputs) + [results]
-
-
 def exit_rows() -> list:
     """The experts of the published Table 4's rows, in its order."""
     from nrpa.neural.exit import Expert
@@ -287,7 +269,8 @@ def exit_run(expert, row: int, scale: str, outputs: Path, device) -> dict:
     outputs/neural/<scale>/exit/), resumed from its checkpoint, or run. Its best game is
     replayed with the plain-Python rules before the record is written (the certificate). A
     damaged record is set aside and made again from the checkpoint (no iteration rerun)."""
-    from experiments.store import DamagedFile, code_version, read_json, set_aside, write_json
+    from experiments.run_file import DamagedFile, read_json
+    from experiments.store import code_version, set_aside, write_json
     from nrpa.domains.morpion import decode_move
     from nrpa.domains.morpion_rules import replay
     from nrpa.neural.exit import ExitSettings, expert_iteration
@@ -318,52 +301,12 @@ def exit_run(expert, row: int, scale: str, outputs: Path, device) -> dict:
     return record
 
 
-def table4(scale: str, outputs: Path, device) -> list[Path]:
-    """Table 4: an Expert Iteration run per published row, the network's mean (95% CI) and
-    best and the expert's best beside the published values; Figure 6, the best score found
-    over time."""
+def exit_records(scale: str, outputs: Path, device) -> tuple[list[dict], Path]:
+    """Table 4's runs: an Expert Iteration run per published row (exit_run), and the results
+    file for the claims (each row's best network score over its run)."""
     records = [exit_run(expert, row, scale, outputs, device) for row, expert in enumerate(exit_rows())]
     rows = load_reference("morpion_table4_5d_exit.csv").itertuples()
     results = write_results(outputs, scale, "table4", {"minutes": min(r["settings"]["minutes"] for r in records)},
                             {exit_label(row): [max(entry["nn_best"] for entry in record["iterations"])]
                              for row, record in zip(rows, records)})
-    return neural_report.table4(records, scale_settings(scale)["exit"], scale, outputs) + [results]
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m experiments.neural", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("step", choices=["games", "table1", "table2", "table3", "table4"])
-    parser.add_argument("overrides", nargs="*", help="scale=S (smoke, quick, paper), outputs_dir=PATH, "
-                                                    "device=auto|cpu|cuda")
-    arguments = parser.parse_args(argv)
-    options = dict(item.split("=", 1) for item in arguments.overrides if "=" in item)
-    unknown = sorted(set(options) - {"scale", "outputs_dir", "device"}) + [
-        item for item in arguments.overrides if "=" not in item]
-    if unknown:
-        print(f"Error: unknown option(s) {', '.join(unknown)}: give scale=S, outputs_dir=PATH, device=D",
-              file=sys.stderr)
-        return 2
-    outputs = Path(options.get("outputs_dir", PROJECT_ROOT / "outputs"))
-    scale = options.get("scale", "quick")
-    if arguments.step == "games":
-        return print_outputs(lambda: [make_games(scale, outputs)])
-    step = {"table1": table1, "table2": table2, "table3": table3, "table4": table4}[arguments.step]
-
-    def produce():
-        print(plan(scale, arguments.step), file=sys.stderr)
-        return step(scale, outputs, _device(options.get("device", "auto")))
-
-    return print_outputs(produce)
-
-
-def _device(name: str):
-    from nrpa.neural.torch_setup import describe, pick_device
-
-    device = pick_device(name)
-    print(f"device: {describe(device)}", file=sys.stderr)
-    return device
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+    return records, results

@@ -17,7 +17,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from experiments.machine import Watch
-from experiments.store import DamagedFile, RunStore, code_version, load_run_file, run_id
+from experiments.run_file import DamagedFile, load_run_file, run_id
+from experiments.store import RunStore, code_version
 from nrpa.bias import bias_for
 from nrpa.domains.registry import MissingInstance, make_domain, replay_domain
 from nrpa.errors import InputError

@@ -26,7 +26,6 @@ archive is the project's ``archive/`` folder, or the folder ``$NRPA_ARCHIVE`` na
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import secrets
@@ -38,6 +37,9 @@ from pathlib import Path
 
 import nrpa
 from experiments import machine
+from experiments.packs import archive_index, archived_record
+# run_id: the name of a stored run, read from here by the store's callers too
+from experiments.run_file import DamagedFile, load_run_file, run_id  # noqa: F401
 from nrpa.errors import InputError
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
@@ -55,20 +57,6 @@ def default_archive_dir() -> Path | None:
     if named is None:
         return PROJECT_ROOT / "archive"
     return None if named.strip().lower() in ("", "none") else Path(named)
-
-
-class DamagedFile(InputError):
-    """A stored file (a run file, a leaderboard entry) that cannot be read or lacks what it holds."""
-
-    def __init__(self, path: Path, reason: str, kind: str = "run file"):
-        super().__init__(f"{kind} {path}: {reason}")
-        self.path, self.reason = Path(path), reason
-
-
-def run_id(semantic_config: dict) -> str:
-    """First 20 hex digits of the SHA-256 of the canonical JSON of the semantic config."""
-    canonical = json.dumps(semantic_config, sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(canonical.encode()).hexdigest()[:20]
 
 
 @lru_cache(maxsize=1)
@@ -186,8 +174,6 @@ class RunStore:
     def _archive_rates(self) -> dict[str, dict[str, float]]:
         if self.archive_dir is None:
             return {}
-        from experiments.archive import archive_index
-
         return archive_index(self.archive_dir).legacy_rates()
 
     def archived(self, path: Path) -> dict | None:
@@ -196,8 +182,6 @@ class RunStore:
         pack is damaged or of an unknown format version."""
         if self.archive_dir is None:
             return None
-        from experiments.archive import archived_record  # pyarrow is imported only where packs are
-
         return self._unless_starved(archived_record(self.archive_dir, Path(path).stem))
 
     def _unless_starved(self, record: dict | None) -> dict | None:
@@ -217,8 +201,6 @@ class RunStore:
         stderr); InputError when a pack is damaged."""
         if self.archive_dir is None:
             return
-        from experiments.archive import archive_index
-
         index = archive_index(self.archive_dir)
         for identity in index.where:
             record = self._unless_starved(index.record(identity))
@@ -245,36 +227,12 @@ class RunStore:
                 pass
 
 
-def load_run_file(path: Path) -> dict:
-    """The run file's record; DamagedFile if it cannot be read or is not a whole run file."""
-    record = read_json(path)
-    problem = run_file_problem(record, Path(path).stem)
-    if problem:
-        raise DamagedFile(path, problem)
-    return record
-
-
 def read_or_none(path: Path) -> dict | None:
     """The run file's record, or None when it is gone or damaged (left where it is)."""
     try:
         return load_run_file(path)
     except (FileNotFoundError, DamagedFile):
         return None
-
-
-def read_json(path: Path, kind: str = "run file") -> dict:
-    """A JSON object from a file; DamagedFile naming what is wrong otherwise."""
-    try:
-        data = json.loads(Path(path).read_bytes())
-    except FileNotFoundError:
-        raise
-    except OSError as error:
-        raise DamagedFile(path, f"cannot be read ({error.strerror})", kind) from None
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise DamagedFile(path, f"not valid JSON ({error})", kind) from None
-    if not isinstance(data, dict):
-        raise DamagedFile(path, f"not a JSON object but a {type(data).__name__}", kind)
-    return data
 
 
 def write_json(path: Path, data: dict) -> None:
@@ -317,37 +275,6 @@ def _fsync_folder(folder: Path) -> None:
         os.fsync(descriptor)
     finally:
         os.close(descriptor)
-
-
-# What every run file holds (readers rely on these), by section: key -> accepted types.
-_NUMBER = (int, float)
-_RUN_FILE = {
-    None: {"run_id": str, "config": dict, "seed": int, "repeat": int, "settings": dict,
-           "code_version": dict, "domain_info": dict, "result": dict, "trace": dict, "certificate": dict},
-    "config": {"domain": dict},
-    "code_version": {"source_hash": str},
-    "result": {"best_score": _NUMBER, "playouts": int, "wall_seconds": _NUMBER, "cpu_seconds": _NUMBER},
-    "trace": {"wall_seconds": list, "cpu_seconds": list, "playouts": list, "score": list},
-    "certificate": {"score": _NUMBER, "moves": list},
-}
-
-
-def run_file_problem(record: dict, file_stem: str) -> str | None:
-    """What makes ``record`` not a whole run file named ``file_stem``, or None."""
-    for section, keys in _RUN_FILE.items():
-        part = record if section is None else record[section]
-        where = "" if section is None else f"{section}."
-        for key, types in keys.items():
-            if key not in part:
-                return f"lacks {where}{key}"
-            if not isinstance(part[key], types) or isinstance(part[key], bool):
-                return f"{where}{key} is not a {'number' if types is _NUMBER else types.__name__}"
-    lengths = {len(record["trace"][key]) for key in _RUN_FILE["trace"]}
-    if len(lengths) > 1:
-        return "its trace lists have different lengths"
-    if record["run_id"] != file_stem or run_id(record["config"]) != file_stem:
-        return "its run id, its config and its file name do not agree (edited by hand?)"
-    return None
 
 
 def set_aside(damage: DamagedFile, consequence: str) -> Path:

@@ -4,8 +4,9 @@ run.py hands a sweep on Hydra's basic launcher here instead of to Hydra, which w
 jobs one after another, each in its own pool. Here the sweep is composed as an Experiment
 (experiments/experiment.py: the same jobs, so the same run files, as Hydra's jobs make),
 its cost is printed (and asked about when over an hour, on a terminal), its runs go into ONE
-pool across its jobs (``make_runs``, which the claims campaign uses too), and it ends in the
-report an experiment gets (analysis/report.py), whose paths it prints:
+pool across its jobs (``make_runs``, which the claims campaign uses too), and run.py ends it
+in the report an experiment gets (analysis/report.py, which reads the sweep's folder from
+here; this module imports nothing of analysis/), whose paths it prints:
 
   with experiment=NAME   outputs/tables/<name>_<scale>.* and outputs/figures/..., as
                          ``python -m analysis.report experiment=NAME scale=S`` writes them
@@ -75,11 +76,11 @@ def folder_of(experiment: Experiment) -> Path:
     return experiment.store.root / SWEEPS / experiment.name
 
 
-def run_sweep(overrides: list[str], against: str | None = None, yes: bool = False) -> list[Path]:
-    """Print the cost, ask when it is over an hour, make the runs in one pool, write the report;
-    return the report's paths."""
-    from analysis.report import write_report
-
+def make_sweep(overrides: list[str], against: str | None = None,
+               yes: bool = False) -> tuple[Experiment, Path | None]:
+    """Print the cost, ask when it is over an hour, make the runs in one pool. Returns the
+    experiment and the folder its report goes in (None: an experiment's own, under
+    outputs/tables and outputs/figures); run.py writes the report (analysis/report.py)."""
     experiment = load_sweep(overrides, against)
     print(describe(experiment), flush=True)
     confirm(wall_seconds(experiment), cost(experiment)[3], yes)
@@ -96,7 +97,7 @@ def run_sweep(overrides: list[str], against: str | None = None, yes: bool = Fals
     print(f"{len(records) - starved} run(s) made, {found} already in the store"
           + (f"; {starved} set aside as starved (other processes took their cores): run the command again to "
              "make them" if starved else ""), flush=True)
-    return write_report(experiment, overrides=overrides, folder=folder)
+    return experiment, folder
 
 
 def make_runs(wanted: list[tuple[Experiment, Variant, int]], backend: dict, force: bool = False,
@@ -133,24 +134,6 @@ def make_runs(wanted: list[tuple[Experiment, Variant, int]], backend: dict, forc
                           address=backend.get("address"), force=force, label=variant.label)
         records += [record for r in pending if (record := cluster_store.load_or_set_aside(outcome.paths[r]))]
     return records, found
-
-
-def rebuild_report(overrides: list[str], estimate=None) -> list[Path]:
-    """``python -m analysis.report sweep=FOLDER`` (or sweep=NAME, found under outputs_dir/sweeps):
-    the sweep's report again from its run files, as its sweep.yaml defines it."""
-    from analysis.report import write_report
-    from analysis.stats import t_interval
-
-    given = next(o.split("=", 1)[1] for o in overrides if o.startswith("sweep="))
-    others = [o for o in overrides if not o.startswith("sweep=")]
-    unknown = [o for o in others if not o.startswith("outputs_dir=")]
-    if unknown:
-        raise InputError(f"sweep= takes only outputs_dir= beside it, not {' '.join(unknown)} "
-                         f"(the sweep's overrides are in its {DEFINITION})")
-    folder = find_sweep(given, others)
-    experiment = sweep_of_folder(folder)
-    return write_report(experiment, estimate=estimate or t_interval, folder=folder,
-                        overrides=[*read_definition(folder)["overrides"]])
 
 
 def find_sweep(given: str, overrides: list[str]) -> Path:

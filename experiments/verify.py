@@ -19,9 +19,11 @@ import argparse
 import sys
 from pathlib import Path
 
-from experiments.archive import PACK_SUFFIX, pack_paths, verify_packs
+from experiments.archive import verify_packs
+from experiments.packs import PACK_SUFFIX, pack_paths
 from experiments.runs import verify_files
-from experiments.store import PROJECT_ROOT, RunStore, default_archive_dir, load_run_file
+from experiments.run_file import load_run_file
+from experiments.store import PROJECT_ROOT, RunStore, default_archive_dir
 from nrpa.domains.registry import replay_domain
 
 

@@ -345,7 +345,7 @@ def test_a_scaled_down_claim_keeps_what_its_runs_say_apart_and_out_of_the_judged
 
 def test_a_campaign_makes_no_runs_for_a_claim_away_from_its_papers_settings():
     from analysis.claims import SCALED_DOWN
-    from experiments.campaign import ClaimState, plan_round
+    from analysis.campaign import ClaimState, plan_round
     states = [ClaimState("away", ("a",), SCALED_DOWN, math.nan, 15),
               ClaimState("here", ("b",), "not judged", math.nan, 15)]
     plan = plan_round(states, {"a": 0, "b": 0}, {"a": 1.0, "b": 1.0}, left=1e6, round_budget=1e6, cap=200)

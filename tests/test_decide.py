@@ -1,5 +1,5 @@
 """Claims judged on runs that keep coming (analysis/decide.py) and the budgeted campaign
-(experiments/campaign.py) on real smoke runs: the contrasts against the run files by hand,
+(analysis/campaign.py) on real smoke runs: the contrasts against the run files by hand,
 runs read as prefixes, the report, and `make claims BUDGET=...` end to end."""
 
 import subprocess
@@ -11,7 +11,7 @@ import pytest
 from analysis import decide, sequential
 from analysis.claims import Claim, load_claims
 from analysis.stats import best_at
-from experiments.campaign import budget_of, campaign_experiments, run_campaign
+from analysis.campaign import budget_of, campaign_experiments, run_campaign
 from tests.conftest import PROJECT_ROOT, cli
 
 RUNS = sequential.MIN_RUNS  # enough paired runs for a verdict

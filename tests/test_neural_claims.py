@@ -153,7 +153,7 @@ def test_table_4_has_one_run_per_row_and_is_never_judged(tmp_path):
 
 def test_the_campaign_reads_neural_claims_and_grows_none_of_their_columns(tmp_path):
     from analysis import decide
-    from experiments.campaign import ClaimState, plan_round
+    from analysis.campaign import ClaimState, plan_round
 
     source = neural_source(tmp_path, "neural_table1", results=table1_results(AS_THE_PAPER))
     row = decide.decide_table([ACCURACY], {"neural_table1": source}, cap=200).iloc[0]
@@ -207,7 +207,7 @@ def test_the_neural_claims_on_the_smoke_pipelines_own_results(tmp_path):
 
     run_experiment("morpion_table2", tmp_path)
     for step in ("table2", "table1", "table3"):
-        done = cli("-m", "experiments.neural", step, "scale=smoke", "device=cpu", f"outputs_dir={tmp_path}")
+        done = cli("-m", "analysis.neural", step, "scale=smoke", "device=cpu", f"outputs_dir={tmp_path}")
         assert done.returncode == 0, done.stderr
     claims_report(["scale=smoke", f"outputs_dir={tmp_path}"], files=["morpion_neural"])
     table = pd.read_csv(tmp_path / "claims" / "claims_smoke_morpion_neural.csv").set_index("claim")

@@ -1,5 +1,5 @@
 """Anytime-valid verdicts (analysis/sequential.py) and the adaptive loop that spends a CPU
-budget on them (experiments/campaign.py): values by hand, and the false-verdict rate of
+budget on them (analysis/campaign.py): values by hand, and the false-verdict rate of
 the whole loop on null claims by simulation."""
 
 import math
@@ -9,7 +9,7 @@ import pytest
 
 from analysis import sequential, verdicts
 from analysis.sequential import Contrast, judge, judge_contrast, mixture_p, radius, runs_to_decide
-from experiments.campaign import ClaimState, adaptive_loop, parse_budget, plan_round
+from analysis.campaign import ClaimState, adaptive_loop, parse_budget, plan_round
 from nrpa.errors import InputError
 
 

@@ -11,7 +11,8 @@ from analysis.stats import (
     t_interval,
 )
 from analysis.speedup import speedup_table
-from analysis.tables import load_reference, markdown, side_by_side
+from analysis.tables import markdown, side_by_side
+from experiments.published import load_reference
 
 
 def test_the_papers_checkpoints_are_0_01_s_and_every_doubling_to_163_84_s():

@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from nrpa.bias import KernelBias, table_bias
-from nrpa.domains.morpion import WIDTH
+from nrpa.domains.morpion_board import WIDTH
 from nrpa.neural.planes import OFFSET, SIZE
 from nrpa.neural.play import network_logits, new_game
 from nrpa.neural.torch_setup import require_torch

@@ -33,7 +33,7 @@ from numba import njit
 
 from nrpa.domains import morpion_rules
 from nrpa.domains.contract import new_state, play, reset
-from nrpa.domains.morpion import DOT, FIRST_MOVE, N_LEGAL, N_PLAYED, ORIGIN, WIDTH, _step
+from nrpa.domains.morpion_board import DOT, FIRST_MOVE, N_LEGAL, N_PLAYED, ORIGIN, WIDTH, _step
 
 SIZE = 30
 OFFSET = ORIGIN - 13

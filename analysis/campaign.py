@@ -1,7 +1,7 @@
 """Decide the papers' claims under a CPU budget: `make claims BUDGET=6h`.
 
-    python -m experiments.campaign scale=paper --budget 6h          # as `make claims BUDGET=6h`
-    python -m experiments.campaign scale=smoke --budget 0.2h --files selective
+    python -m analysis.campaign scale=paper --budget 6h          # as `make claims BUDGET=6h`
+    python -m analysis.campaign scale=smoke --budget 0.2h --files selective
 
 Instead of a fixed number of runs per column, runs are made in rounds. After each round
 every claim is judged again (analysis/decide.py, with anytime-valid p-values: looking after
@@ -36,7 +36,9 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
 from analysis import decide, sequential
-from analysis.claims import SCALED_DOWN, Claim, check_columns, experiment_of, load_claims, resolve, with_neural_sources
+from analysis.claims import (SCALED_DOWN, Claim, check_columns, claims_report, experiment_of, load_claims,
+                             load_experiments, resolve, with_neural_sources)
+from analysis.report import write_report
 from experiments.config import exit_interrupted, exit_on_input_error
 from experiments.estimate import confirm, cost, describe, wall_seconds
 from experiments.experiment import Experiment, load_experiment
@@ -266,9 +268,6 @@ def run_fixed(overrides: list[str], files: list[str] | None = None, yes: bool = 
     column's repeats there), made in this one process where the store lacks them (a
     process per experiment, and Hydra's per-job start, cost minutes at smoke scale), then each
     experiment's tables and figures and the fixed-n claims report (analysis/claims.py)."""
-    from analysis.claims import claims_report, load_experiments
-    from analysis.report import write_report
-
     claims = load_claims(files=files)
     experiments = load_experiments(claims, overrides)
     for experiment in experiments.values():

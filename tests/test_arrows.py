@@ -1,0 +1,104 @@
+"""The layout's arrows run one way (issue 44): nrpa/ <- experiments/ <- analysis/ <- run.py.
+
+experiments/ makes runs and analysis/ reads them, so no module of experiments/ imports
+analysis/ (at the top or inside a function); the modules of experiments/ import each other
+without a circle; and no file of nrpa/ passes 450 lines. Read from the sources with ast: no
+module is imported here.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+MAX_NRPA_LINES = 450
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(PROJECT_ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def imported(source: str) -> set[str]:
+    """Every module ``source`` imports, anywhere in it (inside a function too): ``from a.b
+    import c`` gives a.b and a.b.c (c may be a module), ``import a.b`` gives a.b. The project
+    writes absolute imports only (a relative one is refused, so that none slips past)."""
+    names = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            assert node.level == 0, f"a relative import (line {node.lineno}): write it absolute"
+            names.add(node.module)
+            names.update(f"{node.module}.{alias.name}" for alias in node.names)
+    return names
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The import circles of ``graph`` (module -> the modules of the graph it imports): each
+    strongly connected component of more than one module, or a module importing itself."""
+    index, low, stack, on_stack, found = {}, {}, [], set(), []
+
+    def visit(module):
+        index[module] = low[module] = len(index)
+        stack.append(module)
+        on_stack.add(module)
+        for other in sorted(graph[module]):
+            if other not in index:
+                visit(other)
+                low[module] = min(low[module], low[other])
+            elif other in on_stack:
+                low[module] = min(low[module], index[other])
+        if low[module] == index[module]:
+            component = []
+            while True:
+                other = stack.pop()
+                on_stack.discard(other)
+                component.append(other)
+                if other == module:
+                    break
+            if len(component) > 1 or module in graph[module]:
+                found.append(sorted(component))
+
+    for module in sorted(graph):
+        if module not in index:
+            visit(module)
+    return found
+
+
+def test_cycles_finds_a_circle_and_nothing_else():
+    assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert cycles({"a": {"b"}, "b": set()}) == []
+    assert cycles({"a": {"a"}}) == [["a"]]
+
+
+def test_imported_sees_the_imports_inside_functions():
+    source = "import experiments.store\n\ndef f():\n    from analysis.report import write_report\n"
+    assert imported(source) == {"experiments.store", "analysis.report", "analysis.report.write_report"}
+
+
+@pytest.fixture(scope="module")
+def experiments_modules() -> dict[str, Path]:
+    return {module_name(path): path for path in sorted((PROJECT_ROOT / "experiments").rglob("*.py"))}
+
+
+def test_no_module_of_experiments_imports_analysis(experiments_modules):
+    wrong = {module: sorted(name for name in imported(path.read_text()) if name == "analysis" or name.startswith("analysis."))
+             for module, path in experiments_modules.items()}
+    assert {module: names for module, names in wrong.items() if names} == {}
+
+
+def test_the_modules_of_experiments_import_each_other_without_a_circle(experiments_modules):
+    graph = {module: {name for name in imported(path.read_text()) if name in experiments_modules and name != "experiments"}
+             for module, path in experiments_modules.items()}
+    assert cycles(graph) == []
+
+
+def test_no_file_of_nrpa_passes_450_lines():
+    lengths = {str(path.relative_to(PROJECT_ROOT)): len(path.read_text().splitlines())
+               for path in sorted((PROJECT_ROOT / "nrpa").rglob("*.py"))}
+    assert lengths, "no file under nrpa/"
+    assert {path: n for path, n in lengths.items() if n > MAX_NRPA_LINES} == {}
