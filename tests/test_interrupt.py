@@ -44,6 +44,41 @@ def test_a_kernel_runs_the_same_search_in_its_own_thread():
         there.best_score, there.best_moves, there.trace.score, there.trace.playouts, there.playouts)
 
 
+def _off_the_main_thread(call):
+    """``call()`` in a thread of its own (as a dask worker's task): its value, or "Stopped"."""
+    outcome = []
+
+    def target():
+        try:
+            outcome.append(call())
+        except interrupt.Stopped:
+            outcome.append("Stopped")
+
+    worker = threading.Thread(target=target)
+    worker.start()
+    worker.join()
+    return outcome[0]
+
+
+def test_a_run_off_the_main_thread_that_a_stop_request_overlaps_raises_instead_of_returning():
+    try:
+        assert _off_the_main_thread(lambda: interrupt.run_kernel(lambda: 7)) == 7
+        # asked and cleared again while the kernel ran: still dropped (the requests are counted)
+        cut = lambda: (interrupt.request_stop(), interrupt.clear_stop(), 7)[-1]  # noqa: E731
+        assert _off_the_main_thread(lambda: interrupt.run_kernel(cut)) == "Stopped"
+        interrupt.request_stop()  # asked before it started, not cleared yet: it would stop at its first playout
+        assert _off_the_main_thread(lambda: interrupt.run_kernel(lambda: 7)) == "Stopped"
+        interrupt.clear_stop()
+        # a real search of a billion playouts, asked to stop after half a second
+        domain = make_domain(SameGameOptions(board="1")).kernel_domain()
+        settings = SearchSettings(level=2, N=10, seed=1, max_time=None, max_playouts=10**9)
+        threading.Timer(0.5, interrupt.request_stop).start()
+        assert _off_the_main_thread(lambda: run_search(domain, settings)) == "Stopped"
+    finally:
+        interrupt.clear_stop()
+    assert _off_the_main_thread(lambda: interrupt.run_kernel(lambda: 7)) == 7  # cleared: runs again
+
+
 def test_a_ctrl_c_inside_numbas_compiler_is_raised_when_the_compile_ends():
     # raised inside the compiler, it would leave an LLVM module half built (an abort at exit)
     from numba.core.compiler_lock import global_compiler_lock
@@ -156,3 +191,4 @@ def test_ctrl_c_stops_a_pool_of_workers_and_leaves_none_behind(tmp_path):
     while _running_in_group(process.pid) and time.time() < deadline:
         time.sleep(0.1)
     assert _running_in_group(process.pid) == []
+
