@@ -1,6 +1,7 @@
 """Ctrl-C stops a run, a sweep and a pool of workers at once (nrpa/interrupt.py): the run in
 progress is dropped, the finished ones kept, one line says so, no traceback."""
 
+import json
 import os
 import signal
 import threading
@@ -192,3 +193,49 @@ def test_ctrl_c_stops_a_pool_of_workers_and_leaves_none_behind(tmp_path):
         time.sleep(0.1)
     assert _running_in_group(process.pid) == []
 
+
+def _worker_state(dask_worker) -> tuple[int, int]:
+    """On a dask worker (client.run): its threads running a task or an actor call, and its stop flag."""
+    from nrpa import interrupt as worker_interrupt  # the worker process's own module
+
+    return len(dask_worker.active_threads), int(worker_interrupt.STOP_REQUEST[0])
+
+
+@pytest.mark.slow  # a dask cluster, a new interpreter, and a second inside a kernel
+def test_ctrl_c_in_a_dask_client_stops_the_runs_on_its_cluster_which_then_runs_the_next_command(tmp_path):
+    from dask.distributed import Client, LocalCluster
+
+    _warm(SearchSettings(max_time=None, max_playouts=10))
+    # two workers of one thread (joblib runs the runs in the client itself on a cluster of one)
+    with LocalCluster(n_workers=2, threads_per_worker=1, host="127.0.0.1", dashboard_address=None,
+                      processes=True) as cluster, Client(cluster) as client:
+        backend = ["backend=dask", f"backend.address={cluster.scheduler_address}"]
+        # three runs of a minute: two running, the third waiting for a worker
+        process = python("run.py", "algo=nrpa", "repeats=3", "max_time=60", *backend, f"outputs_dir={tmp_path}",
+                         wait=False, text=True)
+        deadline = time.time() + 300
+        while sum(map(len, client.processing().values())) < 2:
+            assert process.poll() is None and time.time() < deadline, process.communicate()
+            time.sleep(0.1)
+        time.sleep(1.0)  # inside the kernel by now (or loading it: stopped all the same)
+        seconds, stderr = _interrupt(process)
+        assert process.returncode == 130 and seconds < 3.0
+        assert "Traceback" not in stderr and stderr.count("Interrupted: 0 runs finished by this command") == 1
+        # on the cluster: the running run stopped at its next playout, the waiting one never started,
+        # and the worker's flag is cleared once they returned
+        deadline = time.time() + 10
+        while (any(client.processing().values()) or set(client.run(_worker_state).values()) != {(0, 0)}) \
+                and time.time() < deadline:
+            time.sleep(0.1)
+        assert not any(client.processing().values())
+        assert list(client.run(_worker_state).values()) == [(0, 0), (0, 0)]
+        time.sleep(2.0)  # nothing of the interrupted command started since
+        assert not any(client.processing().values())
+        assert list(client.run(_worker_state).values()) == [(0, 0), (0, 0)]
+        assert not list(tmp_path.glob("runs/*/*.json"))
+        # the next command on the same cluster runs its run to its end
+        done = python("run.py", "algo=nrpa", "level=2", "N=10", "max_time=null", "max_playouts=500", *backend,
+                      f"outputs_dir={tmp_path}")
+        assert done.returncode == 0, done.stderr
+    stored = [json.loads(path.read_text()) for path in tmp_path.glob("runs/*/*.json")]
+    assert [run["result"]["playouts"] for run in stored] == [500]
