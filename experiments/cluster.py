@@ -32,6 +32,7 @@ import numpy as np
 from numba.typed import List
 
 from nrpa import spmcts_parallel, spmcts_tree
+from nrpa.interrupt import Stopped, run_kernel
 from nrpa.run import result
 from nrpa.domains.registry import make_domain
 from nrpa.search import SearchResult, SearchSettings, Trace, kernel_params
@@ -52,9 +53,14 @@ class TreeMember:
         """Start the clocks (the members are told at the same time)."""
         spmcts_parallel.start_member(self.member, self.params.seed)
 
-    def grow(self, deadline: float) -> bool:
-        """Grow until ``deadline`` seconds after the start; whether the budget is spent."""
-        return bool(spmcts_parallel.grow(self.domain, self.member, self.params, deadline))
+    def grow(self, deadline: float) -> bool | None:
+        """Grow until ``deadline`` seconds after the start; whether the budget is spent, None
+        when a stop request cut it short (nrpa.interrupt; returned, not raised: dask leaves the
+        thread of an actor call that raised marked as busy)."""
+        try:
+            return bool(run_kernel(spmcts_parallel.grow, self.domain, self.member, self.params, deadline))
+        except Stopped:
+            return None
 
     def top(self, depth: int, room: int):
         return spmcts_parallel.top_subtree(self.member.tree, 0, depth, room)
@@ -86,13 +92,23 @@ def cluster_client(address: str | None, members: int):
     processes (one thread each) started here."""
     from dask.distributed import Client, LocalCluster
 
+    from experiments.workers import stop_cluster_runs
+
     if address:
         with Client(address) as client:
-            yield client
+            try:
+                yield client
+            except KeyboardInterrupt:  # the members' trees stop growing (experiments.workers)
+                stop_cluster_runs(client)
+                raise
         return
     with LocalCluster(n_workers=members, threads_per_worker=1, processes=True, host="127.0.0.1",
                       dashboard_address=None) as cluster, Client(cluster) as client:
-        yield client
+        try:
+            yield client
+        except KeyboardInterrupt:
+            stop_cluster_runs(client)
+            raise
 
 
 def cluster_search(client, domain_options, settings: SearchSettings) -> SearchResult:
@@ -109,7 +125,7 @@ def cluster_search(client, domain_options, settings: SearchSettings) -> SearchRe
     while True:
         period += 1
         spent = [member.grow(period * settings.average_every) for member in members]
-        spent = [future.result() for future in spent]
+        spent = _unless_stopped([future.result() for future in spent])
         if any(spent):
             break
         tops = [member.top(settings.share_depth, 0) for member in members]
@@ -121,8 +137,15 @@ def cluster_search(client, domain_options, settings: SearchSettings) -> SearchRe
         for future in [member.graft(top) for member, top in zip(members, widened)]:
             future.result()
     for member in members:  # the members whose budget was not spent yet finish it
-        member.grow(np.inf).result()
+        _unless_stopped([member.grow(np.inf).result()])
     return merged_result([member.result().result() for member in members])
+
+
+def _unless_stopped(spent: list) -> list:
+    """The members' ``grow`` answers; Stopped when a stop request cut one short (its run is dropped)."""
+    if any(answer is None for answer in spent):
+        raise Stopped()
+    return spent
 
 
 def merged_result(outcomes: list[tuple]) -> SearchResult:

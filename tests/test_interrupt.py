@@ -8,6 +8,7 @@ import threading
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from nrpa import interrupt
@@ -78,6 +79,23 @@ def test_a_run_off_the_main_thread_that_a_stop_request_overlaps_raises_instead_o
     finally:
         interrupt.clear_stop()
     assert _off_the_main_thread(lambda: interrupt.run_kernel(lambda: 7)) == 7  # cleared: runs again
+
+
+def test_a_cluster_member_cut_short_by_a_stop_request_answers_none_and_its_run_is_dropped():
+    from experiments.cluster import TreeMember, _unless_stopped
+
+    settings = SearchSettings(algorithm="spmcts", parallel="cluster", threads=2, clock="wall", max_time=60.0)
+    member = TreeMember(SameGameOptions(board="1"), settings, 5)  # here its kernels load on the main thread
+    member.start()
+    assert _off_the_main_thread(lambda: member.grow(0.2)) is False  # (an actor's call runs in a thread)
+    threading.Timer(0.3, interrupt.request_stop).start()
+    try:
+        assert _off_the_main_thread(lambda: member.grow(np.inf)) is None  # returned, not raised (TreeMember.grow)
+    finally:
+        interrupt.clear_stop()
+    assert _unless_stopped([False, True]) == [False, True]
+    with pytest.raises(interrupt.Stopped):
+        _unless_stopped([True, None])
 
 
 def test_a_ctrl_c_inside_numbas_compiler_is_raised_when_the_compile_ends():
