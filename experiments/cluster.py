@@ -25,6 +25,7 @@ members go at the same pace).
 
 from __future__ import annotations
 
+import signal
 from contextlib import contextmanager
 from dataclasses import replace
 
@@ -103,12 +104,19 @@ def cluster_client(address: str | None, members: int):
                 raise
         return
     with LocalCluster(n_workers=members, threads_per_worker=1, processes=True, host="127.0.0.1",
-                      dashboard_address=None) as cluster, Client(cluster) as client:
+                      dashboard_address=None, preload=[__name__]) as cluster, Client(cluster) as client:
         try:
             yield client
         except KeyboardInterrupt:
             stop_cluster_runs(client)
             raise
+
+
+def dask_setup(worker) -> None:
+    """The loopback cluster's preload, in each of its worker processes: ignore Ctrl-C. Those
+    processes are in the command's process group, so a terminal's Ctrl-C reaches them too, and
+    each would die printing its traceback; the command stops their runs and closes them itself."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def cluster_search(client, domain_options, settings: SearchSettings) -> SearchResult:

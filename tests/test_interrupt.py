@@ -220,7 +220,13 @@ def _worker_state(dask_worker) -> tuple[int, int]:
 
 
 @pytest.mark.slow  # a dask cluster, a new interpreter, and a second inside a kernel
-def test_ctrl_c_in_a_dask_client_stops_the_runs_on_its_cluster_which_then_runs_the_next_command(tmp_path):
+@pytest.mark.parametrize("command", [
+    # three runs of a minute: two running, the third waiting for a worker
+    ["algo=nrpa", "repeats=3", "max_time=60"],
+    # a cluster SP-MCTS run of a minute, its two members' trees growing for 30 s before they share
+    ["algo=spmcts", "parallel=cluster", "threads=2", "clock=wall", "max_time=60", "average_every=30"],
+], ids=["runs", "cluster-spmcts"])
+def test_ctrl_c_in_a_dask_client_stops_the_runs_on_its_cluster_which_then_runs_the_next_command(command, tmp_path):
     from dask.distributed import Client, LocalCluster
 
     _warm(SearchSettings(max_time=None, max_playouts=10))
@@ -228,19 +234,17 @@ def test_ctrl_c_in_a_dask_client_stops_the_runs_on_its_cluster_which_then_runs_t
     with LocalCluster(n_workers=2, threads_per_worker=1, host="127.0.0.1", dashboard_address=None,
                       processes=True) as cluster, Client(cluster) as client:
         backend = ["backend=dask", f"backend.address={cluster.scheduler_address}"]
-        # three runs of a minute: two running, the third waiting for a worker
-        process = python("run.py", "algo=nrpa", "repeats=3", "max_time=60", *backend, f"outputs_dir={tmp_path}",
-                         wait=False, text=True)
+        process = python("run.py", *command, *backend, f"outputs_dir={tmp_path}", wait=False, text=True)
         deadline = time.time() + 300
-        while sum(map(len, client.processing().values())) < 2:
+        while sum(threads for threads, _ in client.run(_worker_state).values()) < 2:  # tasks or actor calls
             assert process.poll() is None and time.time() < deadline, process.communicate()
             time.sleep(0.1)
-        time.sleep(1.0)  # inside the kernel by now (or loading it: stopped all the same)
+        time.sleep(1.0)  # inside the kernels by now (or loading them: stopped all the same)
         seconds, stderr = _interrupt(process)
         assert process.returncode == 130 and seconds < 3.0
         assert "Traceback" not in stderr and stderr.count("Interrupted: 0 runs finished by this command") == 1
-        # on the cluster: the running run stopped at its next playout, the waiting one never started,
-        # and the worker's flag is cleared once they returned
+        # on the cluster: the running runs stopped at their next playout, a waiting one never started,
+        # and the workers' flags are cleared once they returned
         deadline = time.time() + 10
         while (any(client.processing().values()) or set(client.run(_worker_state).values()) != {(0, 0)}) \
                 and time.time() < deadline:
@@ -257,3 +261,33 @@ def test_ctrl_c_in_a_dask_client_stops_the_runs_on_its_cluster_which_then_runs_t
         assert done.returncode == 0, done.stderr
     stored = [json.loads(path.read_text()) for path in tmp_path.glob("runs/*/*.json")]
     assert [run["result"]["playouts"] for run in stored] == [500]
+
+
+def _cpu_seconds(pid: int) -> float:
+    """User and system CPU seconds of process ``pid`` so far (Linux's /proc), 0 once it exited."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime
+
+
+@pytest.mark.slow  # starts a dask cluster, and two kernels for a while
+def test_ctrl_c_stops_a_cluster_search_on_its_own_loopback_cluster_without_a_traceback(tmp_path):
+    # without backend.address the command starts its workers, in its own process group: Ctrl-C
+    # reaches them too, and they ignore it (experiments.cluster.dask_setup)
+    process = python("run.py", "algo=spmcts", "parallel=cluster", "threads=2", "clock=wall", "max_time=60",
+                     "average_every=30", f"outputs_dir={tmp_path}", wait=False, text=True)
+    deadline = time.time() + 300
+    # the two workers' members growing: each worker's CPU time well past its start and kernel load
+    while sum(_cpu_seconds(pid) >= 8.0 for pid in _running_in_group(process.pid) if pid != process.pid) < 2:
+        assert process.poll() is None and time.time() < deadline, process.communicate()
+        time.sleep(0.2)
+    seconds, stderr = _interrupt(process)
+    assert process.returncode == 130 and seconds < 3.0
+    assert "Traceback" not in stderr and stderr.count("Interrupted: 0 runs finished by this command") == 1
+    assert not list(tmp_path.glob("runs/*/*.json"))
+    deadline = time.time() + 5  # the cluster is closed on the way out
+    while _running_in_group(process.pid) and time.time() < deadline:
+        time.sleep(0.1)
+    assert _running_in_group(process.pid) == []
