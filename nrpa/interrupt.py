@@ -22,9 +22,9 @@ was interrupted asks each worker process to stop (``experiments.workers.stop_clu
 which calls ``request_stop`` there. ``run_kernel`` then raises ``Stopped`` instead of returning
 when a stop was asked while its kernel ran (or before it started, the flag still set), so that
 a run cut short never becomes a record; the worker clears the flag (``clear_stop``) once the
-threads that were running have returned (sooner, a task still loading its kernel would start it
-after the clear and run to its budget). A cut run is dropped however soon the flag is cleared:
-``run_kernel`` compares the count of requests before and after its kernel.
+interrupted client's tasks have returned (experiments/workers.py: sooner, a task still loading
+its kernel would start it after the clear and run to its budget). A cut run is dropped however
+soon the flag is cleared: ``run_kernel`` compares the count of requests before and after its kernel.
 """
 
 from __future__ import annotations

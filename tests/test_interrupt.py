@@ -1,5 +1,6 @@
-"""Ctrl-C stops a run, a sweep and a pool of workers at once (nrpa/interrupt.py): the run in
-progress is dropped, the finished ones kept, one line says so, no traceback."""
+"""Ctrl-C stops a run, a sweep, a pool of workers and the runs on a dask cluster at once
+(nrpa/interrupt.py, experiments/workers.py): the run in progress is dropped, the finished ones
+kept, one line says so, no traceback."""
 
 import json
 import os
