@@ -25,6 +25,7 @@ members go at the same pace).
 
 from __future__ import annotations
 
+import signal
 from contextlib import contextmanager
 from dataclasses import replace
 
@@ -32,6 +33,7 @@ import numpy as np
 from numba.typed import List
 
 from nrpa import spmcts_parallel, spmcts_tree
+from nrpa.interrupt import Stopped, run_kernel
 from nrpa.run import result
 from nrpa.domains.registry import make_domain
 from nrpa.search import SearchResult, SearchSettings, Trace, kernel_params
@@ -52,9 +54,14 @@ class TreeMember:
         """Start the clocks (the members are told at the same time)."""
         spmcts_parallel.start_member(self.member, self.params.seed)
 
-    def grow(self, deadline: float) -> bool:
-        """Grow until ``deadline`` seconds after the start; whether the budget is spent."""
-        return bool(spmcts_parallel.grow(self.domain, self.member, self.params, deadline))
+    def grow(self, deadline: float) -> bool | None:
+        """Grow until ``deadline`` seconds after the start; whether the budget is spent, None
+        when a stop request cut it short (nrpa.interrupt; returned, not raised: dask leaves the
+        thread of an actor call that raised marked as busy)."""
+        try:
+            return bool(run_kernel(spmcts_parallel.grow, self.domain, self.member, self.params, deadline))
+        except Stopped:
+            return None
 
     def top(self, depth: int, room: int):
         return spmcts_parallel.top_subtree(self.member.tree, 0, depth, room)
@@ -86,13 +93,30 @@ def cluster_client(address: str | None, members: int):
     processes (one thread each) started here."""
     from dask.distributed import Client, LocalCluster
 
+    from experiments.workers import stop_cluster_runs
+
     if address:
         with Client(address) as client:
-            yield client
+            try:
+                yield client
+            except KeyboardInterrupt:  # the members' trees stop growing (experiments.workers)
+                stop_cluster_runs(client)
+                raise
         return
     with LocalCluster(n_workers=members, threads_per_worker=1, processes=True, host="127.0.0.1",
-                      dashboard_address=None) as cluster, Client(cluster) as client:
-        yield client
+                      dashboard_address=None, preload=[__name__]) as cluster, Client(cluster) as client:
+        try:
+            yield client
+        except KeyboardInterrupt:
+            stop_cluster_runs(client)
+            raise
+
+
+def dask_setup(worker) -> None:
+    """The loopback cluster's preload, in each of its worker processes: ignore Ctrl-C. Those
+    processes are in the command's process group, so a terminal's Ctrl-C reaches them too, and
+    each would die printing its traceback; the command stops their runs and closes them itself."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def cluster_search(client, domain_options, settings: SearchSettings) -> SearchResult:
@@ -109,7 +133,7 @@ def cluster_search(client, domain_options, settings: SearchSettings) -> SearchRe
     while True:
         period += 1
         spent = [member.grow(period * settings.average_every) for member in members]
-        spent = [future.result() for future in spent]
+        spent = _unless_stopped([future.result() for future in spent])
         if any(spent):
             break
         tops = [member.top(settings.share_depth, 0) for member in members]
@@ -121,8 +145,15 @@ def cluster_search(client, domain_options, settings: SearchSettings) -> SearchRe
         for future in [member.graft(top) for member, top in zip(members, widened)]:
             future.result()
     for member in members:  # the members whose budget was not spent yet finish it
-        member.grow(np.inf).result()
+        _unless_stopped([member.grow(np.inf).result()])
     return merged_result([member.result().result() for member in members])
+
+
+def _unless_stopped(spent: list) -> list:
+    """The members' ``grow`` answers; Stopped when a stop request cut one short (its run is dropped)."""
+    if any(answer is None for answer in spent):
+        raise Stopped()
+    return spent
 
 
 def merged_result(outcomes: list[tuple]) -> SearchResult:

@@ -16,6 +16,15 @@ disk cache by the main thread) leaves an LLVM module half built, and the process
 at its exit on an LLVM assertion. ``install`` (called by the commands) puts a SIGINT handler
 in place that, while the main thread holds numba's compiler lock, only notes the request, and
 raises it as soon as the lock is released: the compile is whole by then.
+
+Off the main thread (a dask worker's task or actor thread) no signal arrives: the client that
+was interrupted asks each worker process to stop (``experiments.workers.stop_cluster_runs``),
+which calls ``request_stop`` there. ``run_kernel`` then raises ``Stopped`` instead of returning
+when a stop was asked while its kernel ran (or before it started, the flag still set), so that
+a run cut short never becomes a record; the worker clears the flag (``clear_stop``) once the
+interrupted client's tasks have returned (experiments/workers.py: sooner, a task still loading
+its kernel would start it after the clear and run to its budget). A cut run is dropped however
+soon the flag is cleared: ``run_kernel`` compares the count of requests before and after its kernel.
 """
 
 from __future__ import annotations
@@ -30,13 +39,40 @@ from numba.core.compiler_lock import global_compiler_lock
 # 1 once Ctrl-C asked the kernel running to stop; passed to the kernels in Params.interrupt
 STOP_REQUEST = np.zeros(1, dtype=np.int64)
 _POLL = 0.05  # seconds between two looks of the waiting thread (a signal interrupts a wait anyway)
+_requests = [0]  # the stops asked by request_stop in this process so far
+
+
+class Stopped(RuntimeError):
+    """A run off the main thread cut short by a stop request (``request_stop``): dropped, so no
+    result. An ordinary exception: a dask worker shuts down on a KeyboardInterrupt."""
+
+    def __init__(self):
+        super().__init__("the run was stopped by a stop request (Ctrl-C in a dask cluster's client): dropped")
+
+
+def request_stop() -> None:
+    """Stop the kernels running in this process at their next playout (module docstring)."""
+    _requests[0] += 1
+    STOP_REQUEST[0] = 1
+
+
+def clear_stop() -> None:
+    """Let kernels run again, once those that the stop request concerned have returned."""
+    STOP_REQUEST[0] = 0
 
 
 def run_kernel(kernel, *args):
     """``kernel(*args)``, stoppable by Ctrl-C (module docstring). Off the main thread (a dask
-    worker's thread) no signal arrives: the kernel is called there directly."""
+    worker's thread) no signal arrives: the kernel is called there directly, and raises
+    ``Stopped`` when a stop request (``request_stop``) came before it returned."""
     if threading.current_thread() is not threading.main_thread():
-        return kernel(*args)
+        asked = _requests[0]
+        if STOP_REQUEST[0]:  # it would stop at its first playout
+            raise Stopped()
+        value = kernel(*args)
+        if STOP_REQUEST[0] or _requests[0] != asked:  # cut short (the flag may be cleared by now)
+            raise Stopped()
+        return value
     outcome = {}
 
     def call():
@@ -51,9 +87,9 @@ def run_kernel(kernel, *args):
         while worker.is_alive():
             worker.join(_POLL)
     except KeyboardInterrupt:
-        STOP_REQUEST[0] = 1
+        request_stop()
         worker.join()  # the kernel stops at its next playout's end
-        STOP_REQUEST[0] = 0
+        clear_stop()
         raise
     if "error" in outcome:
         raise outcome["error"]
