@@ -93,7 +93,7 @@ def cluster_client(address: str | None, members: int):
     processes (one thread each) started here."""
     from dask.distributed import Client, LocalCluster
 
-    from experiments.workers import stop_cluster_runs
+    from experiments.dask_stop import stop_cluster_runs
 
     if address:
         with Client(address) as client:

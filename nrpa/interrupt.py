@@ -18,11 +18,11 @@ in place that, while the main thread holds numba's compiler lock, only notes the
 raises it as soon as the lock is released: the compile is whole by then.
 
 Off the main thread (a dask worker's task or actor thread) no signal arrives: the client that
-was interrupted asks each worker process to stop (``experiments.workers.stop_cluster_runs``),
+was interrupted asks each worker process to stop (``experiments.dask_stop.stop_cluster_runs``),
 which calls ``request_stop`` there. ``run_kernel`` then raises ``Stopped`` instead of returning
 when a stop was asked while its kernel ran (or before it started, the flag still set), so that
 a run cut short never becomes a record; the worker clears the flag (``clear_stop``) once the
-interrupted client's tasks have returned (experiments/workers.py: sooner, a task still loading
+interrupted client's tasks have returned (experiments/dask_stop.py: sooner, a task still loading
 its kernel would start it after the clear and run to its budget). A cut run is dropped however
 soon the flag is cleared: ``run_kernel`` compares the count of requests before and after its kernel.
 """
