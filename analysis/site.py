@@ -104,8 +104,9 @@ span.verdict { font-weight: bold; font-size: 0.9em; } p.counts { margin: 0.2em 0
 section.paper { border-top: 1px solid #ccc; padding-top: 0.3em; margin-bottom: 1.5em; }
 div.answer { display: flex; gap: 1.5em; align-items: flex-start; } div.answer > div.claims { flex: 1 1 auto; }
 figure.headline { flex: 0 0 420px; margin: 0.8em 0 0; font-size: 0.8em; color: #444; }
-figure.headline img { width: 420px; } ul.claims, ul.further { font-size: 0.9em; padding-left: 1.2em; }
-ul.claims li, ul.further li { margin: 0.2em 0; } table.answers td { text-align: right; }
+figure.headline img { width: 420px; } p.headline { flex: 0 0 420px; }
+ul.claims, ul.further { font-size: 0.9em; padding-left: 1.2em; } ul.claims li, ul.further li { margin: 0.2em 0; }
+table.answers td { text-align: right; }
 table.answers td:first-child { text-align: left; } h4 { margin: 0.8em 0 0.2em; }
 """ + VERDICT_CSS + "\n"
 
@@ -302,8 +303,10 @@ def index_page(built: dict[str, Built], pages: dict[str, list[Built]], facts: Pr
     figure, what would decide the rest), from the claims reports of this scale; then the runs
     behind the pages: per paper the experiments with runs, per experiment its runs per column."""
     files = claims_files(root, facts.scale)
-    headlines = {name: headline_html(item, name, folder) for name, items in pages.items()
-                 if (item := headline_item(name, items)) is not None}
+    headlines = {name: headline_html(item, name, folder) if (item := headline_item(name, items)) else
+                 f'<p class="missing headline">No figure: no runs of this page\'s tables at {facts.scale} scale yet '
+                 f'(<a href="{name}.html">its page</a> says which command makes them).</p>'
+                 for name, items in pages.items()}
     titles = {name: title for name, (title, _) in PAGES.items() if name != "sweeps"}
     answers = answers_html(latest_claims(files), known_page, titles, set(pages), headlines)
     sources = ", ".join(f"<code>{html.escape(path.name)}</code>" for path in files)

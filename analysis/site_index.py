@@ -133,25 +133,39 @@ def further_html(rows: pd.DataFrame) -> str:
     return f'<h4>To go further</h4><ul class="further">{items}</ul>'
 
 
+# The report's figures an index shows: the main one (on the time axis), else the one by playouts
+# (runs at matched work have no time budget; it draws the published values at t x R playouts).
+HEADLINE_SUFFIXES = ("", "_playouts")
+INSIDE = re.compile(r"Published value inside our CI(?: here)?: \d+ of \d+ cells(?: at matched work)?")
+
+
+def main_figure(item) -> Figure | None:
+    figures = {o.suffix: o for o in item.outputs or [] if isinstance(o, Figure)}
+    return next((figures[suffix] for suffix in HEADLINE_SUFFIXES if suffix in figures), None)
+
+
 def headline_html(item, page: str, folder: Path) -> str:
     """The report's main figure of a Built (analysis/site.py) small, as the paper page draws it
-    (ours with its 95% CI, the published values as hollow marks), linking to its section; the
-    figure is written to ``folder``/img."""
-    figure = next(o for o in item.outputs if isinstance(o, Figure) and o.suffix == "")
-    png = next(p for p in figure.write(folder / "img" / item.experiment.output_name) if p.suffix == ".png")
-    table = next((o for o in item.outputs if isinstance(o, Table) and o.suffix == "" and o.markdown), None)
-    inside = re.search(r"Published value inside our CI here: [^.]*\.", table.markdown) if table else None
+    (ours with its 95% CI, the published values as hollow marks), and how many published values
+    lie inside our CIs, linking to its section; the figure is written to ``folder``/img."""
+    figure = main_figure(item)
+    stem = folder / "img" / f"{item.experiment.output_name}{figure.suffix}"
+    png = next(p for p in figure.write(stem) if p.suffix == ".png")
+    inside = [match.group(0) for o in item.outputs if isinstance(o, Table) and o.markdown
+              for match in [INSIDE.search(o.markdown)] if match]
     anchor = f"{page}.html#{section_id(item.experiment)}"
     return (f'<figure class="headline"><a href="{anchor}"><img src="img/{png.name}" alt="{html.escape(item.title())}">'
-            f"</a><figcaption>{html.escape(item.title())}. {html.escape(inside.group(0)) if inside else ''} "
-            f'<a href="{anchor}">The table and its interactive figures</a>.</figcaption></figure>')
+            f"</a><figcaption>{html.escape(item.title())}. {html.escape('; '.join(inside) + '.' if inside else '')} "
+            f'<a href="{anchor}">The tables and their interactive figures</a>.</figcaption></figure>')
 
 
 def headline_item(page: str, items: list):
-    """The page's headline experiment (HEADLINES) when built with a figure, else its first
-    experiment with one; None when none has."""
-    drawn = [b for b in items if b.outputs and any(isinstance(o, Figure) and o.suffix == "" for o in b.outputs)]
-    return next((b for b in drawn if section_id(b.experiment) == HEADLINES.get(page)), drawn[0] if drawn else None)
+    """The page's headline experiment (HEADLINES; its runs at matched work when its plain runs
+    have no figure) when it has a figure, else the page's first experiment with one; None when
+    none has."""
+    drawn = {section_id(b.experiment): b for b in items if main_figure(b) is not None}
+    name = HEADLINES.get(page, "")
+    return drawn.get(name) or drawn.get(f"{name}_work") or next(iter(drawn.values()), None)
 
 
 def answers_html(rows: pd.DataFrame, page_of: Callable[[str], str | None], titles: dict[str, str],
@@ -193,9 +207,9 @@ def answers_html(rows: pd.DataFrame, page_of: Callable[[str], str | None], title
         title = html.escape(titles.get(page, "Papers whose experiments are on no page of this site"))
         heading = f'<a href="{page}.html">{title}</a>' if page in built else title
         left = []
-        for paper in of_page:
-            of_paper = papers[papers["paper"] == paper]
-            left.append(f"<h4>{html.escape(paper)}</h4>{claims_html(of_paper)}")
+        for paper in of_page:  # the paper's name under its page's title where the page has several
+            named = f"<h4>{html.escape(paper)}</h4>" if len(of_page) > 1 else ""
+            left.append(named + claims_html(papers[papers["paper"] == paper]))
         if not of_page:
             left.append('<p class="missing">No claim of this paper\'s own in the claims reports of this scale.</p>')
         if len(page_transfers):
