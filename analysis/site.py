@@ -4,7 +4,9 @@ values, interactive figures, the claims and their verdicts, the records (never r
     python -m analysis.site scale=quick [outputs_dir=...] [--experiments NAME ...] [--to FOLDER]
 
 writes <outputs_dir>/site/ (or FOLDER), which opens from disk with nothing to serve:
-  index.html          the papers, every experiment with its runs per column and engine speed
+  index.html          the answers first (analysis/site_index.py): per paper, its claims' verdict
+                      counts and lines, its headline figure beside the published values, what
+                      would decide the rest; then every experiment's runs per column and speed
   <paper>.html        a section per experiment (anchor: its name): the report's tables with the
                       published value beside ours and the 95% CI, the matched-work table, the
                       fixed-target view (ERT table and figure, the report's ECDF), the 20-board
@@ -41,6 +43,8 @@ from analysis.claims import VERDICTS, Source, load_claims
 from analysis.decide import columns, run_cost
 from analysis.export import run_rows, run_table
 from analysis.report import collect
+from analysis.site_index import (VERDICT_CSS, answers_html, claim_anchor, headline_html, headline_item, latest_claims,
+                                 verdict_class)
 from analysis.site_neural import NEURAL_TITLE, SECTION_ID, neural_section
 from analysis.site_records import records_html
 from analysis.site_sections import column_runs, engine_speed_text, inline, make_report, section_html, section_id
@@ -52,12 +56,14 @@ from nrpa.errors import InputError, did_you_mean
 
 # A page per paper. An experiment belongs to the page of its name's first word (the Makefile's
 # <paper>-<table>, conf/experiment/<paper>_<table>.yaml); Gelly et al.'s speed-up measure and
-# SP-MCTS share a page, as they share a claims file (analysis/claims/gelly.yaml).
+# SP-MCTS share a page, as they share a claims file (analysis/claims/gelly.yaml). The claims of
+# the Morpion paper's neural tables name experiments neural_table1..4 (analysis/claims/
+# morpion_neural.yaml): their page is Morpion's, which ends with those tables.
 PAGES = {
     "selective": ("NRPA with Selective Policies (Cazenave, CGW 2016)", ("selective",)),
     "stabilized": ("Stabilized NRPA (Cazenave, Sevestre, Toulemont, MCS@IJCAI 2020)", ("stabilized",)),
     "distributed": ("Distributed NRPA for SameGame (Negrevergne, Cazenave, CGW 2017)", ("distributed",)),
-    "morpion": ("Deep RL for Morpion Solitaire (Doux, Negrevergne, Cazenave)", ("morpion",)),
+    "morpion": ("Deep RL for Morpion Solitaire (Doux, Negrevergne, Cazenave)", ("morpion", "neural")),
     "gelly": ("Gelly et al. 2008: the speed-up of parallel search, and SP-MCTS", ("speedup", "spmcts")),
     "family": ("The NRPA family since 2012: GNRPA, GNRPA-LR, Beam NRPA (no published tables)", ("family",)),
     "sweeps": ("Sweeps of run.py -m (outputs/sweeps/: experiments/sweep.py)", ("sweep",)),
@@ -94,7 +100,15 @@ p.meta { font-size: 0.85em; background: #f7f7f2; padding: 0.4em; } section { mar
 .verified { color: #2a7a2a; font-weight: bold; } .unverified { color: #b22; font-weight: bold; }
 img.record { max-width: 420px; max-height: 420px; } figure img { max-width: 100%; }
 footer { font-size: 0.8em; color: #555; border-top: 1px solid #ccc; margin-top: 2em; padding: 0.6em 0 2em; }
-"""
+span.verdict { font-weight: bold; font-size: 0.9em; } p.counts { margin: 0.2em 0; }
+section.paper { border-top: 1px solid #ccc; padding-top: 0.3em; margin-bottom: 1.5em; }
+div.answer { display: flex; gap: 1.5em; align-items: flex-start; } div.answer > div.claims { flex: 1 1 auto; }
+figure.headline { flex: 0 0 420px; margin: 0.8em 0 0; font-size: 0.8em; color: #444; }
+figure.headline img { width: 420px; } p.headline { flex: 0 0 420px; }
+ul.claims, ul.further { font-size: 0.9em; padding-left: 1.2em; } ul.claims li, ul.further li { margin: 0.2em 0; }
+table.answers td { text-align: right; }
+table.answers td:first-child { text-align: left; } h4 { margin: 0.8em 0 0.2em; }
+""" + VERDICT_CSS + "\n"
 
 
 def page_of(experiment_name: str) -> str:
@@ -260,11 +274,12 @@ def claims_page(root: Path, scale: str, built: dict[str, Built], facts: Provenan
             scaled = (f"<br><small>ours, scaled down: {html.escape(str(scaled))} ({html.escape(str(row.gaps))})</small>"
                       if isinstance(scaled, str) and scaled else "")
             rows.append(
-                f'<tr class="claim" data-verdict="{html.escape(row.verdict)}" data-paper="{html.escape(row.paper)}">'
+                f'<tr class="claim" id="{claim_anchor(path.stem, row.claim, row.basis)}" '
+                f'data-verdict="{html.escape(row.verdict)}" data-paper="{html.escape(row.paper)}">'
                 f"<td>{inline(row.text)}<br><code>{html.escape(row.claim)}</code></td><td>{html.escape(row.paper)}"
                 f"<br><small>{html.escape(kind)}</small></td>"
                 f"<td>{html.escape(row.basis)}<br>{html.escape(str(row.evaluated_at))}</td>"
-                f'<td class="verdict {row.verdict.replace(" ", "-").replace(chr(39), "")}">{html.escape(row.verdict)}'
+                f'<td class="verdict {verdict_class(row.verdict)}">{html.escape(row.verdict)}'
                 f"{scaled}</td><td>{effect}</td>"
                 f"<td>{'-' if pd.isna(row.runs) else f'{row.runs:.0f}'}</td>"
                 f"<td>{'-' if cpu is None or pd.isna(cpu) else f'{cpu:.3g}'}</td><td>{target}</td></tr>")
@@ -274,7 +289,31 @@ def claims_page(root: Path, scale: str, built: dict[str, Built], facts: Provenan
     return page("Claims", "\n".join(parts), facts, nav)
 
 
-def index_page(built: dict[str, Built], pages: dict[str, list[Built]], facts: Provenance) -> str:
+def known_page(experiment_name: str) -> str | None:
+    """page_of, None for an experiment no page takes (a claims report may name one)."""
+    try:
+        return page_of(experiment_name)
+    except InputError:
+        return None
+
+
+def index_page(built: dict[str, Built], pages: dict[str, list[Built]], facts: Provenance, root: Path,
+               folder: Path) -> str:
+    """The answers first (analysis/site_index.py: per paper its claims' verdicts, its headline
+    figure, what would decide the rest), from the claims reports of this scale; then the runs
+    behind the pages: per paper the experiments with runs, per experiment its runs per column."""
+    files = claims_files(root, facts.scale)
+    headlines = {name: headline_html(item, name, folder) if (item := headline_item(name, items)) else
+                 f'<p class="missing headline">No figure: no runs of this page\'s tables at {facts.scale} scale yet '
+                 f'(<a href="{name}.html">its page</a> says which command makes them).</p>'
+                 for name, items in pages.items()}
+    titles = {name: title for name, (title, _) in PAGES.items() if name != "sweeps"}
+    answers = answers_html(latest_claims(files), known_page, titles, set(pages), headlines)
+    sources = ", ".join(f"<code>{html.escape(path.name)}</code>" for path in files)
+    about = (f"from the claims reports {sources} (a claim read from the one written last that holds it; every row of "
+             "each on the <a href=\"claims.html\">claims page</a>)" if files else
+             f'<span class="missing">no claims report at this scale yet: <code>make claims SCALE={facts.scale}</code> '
+             "writes one</span>")
     papers = "".join(
         f'<tr><td><a href="{name}.html">{html.escape(PAGES[name][0])}</a></td><td>'
         f"{sum(1 for b in items if any(b.source.runs.records.values()))} of {len(items)}</td></tr>"
@@ -283,11 +322,15 @@ def index_page(built: dict[str, Built], pages: dict[str, list[Built]], facts: Pr
         f'<tr><td><a href="{page_of(name)}.html#{name}">{name}</a></td><td>{html.escape(b.title())}</td>'
         f"<td>{html.escape(b.runs_text())}</td><td>{html.escape(engine_speed_text(b.outputs or []) or '')}</td></tr>"
         for name, b in built.items())
-    body = (f"<p>Scale <strong>{facts.scale}</strong>. Each paper's tables beside the published values, "
-            "with figures to explore; the <a href=\"claims.html\">claims</a> and their verdicts; the "
-            "<a href=\"records.html\">records</a> (the best certificate per instance, replayed).</p>"
-            "<h2>Papers</h2><table><thead><tr><th>paper</th><th>experiments with runs</th></tr></thead>"
-            f"<tbody>{papers}</tbody></table>"
+    body = (f"<p>Scale <strong>{facts.scale}</strong>. What the runs say of each paper's claims, {about}; "
+            "beside them the paper's headline figure (ours with its 95% CI, the published values as hollow marks), "
+            "and what deciding the rest would take. <em>Supported</em> or <em>contradicted</em>: at p &lt; 0.05, "
+            "Holm-corrected; <em>not judged at the paper's settings</em>: our runs are scaled down from the paper's "
+            "(what those say is noted beside the verdict); <em>not judged</em>: no runs or table yet. The "
+            '<a href="records.html">records</a>: the best certificate per instance, replayed.</p>'
+            f"{answers}"
+            '<h2 id="runs">The runs behind the pages</h2><table><thead><tr><th>paper</th><th>experiments with runs'
+            f"</th></tr></thead><tbody>{papers}</tbody></table>"
             '<h2 id="experiments">Experiments</h2><table><thead><tr><th>experiment</th><th>table</th>'
             f"<th>runs per column</th><th>engine speed</th></tr></thead><tbody>{experiments}</tbody></table>")
     return page(f"NRPA results ({facts.scale} scale)", body, facts, list(pages))
@@ -353,7 +396,7 @@ def build(overrides: list[str], names: list[str] | None = None, folder: Path | N
         (folder / f"{name}.html").write_text(paper_page(name, items, folder, facts, nav, extra))
     (folder / "claims.html").write_text(claims_page(root, scale, built, facts, nav))
     (folder / "records.html").write_text(page("Records", records_html(root, folder), facts, nav))
-    (folder / "index.html").write_text(index_page(built, pages, facts))
+    (folder / "index.html").write_text(index_page(built, pages, facts, root, folder))
     return folder / "index.html"
 
 

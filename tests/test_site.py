@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import html
 import json
+import os
 import re
 import xml.etree.ElementTree as ElementTree
 from html.parser import HTMLParser
@@ -20,7 +21,8 @@ from matplotlib.colors import to_hex
 from analysis import palette, plots, site_sections
 from analysis.claims import claims_report, load_claims
 from analysis.palette import KEY_GREY, PALETTE
-from analysis.site import DOCS_LINK, PAGES, VERDICTS, page_of
+from analysis.site import DOCS_LINK, PAGES, VERDICTS, known_page, page_of
+from analysis.site_index import answers_html, claim_anchor, latest_claims
 from analysis.site_neural import neural_section
 from experiments.experiment import experiment_names
 from experiments.store import code_version
@@ -244,11 +246,90 @@ def test_the_records_are_replayed_and_drawn(site):
 def test_each_claim_has_its_verdict_and_links_to_its_table(site):
     table = pd.read_csv(site.parent / "claims" / "claims_smoke.csv")
     page = (site / "claims.html").read_text()
-    rows = re.findall(r'<tr class="claim" data-verdict="([^"]*)" data-paper="[^"]*">(.*?)</tr>', page, flags=re.S)
+    rows = re.findall(r'<tr class="claim" id="[^"]*" data-verdict="([^"]*)" data-paper="[^"]*">(.*?)</tr>', page,
+                      flags=re.S)
     rows = [(html.unescape(verdict), row) for verdict, row in rows]
     assert [verdict for verdict, _ in rows] == list(table["verdict"])
     assert {verdict for verdict, _ in rows} <= set(VERDICTS)
     assert all(f'href="stabilized.html#{EXPERIMENT}"' in row for _, row in rows)
+
+
+def paper_counts(index: str) -> dict[str, dict[str, int]]:
+    """The index's summary table: per paper, its count per verdict (the cells' data-verdict)."""
+    rows = re.findall(r'<tr class="paper-counts" data-paper="([^"]*)">(.*?)</tr>', index, flags=re.S)
+    return {html.unescape(paper): {html.unescape(verdict): int(n) for verdict, n in
+                                   re.findall(r'data-verdict="([^"]*)">(\d+)</td>', cells)} for paper, cells in rows}
+
+
+def test_the_index_leads_with_each_papers_verdict_counts_from_its_claims_report(site):
+    table = pd.read_csv(site.parent / "claims" / "claims_smoke.csv")
+    index = (site / "index.html").read_text()
+    papers = table[table["kind"] == "paper"]
+    assert len(papers) and set(table["kind"]) - {"paper"}  # the smoke report has an observation too
+    expected = {paper: {verdict: int((rows["verdict"] == verdict).sum()) for verdict in VERDICTS}
+                for paper, rows in papers.groupby("paper")}
+    assert paper_counts(index) == expected
+    # each paper named in its block, with a line per claim linking to its row on the claims page
+    for _, row in table.iterrows():
+        assert f'href="claims.html#{claim_anchor("claims_smoke", row["claim"], row["basis"])}"' in index
+    assert index.count('<ul class="claims">') == 2  # Stabilized's claims, then the observations apart
+    # the answers lead: the counts, the claims and the headline figure come before the run counts
+    runs_table = index.index('<h2 id="runs">')
+    assert index.index('class="paper-counts"') < index.index('id="answers-stabilized"') < runs_table
+    assert index.index(f'src="img/{EXPERIMENT}_smoke.png"') < runs_table < index.index('id="experiments"')
+    assert (site / "img" / f"{EXPERIMENT}_smoke.png").is_file()
+
+
+def write_report(path: Path, rows: list[dict], written: float) -> Path:
+    pd.DataFrame(rows).to_csv(path, index=False)
+    os.utime(path, (written, written))
+    return path
+
+
+def claim_row(claim: str, paper: str, verdict: str, experiment: str, kind: str = "paper", basis: str = "-",
+              **columns) -> dict:
+    return {"paper": paper, "kind": kind, "claim": claim, "text": f"the claim {claim}", "experiment": experiment,
+            "basis": basis, "verdict": verdict, "detail": f"detail of {claim}", "paper_cost": "", "to_decide": "",
+            "runs_to_decide": float("nan"), "scaled_down": "", **columns}
+
+
+def test_the_answers_read_each_claim_from_the_report_written_last_and_count_only_the_papers_claims(tmp_path):
+    selective, morpion = "Selective (2016)", "Morpion (2020)"
+    older = write_report(tmp_path / "claims_paper.csv", [
+        claim_row("a", selective, "inconclusive", "selective_table3", basis="published time", runs_to_decide=40.0),
+        claim_row("a", selective, "supported", "selective_table3", basis="matched work"),
+        claim_row("b", selective, "contradicted", "selective_table3"),
+        claim_row("t", "Gelly carried", "supported", "spmcts_speedup", kind="transfer"),
+        claim_row("o", "Observations", "inconclusive", "stabilized_table4", kind="observation", to_decide="more runs"),
+    ], written=1_000_000)
+    newer = write_report(tmp_path / "claims_paper_decided.csv", [
+        claim_row("b", selective, "supported", "selective_table3"),  # b judged again, later: this verdict
+        claim_row("m", morpion, "not judged at the paper's settings", "neural_table2", scaled_down="contradicted",
+                  paper_cost="~12 CPU-h: `make morpion-table2 SCALE=paper`"),
+        claim_row("n", morpion, "not judged", "morpion_table2", to_decide="a column has no runs yet"),
+    ], written=2_000_000)
+    rows = latest_claims([older, newer])
+    assert sorted(zip(rows["claim"], rows["report"])) == [
+        ("a", "claims_paper"), ("a", "claims_paper"), ("b", "claims_paper_decided"), ("m", "claims_paper_decided"),
+        ("n", "claims_paper_decided"), ("o", "claims_paper"), ("t", "claims_paper")]
+    titles = {name: title for name, (title, _) in PAGES.items() if name != "sweeps"}
+    text = answers_html(rows, known_page, titles, {"selective"}, {"morpion": '<figure class="headline">M</figure>'})
+    zero = dict.fromkeys(VERDICTS, 0)
+    # a claim judged on two bases counts once per basis; transfers and observations are no paper's
+    assert paper_counts(text) == {selective: {**zero, "supported": 2, "inconclusive": 1},
+                                  morpion: {**zero, "not judged at the paper's settings": 1, "not judged": 1}}
+    blocks = dict(re.findall(r'<section class="paper" id="answers-([a-z]+)">(.*?)</section>', text, flags=re.S))
+    assert list(blocks) == ["selective", "morpion", "gelly", "observations"]  # in the pages' order
+    assert '<a href="selective.html">' in blocks["selective"] and '<a href="morpion.html">' not in blocks["morpion"]
+    assert "~40 runs per column" in blocks["selective"]  # what the inconclusive basis would need
+    # the neural claims are the Morpion paper's, on its page, beside its headline; the command to go further
+    assert '<figure class="headline">M</figure>' in blocks["morpion"]
+    assert "<code>make morpion-table2 SCALE=paper</code>" in blocks["morpion"] and "scaled down: contradicted" in text
+    assert "a column has no runs yet" in blocks["morpion"]
+    assert "transfers, not counted" in blocks["gelly"] and "No claim of this paper" in blocks["gelly"]
+    assert "the claim o" in blocks["observations"] and "more runs" in blocks["observations"]
+    assert latest_claims([]).empty and "paper-counts" not in answers_html(latest_claims([]), known_page, titles,
+                                                                           set(), {})
 
 
 def test_every_page_says_where_its_numbers_come_from(site):
