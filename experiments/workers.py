@@ -148,17 +148,23 @@ def compile_kernels(jobs: list[Job], n_jobs: int | None = None) -> None:
     tiny run per kernel (a domain's kind, an algorithm, a parallel strategy), the kernels
     spread over ``n_jobs`` processes (default: the cores), since numba compiles on one core
     and a cold cache (a fresh clone, an edited source) has dozens to compile. The workers'
-    processes are loky's reusable ones, so the runs that follow find the kernels loaded."""
-    kernels = {(type(job.domain_options).__name__, job.settings.algorithm, job.settings.parallel): job
-               for job in jobs}
+    processes are loky's reusable ones, so the runs that follow find the kernels loaded. A
+    kernel this process has seen to already (an earlier batch, a campaign's earlier round) is
+    not compiled again."""
+    kernels = {key: job for job in jobs
+               if (key := (type(job.domain_options).__name__, job.settings.algorithm, job.settings.parallel))
+               not in _COMPILED}
     workers = min(n_jobs or os.cpu_count() or 1, len(kernels))
     if workers <= 1:
         for job in kernels.values():
             _compile_kernel(job)
-        return
-    # each kernel's first call pays its compile; the parallel ones (threads) are the longest
-    ordered = sorted(kernels.values(), key=lambda job: job.settings.parallel == "none")
-    joblib.Parallel(n_jobs=workers)(joblib.delayed(_compile_kernel)(job) for job in ordered)
+    else:  # each kernel's first call pays its compile; the parallel ones (threads) are the longest
+        ordered = sorted(kernels.values(), key=lambda job: job.settings.parallel == "none")
+        joblib.Parallel(n_jobs=workers)(joblib.delayed(_compile_kernel)(job) for job in ordered)
+    _COMPILED.update(kernels)
+
+
+_COMPILED: set[tuple[str, str, str]] = set()  # the kernels compile_kernels saw to, in this process
 
 
 def _compile_kernel(job: Job) -> None:
