@@ -270,10 +270,11 @@ def run_fixed(overrides: list[str], files: list[str] | None = None, yes: bool = 
     experiment's tables and figures and the fixed-n claims report (analysis/claims.py)."""
     claims = load_claims(files=files)
     experiments = load_experiments(claims, overrides)
-    for experiment in experiments.values():
-        print(describe(experiment), flush=True)
-    seconds = [wall_seconds(experiment) for experiment in experiments.values()]
-    confirm(sum(s for s in seconds if s is not None), cost(next(iter(experiments.values())))[3], yes)
+    costs = {name: cost(experiment) for name, experiment in experiments.items()}  # once: a store look-up per run
+    for name, experiment in experiments.items():
+        print(describe(experiment, costs[name]), flush=True)
+    seconds = [wall_seconds(c) for c in costs.values()]
+    confirm(sum(s for s in seconds if s is not None), next(iter(costs.values()))[3], yes)
     campaign = Campaign(claims, experiments, cap=max(v.repeats for e in experiments.values() for v in e.variants),
                         scale=next(iter(experiments.values())).scale)
     campaign.make({(name, decide.variant_key(e, v)): v.repeats for name, e in experiments.items() for v in e.variants})

@@ -28,9 +28,10 @@ def cost(experiment) -> tuple[int, int, float | None, int]:
 ASK_OVER = 3600.0  # seconds of wall time: a longer command asks before it starts, on a terminal
 
 
-def wall_seconds(experiment) -> float | None:
-    """About how long the runs the store lacks take on this machine (None: runs without a time budget)."""
-    _, _, seconds, workers = cost(experiment)
+def wall_seconds(costs: tuple) -> float | None:
+    """About how long the runs the store lacks take on this machine, from an experiment's
+    ``cost`` (None: runs without a time budget)."""
+    _, _, seconds, workers = costs
     return None if seconds is None else seconds / workers
 
 
@@ -62,9 +63,10 @@ def estimate(overrides: list[str]) -> str:
     return describe(load_experiment(overrides))
 
 
-def describe(experiment) -> str:
-    """The experiment's runs, those the store lacks, and what they cost, in words."""
-    runs, to_make, seconds, workers = cost(experiment)
+def describe(experiment, costs: tuple | None = None) -> str:
+    """The experiment's runs, those the store lacks, and what they cost, in words (``costs``:
+    its ``cost`` when the caller has it already: it reads every run file's place in the store)."""
+    runs, to_make, seconds, workers = costs or cost(experiment)
     lines = [
         f"{experiment.name} at scale {experiment.scale}: {len(experiment.variants)} jobs "
         f"({_columns(experiment)}), {runs} runs in all, "

@@ -82,8 +82,9 @@ def make_sweep(overrides: list[str], against: str | None = None,
     experiment and the folder its report goes in (None: an experiment's own, under
     outputs/tables and outputs/figures); run.py writes the report (analysis/report.py)."""
     experiment = load_sweep(overrides, against)
-    print(describe(experiment), flush=True)
-    confirm(wall_seconds(experiment), cost(experiment)[3], yes)
+    costs = cost(experiment)  # once: it looks up every run file in the store
+    print(describe(experiment, costs), flush=True)
+    confirm(wall_seconds(costs), costs[3], yes)
     named = any(o.startswith("experiment=") for o in overrides) and against is None
     folder = None if named else folder_of(experiment)
     if folder is not None:  # its definition first: a sweep stopped half way can be reported on
