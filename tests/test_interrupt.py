@@ -117,18 +117,17 @@ def test_a_ctrl_c_inside_numbas_compiler_is_raised_when_the_compile_ends():
         signal.signal(signal.SIGINT, previous)
 
 
-def _run_until(arguments, tmp_path, started: int):
-    """Start ``python run.py ARGUMENTS`` in a new session; return it once its standard error
-    has said ``started`` times that a run started, and one second more has passed."""
+def _run_until(arguments, tmp_path, marker: str, settle: float = 1.0):
+    """Start ``python run.py ARGUMENTS`` in a new session; return it once its standard error has
+    shown ``marker`` (a line, or a progress bar's text: read a character at a time, as a bar
+    ends no line) and ``settle`` seconds more have passed (inside the kernel by then)."""
     process = python("run.py", *arguments, f"outputs_dir={tmp_path}", wait=False, text=True)
-    seen, lines = 0, []
-    deadline = time.time() + 300
-    while seen < started:
-        line = process.stderr.readline()
-        assert line and time.time() < deadline, "".join(lines)
-        lines.append(line)
-        seen += STARTED in line
-    time.sleep(1.0)  # inside the kernel by now
+    seen = ""
+    while marker not in seen:
+        character = process.stderr.read(1)
+        assert character, seen
+        seen += character
+    time.sleep(settle)
     return process
 
 
@@ -161,7 +160,7 @@ def _warm(settings):
 @pytest.mark.slow  # a new interpreter per case, and a second inside a kernel
 def test_ctrl_c_stops_a_single_run_of_a_minute_at_once_and_stores_nothing(tmp_path):
     _warm(SearchSettings(algorithm="snrpa", P=4, max_time=None, max_playouts=10))
-    process = _run_until(["algo=snrpa", "P=4", "max_time=60"], tmp_path, started=1)
+    process = _run_until(["algo=snrpa", "P=4", "max_time=60"], tmp_path, STARTED)
     seconds, stderr = _interrupt(process)
     assert process.returncode == 130 and seconds < 3.0
     assert stderr.strip().splitlines() == ["Interrupted: 0 runs finished by this command; what was running was "
@@ -175,14 +174,7 @@ def test_ctrl_c_stops_a_sweep_keeping_its_finished_runs(tmp_path):
     _warm(SearchSettings(max_time=None, max_playouts=10))
     # the sweep's two runs go into one pool (experiments/sweep.py): its progress bar says when the
     # 0.2 s run has finished, the 60 s one still running
-    process = python("run.py", "-m", "algo=nrpa", "max_time=0.2,60", f"outputs_dir={tmp_path}", wait=False,
-                     text=True)
-    seen = ""
-    while "1/2 " not in seen:
-        character = process.stderr.read(1)
-        assert character, seen
-        seen += character
-    time.sleep(1.0)
+    process = _run_until(["-m", "algo=nrpa", "max_time=0.2,60"], tmp_path, "1/2 ")
     seconds, stderr = _interrupt(process)
     assert process.returncode == 130 and seconds < 3.0
     assert "Traceback" not in stderr and stderr.count("Interrupted:") == 1
@@ -194,14 +186,8 @@ def test_ctrl_c_stops_a_sweep_keeping_its_finished_runs(tmp_path):
 @pytest.mark.slow
 def test_ctrl_c_stops_a_pool_of_workers_and_leaves_none_behind(tmp_path):
     _warm(SearchSettings(max_time=None, max_playouts=10))
-    process = python("run.py", "algo=nrpa", "repeats=4", "max_time=60", f"outputs_dir={tmp_path}", wait=False,
-                     text=True)
-    seen = ""
-    while "running=2" not in seen:  # the progress bar: two workers have started
-        character = process.stderr.read(1)
-        assert character, seen
-        seen += character
-    time.sleep(3.0)  # their kernels compiled (or loaded) and running
+    # the progress bar says two workers have started; 3 s more: their kernels loaded and running
+    process = _run_until(["algo=nrpa", "repeats=4", "max_time=60"], tmp_path, "running=2", settle=3.0)
     seconds, stderr = _interrupt(process)
     assert process.returncode == 130 and seconds < 3.0
     assert "Traceback" not in stderr and "Interrupted: 0 runs finished" in stderr
