@@ -60,7 +60,7 @@ test-slow: ## the slow checks only (20 minutes from a fresh clone on a busy mach
 
 # mkdocs-material (the dev extra), --strict: a broken link or a page left out of the nav fails;
 # the make-targets, config-options and results pages are generated from the Makefile, the Hydra
-# schema and docs/results/ (tools/mkdocs_hooks.py)
+# schema and docs/results/ (analysis/mkdocs_hooks.py)
 docs: ## the documentation site: outputs/docs/index.html (opens from disk)
 	NO_MKDOCS_2_WARNING=1 $(PY) -m mkdocs build --strict --quiet
 

@@ -1,7 +1,7 @@
 """The two generated pages of the documentation: every `make` target (from the Makefile's
 `##` lines and the comments above them) and every config option (from the Hydra schema of
 experiments/config.py, conf/config.yaml and the domain schemas), so that neither can drift from
-the code. tools/mkdocs_hooks.py adds them to the site at build time; tests/test_docs.py checks
+the code. analysis/mkdocs_hooks.py adds them to the site at build time; tests/test_docs.py checks
 that every key appears."""
 
 from __future__ import annotations
@@ -244,5 +244,5 @@ def results_page(folder: Path = ROOT / "docs" / "results") -> str:
             out.append(f"- `{stem}`: {links}")
         left -= set(mine)
     if left:
-        raise RuntimeError(f"docs/results/ files of no group (tools/docs_reference.RESULT_GROUPS): {sorted(left)}")
+        raise RuntimeError(f"docs/results/ files of no group (analysis/docs_reference.py RESULT_GROUPS): {sorted(left)}")
     return "\n".join(out) + "\n"
