@@ -16,7 +16,7 @@ from pathlib import Path
 from hydra import compose, initialize_config_dir
 from hydra.core.override_parser.overrides_parser import OverridesParser
 from hydra.errors import HydraException, MissingConfigException
-from omegaconf import OmegaConf
+from omegaconf import OmegaConf, open_dict
 
 from experiments.experiment_targets import experiment_names
 from experiments.cli import job_from
@@ -76,6 +76,7 @@ def load_experiment(overrides: list[str], default_report: dict | None = None) ->
     fixed, swept = _split_sweeps(overrides)
     with initialize_config_dir(config_dir=str(CONFIG_DIR), version_base="1.3"):
         base = _compose(fixed)
+        plain = _without_hydra(base)  # what _compose(fixed, hydra=False) gives, without composing again
         spec = base.report if base.report is not None or default_report is None else OmegaConf.create(default_report)
         if spec is None:
             raise InputError(
@@ -92,13 +93,12 @@ def load_experiment(overrides: list[str], default_report: dict | None = None) ->
         grid = [params[key] for key in keys]
         columns = OmegaConf.to_container(spec.columns) if spec.get("columns") else {}
         variants = []
-        composed = {}  # the config of each choice of config groups, composed once
+        composed = {(): plain}  # the config of each choice of config groups, composed once
         for values in itertools.product(*grid):
             chosen = tuple(f"{key}={value.strip()}" for key, value in zip(keys, values))
             cfg = _variant_config(fixed, chosen, composed)
             job = job_from(cfg)
             variants.append(Variant(_label(columns, chosen, job), chosen, job, cfg.repeats, cfg.root))
-        plain = _compose(fixed, hydra=False)
     rate = published_rate_of(spec)
     unknown = sorted(set(rate.fit_on) - set(columns.values())) if rate else []
     if unknown:
@@ -185,6 +185,15 @@ def _split_sweeps(overrides: list[str]) -> tuple[list[str], dict[str, list[str]]
         else:
             raise InputError(f"{override.input_line}: only lists of values (a,b,c) and range() can be swept")
     return fixed, swept
+
+
+def _without_hydra(cfg):
+    """A composed config without its hydra section: as Hydra's compose(return_hydra_config=False)
+    makes it, on a copy."""
+    plain = copy.deepcopy(cfg)
+    with open_dict(plain):
+        del plain["hydra"]
+    return plain
 
 
 def _compose(overrides: list[str], hydra: bool = True):
