@@ -11,8 +11,10 @@ Ctrl-C in a dask client: experiments/dask_stop.py stops the runs on the cluster'
 
 from __future__ import annotations
 
+import math
 import os
 import sys
+import time
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
@@ -31,6 +33,7 @@ from nrpa.errors import InputError
 from nrpa.search import run_search
 
 BACKENDS = ("loky", "dask")
+RECHECK_LOAD = 5.0  # seconds: how old a reading of the machine's load may be before a batch of wall-clock runs
 
 
 @dataclass(frozen=True)
@@ -101,9 +104,15 @@ def run_runs(runs: list[tuple[Job, int]], store: RunStore, *, n_jobs: int | None
         leaderboard = Leaderboard(store.root)
         batches = [range(start, min(start + workers, len(runs))) for start in range(0, len(runs), workers)] \
             if watched else [range(len(runs))]
+        checked, starved = -math.inf, False
         for batch in batches:
-            if watched:
+            # the machine's load is read (LOAD_WINDOW) before a batch when the last reading is
+            # RECHECK_LOAD seconds old or a run came back starved: short runs (a smoke sweep's
+            # 84 threaded runs) would otherwise spend more time measuring than running; a run
+            # started on a machine that got busy meanwhile is judged by its own record
+            if watched and (time.monotonic() - checked >= RECHECK_LOAD or starved):
                 wait_for_cores(sum(needs[i] for i in batch), store.rule)
+                checked, starved = time.monotonic(), False
             for index, record in parallel(joblib.delayed(_numbered)(index, *runs[index]) for index in batch):
                 path = runs[index][0].run_path(store, record["repeat"])
                 reason = store.starved(record)
@@ -112,6 +121,7 @@ def run_runs(runs: list[tuple[Job, int]], store: RunStore, *, n_jobs: int | None
                     leaderboard.offer(record)
                 else:
                     set_aside_starved(path, reason, "the next call makes it again", record=record)
+                    starved = True
                 records.append(record)
                 left -= 1
                 bar.update(1)
@@ -145,31 +155,47 @@ def _run_on_cluster(job: Job, pending: list[int], paths: tuple[Path, ...], store
 def compile_kernels(jobs: list[Job], n_jobs: int | None = None) -> None:
     """Compile the kernels of ``jobs`` into the disk cache (or load them from it) before their
     runs, so that the workers load them instead of each compiling them at the same time: one
-    tiny run per kernel (a domain's kind, an algorithm, a parallel strategy), the kernels
-    spread over ``n_jobs`` processes (default: the cores), since numba compiles on one core
-    and a cold cache (a fresh clone, an edited source) has dozens to compile. The workers'
-    processes are loky's reusable ones, so the runs that follow find the kernels loaded. A
-    kernel this process has seen to already (an earlier batch, a campaign's earlier round) is
-    not compiled again."""
+    tiny run per kernel (a domain's kind, an algorithm, a parallel strategy), spread over
+    ``n_jobs`` processes (default: the cores), since numba compiles on one core and a cold
+    cache (a fresh clone, an edited source) has dozens to compile. The workers' processes
+    are loky's reusable ones, so the runs that follow find the kernels loaded. A kernel this
+    process has seen to already (an earlier batch, a campaign's earlier round) is not
+    compiled again.
+
+    A kernel's first compile also compiles its callees (the domain's functions, the policy,
+    an algorithm's threaded core) and caches them; two processes compiling two kernels that
+    share callees at once would both compile them. So the sequential kernels go first, a
+    task per domain (one process compiles the domain's callees once and reuses them), the
+    largest first; then the threaded ones, a task per domain and algorithm (``shared`` and
+    ``thread_local`` share nearly all their code), which load the domain's callees from the
+    cache."""
     kernels = {key: job for job in jobs
                if (key := (type(job.domain_options).__name__, job.settings.algorithm, job.settings.parallel))
                not in _COMPILED}
-    workers = min(n_jobs or os.cpu_count() or 1, len(kernels))
-    if workers <= 1:
-        for job in kernels.values():
-            _compile_kernel(job)
-    else:  # each kernel's first call pays its compile; the parallel ones (threads) are the longest
-        ordered = sorted(kernels.values(), key=lambda job: job.settings.parallel == "none")
-        joblib.Parallel(n_jobs=workers)(joblib.delayed(_compile_kernel)(job) for job in ordered)
+    sequential: dict[str, list[Job]] = {}
+    threaded: dict[tuple[str, str], list[Job]] = {}
+    for (domain, algorithm, parallel), job in kernels.items():
+        if parallel == "none":
+            sequential.setdefault(domain, []).append(job)
+        else:
+            threaded.setdefault((domain, algorithm), []).append(job)
+    for tasks in (sorted(sequential.values(), key=len, reverse=True), list(threaded.values())):
+        workers = min(n_jobs or os.cpu_count() or 1, len(tasks))
+        if workers <= 1:
+            for task in tasks:
+                _compile_kernels_in_turn(task)
+        else:
+            joblib.Parallel(n_jobs=workers)(joblib.delayed(_compile_kernels_in_turn)(task) for task in tasks)
     _COMPILED.update(kernels)
 
 
 _COMPILED: set[tuple[str, str, str]] = set()  # the kernels compile_kernels saw to, in this process
 
 
-def _compile_kernel(job: Job) -> None:
-    tiny = replace(job.settings, max_time=None, max_playouts=1, restart=True)
-    run_search(make_domain(job.domain_options).kernel_domain(), tiny)
+def _compile_kernels_in_turn(jobs: list[Job]) -> None:
+    for job in jobs:
+        tiny = replace(job.settings, max_time=None, max_playouts=1, restart=True)
+        run_search(make_domain(job.domain_options).kernel_domain(), tiny)
 
 
 @contextmanager

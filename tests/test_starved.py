@@ -182,6 +182,21 @@ def test_a_starved_run_is_set_aside_remade_and_absent_from_a_table_and_a_verdict
     assert len(decide.PrefixSource(experiment, cap=3).runs.records["A"]) == 3
 
 
+def test_short_wall_clock_runs_read_the_load_again_when_the_reading_is_old_or_a_run_starved(
+        fake_machine, tmp_path, monkeypatch):
+    readings = []
+    monkeypatch.setattr("experiments.workers.wait_for_cores", lambda needed, rule: readings.append(needed))
+    monkeypatch.setattr("experiments.workers.usable_cpus", lambda: {0})  # one CPU: a batch per run
+    assert run_job(wall_job(), 3, RunStore(tmp_path / "quick", archive=None), n_jobs=1).ran == 3
+    assert len(readings) == 1  # three runs well within RECHECK_LOAD seconds: one reading
+    fake_machine[:] = [10_000, 0, 0]  # the first run starves: the load is read again before the second
+    outcome = run_job(wall_job(), 3, RunStore(tmp_path / "starved", archive=None), n_jobs=1)
+    assert (outcome.ran, outcome.starved, len(readings)) == (2, 1, 3)
+    monkeypatch.setattr("experiments.workers.RECHECK_LOAD", 0.0)  # every reading old at once: one a batch
+    assert run_job(wall_job(), 3, RunStore(tmp_path / "every", archive=None), n_jobs=1).ran == 3
+    assert len(readings) == 6
+
+
 def test_run_py_says_a_run_was_set_aside_and_makes_it_on_the_next_call(fake_machine, tmp_path):
     command = ("run.py", "clock=wall", "max_time=60", "max_playouts=300", "level=2", "N=10", f"outputs_dir={tmp_path}")
     fake_machine[:] = [10_000]
