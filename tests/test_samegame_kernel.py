@@ -153,12 +153,13 @@ def test_the_largest_board_lists_every_group_at_the_edges_of_the_packed_records(
         offered, moves = kernel_groups(domain, state)
         assert offered == expected
         for code, meta in state.groups[: state.info[4]]:  # every record, the tabu colour's held ones too
-            col, k = divmod(int(samegame._move_of(meta)), 64)
+            col, k = divmod(int(samegame._field(meta, samegame.MOVE)), 64)
             cells = rules.group_at(grid, height - 1 - k, col)
-            assert samegame._size_of(meta) == len(cells) and code == rules.group_code(grid, cells, table)
-            assert domain.colours[samegame._colour_of(meta)] == grid[height - 1 - k][col]
-            assert (samegame._lo_of(meta), samegame._hi_of(meta)) == (min(c for _, c in cells),
-                                                                      max(c for _, c in cells))
+            assert samegame._field(meta, samegame.SIZE) == len(cells) and code == rules.group_code(grid, cells, table)
+            assert domain.colours[samegame._field(meta, samegame.COLOUR)] == grid[height - 1 - k][col]
+            columns = [c for _, c in cells]
+            assert (samegame._field(meta, samegame.LO), samegame._field(meta, samegame.HI)) == (min(columns),
+                                                                                                max(columns))
         move = int(moves.max())  # the group reaching furthest right, then highest
         col, k = divmod(move, 64)
         rules.remove_group(grid, rules.group_at(grid, height - 1 - k, col))

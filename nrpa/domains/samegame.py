@@ -55,10 +55,10 @@ import numpy as np
 from numba import njit
 
 from nrpa.domains import contract
-# _lo_of and _hi_of: the tests read the records through this module, as the kernels do
-from nrpa.domains.samegame_groups import (_CODE, _META, _ONE, _RECORD, _TO_THE_END, _colour_of, _flood,  # noqa: F401
-                                          _hi_of, _lo_of, _lowest_index, _max, _min, _move_of, _popcount,
-                                          _refresh_groups, _size_of)
+# LO and HI: the tests read the records through this module, as the kernels do
+from nrpa.domains.samegame_groups import (_CODE, _META, _ONE, _RECORD, _TO_THE_END, COLOUR, HI, LO, MOVE,  # noqa: F401
+                                          SIZE, _field, _flood, _lowest_index, _max, _min, _popcount,
+                                          _refresh_groups)
 from nrpa.domains.samegame_rules import MAX_HEIGHT, MAX_WIDTH
 
 MAX_COLOURS = 10  # colour codes are the digits 0..9; a board may use at most 8 of them
@@ -188,7 +188,7 @@ def sg_legal_moves(domain, state, moves, codes):
     # as 2: the rule and the bias ask only whether there are 2 or more.
     tabu_components = 0
     for i in range(n_groups):
-        tabu_components += np.int64(_colour_of(groups[i, _META]) == tabu)
+        tabu_components += np.int64(_field(groups[i, _META], COLOUR) == tabu)
     x = 0
     while tabu_components < 2 and x < ncols:
         tabu_components += _popcount(masks[tabu, x] & ~masks[n_colours + tabu, x])
@@ -201,17 +201,17 @@ def sg_legal_moves(domain, state, moves, codes):
     n = 0
     for i in range(n_groups):  # written without a branch: whether a tabu group is held is a coin toss
         meta = groups[i, _META]
-        colour = _colour_of(meta)
-        moves[n] = _move_of(meta)
+        colour = _field(meta, COLOUR)
+        moves[n] = _field(meta, MOVE)
         codes[n] = groups[i, _CODE]
         work[colours_at + n] = colour
-        n += 1 - np.int64(held & (colour == tabu) & (not (pairs_allowed & (_size_of(meta) == 2))))
+        n += 1 - np.int64(held & (colour == tabu) & (not (pairs_allowed & (_field(meta, SIZE) == 2))))
     if n == 0 and n_groups > 0:  # the rule left nothing: every group is legal again
         for i in range(n_groups):
             meta = groups[i, _META]
-            moves[n] = _move_of(meta)
+            moves[n] = _field(meta, MOVE)
             codes[n] = groups[i, _CODE]
-            work[colours_at + n] = _colour_of(meta)
+            work[colours_at + n] = _field(meta, COLOUR)
             n += 1
     # Every array is used here once more, so that numba releases them all on the way out,
     # where its reference-count pruning removes each release with its acquisition. Released

@@ -37,29 +37,14 @@ def _meta(move, size, colour, lo, hi):
     return move | (size << 16) | (colour << 32) | (lo << 40) | (hi << 48)
 
 
-@njit(cache=True, inline="always")
-def _move_of(meta):
-    return meta & 0xFFFF
+# _META's fields, as (shift, mask): read with _field(meta, SIZE); the constants fold, so each
+# read compiles to a shift and a mask
+MOVE, SIZE, COLOUR, LO, HI = (0, 0xFFFF), (16, 0xFFFF), (32, 0xFF), (40, 0xFF), (48, 0xFF)
 
 
 @njit(cache=True, inline="always")
-def _size_of(meta):
-    return (meta >> 16) & 0xFFFF
-
-
-@njit(cache=True, inline="always")
-def _colour_of(meta):
-    return (meta >> 32) & 0xFF
-
-
-@njit(cache=True, inline="always")
-def _lo_of(meta):
-    return (meta >> 40) & 0xFF
-
-
-@njit(cache=True, inline="always")
-def _hi_of(meta):
-    return (meta >> 48) & 0xFF
+def _field(meta, field):
+    return (meta >> field[0]) & field[1]
 
 
 # min and max of two int64, as a compare and a select: the builtins compiled to function calls
@@ -145,7 +130,7 @@ def _refresh_groups(domain, state):
         meta = groups[i, _META]
         groups[n_groups, _CODE] = code
         groups[n_groups, _META] = meta
-        n_groups += np.int64((_lo_of(meta) > stale_last) | (_hi_of(meta) < stale_first))
+        n_groups += np.int64((_field(meta, LO) > stale_last) | (_field(meta, HI) < stale_first))
     lo = _max(stale_first, 0)
     hi = _min(stale_last, ncols - 1)
     for colour in range(n_colours):
