@@ -38,8 +38,7 @@ from pathlib import Path
 import nrpa
 from experiments import machine
 from experiments.packs import archive_index, archived_record
-# run_id: the name of a stored run, read from here by the store's callers too
-from experiments.run_file import DamagedFile, load_run_file, run_id  # noqa: F401
+from experiments.run_file import DamagedFile, load_run_file
 from nrpa.errors import InputError
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent

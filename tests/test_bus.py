@@ -13,8 +13,8 @@ from hypothesis import given, settings, strategies as st
 
 from analysis.stats import best_at
 from experiments.config import check_override_keys
+from experiments.run_file import run_id
 from experiments.runs import Job
-from experiments.store import run_id
 from nrpa.domains import bus as kernel
 from nrpa.domains import bus_rules as rules
 from nrpa.domains.registry import BusOptions, make_domain, replay_domain

@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from experiments.experiment import load_experiment
-from experiments.store import run_id
+from experiments.run_file import run_id
 from tests.conftest import PROJECT_ROOT, cli
 
 TABLE4 = "experiment=stabilized_table4"

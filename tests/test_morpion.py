@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from analysis.morpion_grid import draw_grid
+from experiments.run_file import run_id
 from experiments.runs import Job
-from experiments.store import run_id
 from nrpa.domains import morpion as kernel
 from nrpa.domains import morpion_rules as rules
 from nrpa.domains.registry import MorpionDomain, MorpionOptions

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 import yaml
 
+from experiments.run_file import run_id
 from experiments.runs import Job
-from experiments.store import run_id
 from nrpa.domains.registry import DOMAINS
 from nrpa.search import ALGORITHMS, SearchSettings
 
