@@ -27,13 +27,13 @@ def load_reference(file_name: str, aliases: bool = True) -> pd.DataFrame:
     aliases_path = path.with_name(path.stem + ALIASES_SUFFIX)
     if not aliases or not aliases_path.exists():
         return table
-    aliases = pd.read_csv(aliases_path)
+    alias_rows = pd.read_csv(aliases_path)
     key = table.columns[0]
     rows = table.set_index(key)
-    missing = sorted(set(aliases["published_row"]) - set(rows.index))
-    if missing or list(aliases.columns) != ["row", "published_row"]:
+    missing = sorted(set(alias_rows["published_row"]) - set(rows.index))
+    if missing or list(alias_rows.columns) != ["row", "published_row"]:
         raise ValueError(f"{aliases_path}: columns must be row,published_row and each published_row a row of "
                          f"{file_name} (not found: {missing})")
-    copies = rows.loc[aliases["published_row"]].reset_index(drop=True)
-    copies.insert(0, key, aliases["row"].to_numpy())
+    copies = rows.loc[alias_rows["published_row"]].reset_index(drop=True)
+    copies.insert(0, key, alias_rows["row"].to_numpy())
     return pd.concat([table, copies], ignore_index=True)
