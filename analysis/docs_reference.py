@@ -10,6 +10,8 @@ import re
 from dataclasses import MISSING, fields
 from pathlib import Path
 
+from experiments.experiment_targets import HELP_LINE
+
 ROOT = Path(__file__).resolve().parent.parent
 
 # `key: value  # comment` of a YAML file written one key a line, as conf/ is
@@ -79,8 +81,8 @@ def set_by_group(key: str, group_comments: dict[str, tuple[str, str]]) -> tuple[
     `algorithm` of `algo=`): the value in the group's default file and the values it takes."""
     conf = ROOT / "conf"
     for group, (default, _) in group_comments.items():
-        values = {path.stem: yaml_comments(path)[key][0] for path in sorted((conf / group).glob("*.yaml"))
-                  if not path.stem.startswith("_") and key in yaml_comments(path)}
+        values = {path.stem: entries[key][0] for path in sorted((conf / group).glob("*.yaml"))
+                  if not path.stem.startswith("_") and key in (entries := yaml_comments(path))}
         if values:
             choices = ", ".join(f"`{group}={name}`: {value}" for name, value in values.items())
             return values.get(default, ""), f"set by the `{group}=` group ({choices})"
@@ -119,8 +121,8 @@ def config_page() -> str:
         for key in keys:
             if key in top:
                 value, comment = top[key]
-            elif set_by_group(key, group_comments):
-                value, comment = set_by_group(key, group_comments)
+            elif grouped := set_by_group(key, group_comments):
+                value, comment = grouped
             else:
                 missing.append(f"{key} (conf/config.yaml)")
                 continue
@@ -170,7 +172,6 @@ def config_page() -> str:
     return "\n".join(out) + "\n"
 
 
-TARGET_LINE = re.compile(r"^(?P<target>[a-zA-Z0-9_-]+):[^=]*?## (?P<help>.*)$")
 VARIABLE_LINE = re.compile(r"^(?P<name>[A-Z_]+) \?=(?P<rest>.*)$")
 
 
@@ -181,9 +182,10 @@ def makefile_targets(path: Path = ROOT / "Makefile") -> list[tuple[str, str, str
         if line.startswith("#"):
             above.append(line.lstrip("#").strip())
             continue
-        match = TARGET_LINE.match(line)
+        match = HELP_LINE.match(line)
         if match:
-            targets.append((match["target"], match["help"].strip(), " ".join(above)))
+            target, _, help_text = match.groups()
+            targets.append((target, help_text.strip(), " ".join(above)))
         above = []
     return targets
 

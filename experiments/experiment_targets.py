@@ -15,7 +15,7 @@ from omegaconf import OmegaConf
 PROJECT_ROOT = Path(__file__).resolve().parent.parent  # as experiments.store's (which imports numba)
 MAKEFILE = PROJECT_ROOT / "Makefile"
 EXPERIMENT_DIR = PROJECT_ROOT / "conf" / "experiment"
-_HELP_LINE = re.compile(r"^([a-zA-Z0-9_-]+):([^=#]*)## (.*)$", re.MULTILINE)  # target: prerequisites ## help
+HELP_LINE = re.compile(r"^([a-zA-Z0-9_-]+):([^=#]*)## (.*)$", re.MULTILINE)  # target: prerequisites ## help
 
 
 def experiment_names() -> list[str]:
@@ -26,7 +26,7 @@ def experiment_names() -> list[str]:
 def make_targets() -> dict[str, tuple[list[str], str]]:
     """Each Makefile target with a `##` help text: its prerequisites and that text."""
     return {name: (prerequisites.split(), text.strip())
-            for name, prerequisites, text in _HELP_LINE.findall(MAKEFILE.read_text())}
+            for name, prerequisites, text in HELP_LINE.findall(MAKEFILE.read_text())}
 
 
 def neural_tables() -> list[str]:
