@@ -367,17 +367,14 @@ def build(overrides: list[str], names: list[str] | None = None, folder: Path | N
     unknown = sorted(set(names or []) - set(known))
     if unknown:
         raise InputError(f"no experiment {', '.join(unknown)}: {did_you_mean(unknown[0], known, 'choose among')}")
-    built = {}
-    for name in names or known:
-        for experiment, runs in compositions(name, overrides):
-            source = Source(experiment, runs)
-            built[section_id(experiment)] = Built(experiment, source, *make_report(experiment, source.runs))
-    first = next(iter(built.values())).experiment
+    found = [pair for name in names or known for pair in compositions(name, overrides)]
+    first = found[0][0]
     root, scale = first.store.root, first.scale
-    for sweep in sweep_folders(root, scale) if names is None else []:  # `run.py -m` sweeps, their own columns
-        experiment = sweep_of_folder(sweep, against=False)
-        source = Source(experiment, collect(experiment))
-        built[section_id(experiment)] = Built(experiment, source, *make_report(experiment, source.runs))
+    sweeps = [sweep_of_folder(sweep, against=False)  # `run.py -m` sweeps, their own columns
+              for sweep in (sweep_folders(root, scale) if names is None else [])]
+    found += [(experiment, collect(experiment)) for experiment in sweeps]
+    built = {section_id(experiment): Built(experiment, Source(experiment, runs), *make_report(experiment, runs))
+             for experiment, runs in found}
     folder = folder or root / "site"
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "plotly.min.js").write_text(get_plotlyjs())
