@@ -11,7 +11,10 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import numpy as np
 import pytest
+from scipy.sparse import csr_matrix
+from scipy.sparse.csgraph import connected_components
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 MAX_NRPA_LINES = 450
@@ -39,34 +42,18 @@ def imported(source: str) -> set[str]:
 
 def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     """The import circles of ``graph`` (module -> the modules of the graph it imports): each
-    strongly connected component of more than one module, or a module importing itself."""
-    index, low, stack, on_stack, found = {}, {}, [], set(), []
-
-    def visit(module):
-        index[module] = low[module] = len(index)
-        stack.append(module)
-        on_stack.add(module)
-        for other in sorted(graph[module]):
-            if other not in index:
-                visit(other)
-                low[module] = min(low[module], low[other])
-            elif other in on_stack:
-                low[module] = min(low[module], index[other])
-        if low[module] == index[module]:
-            component = []
-            while True:
-                other = stack.pop()
-                on_stack.discard(other)
-                component.append(other)
-                if other == module:
-                    break
-            if len(component) > 1 or module in graph[module]:
-                found.append(sorted(component))
-
-    for module in sorted(graph):
-        if module not in index:
-            visit(module)
-    return found
+    strongly connected component (scipy's) of more than one module, or a module importing itself."""
+    names = sorted(graph)
+    at = {name: number for number, name in enumerate(names)}
+    edges = [(at[module], at[other]) for module in names for other in graph[module]]
+    rows, columns = zip(*edges) if edges else ((), ())
+    matrix = csr_matrix((np.ones(len(edges)), (rows, columns)), shape=(len(names), len(names)))
+    _, labels = connected_components(matrix, directed=True, connection="strong")
+    components: dict[int, list[str]] = {}
+    for name, label in zip(names, labels):
+        components.setdefault(label, []).append(name)
+    return [component for component in components.values()
+            if len(component) > 1 or component[0] in graph[component[0]]]
 
 
 def test_cycles_finds_a_circle_and_nothing_else():
