@@ -18,7 +18,7 @@ _clock_gettime = types.ExternalFunction(
 )
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # inlined: a call would acquire and release ``scratch``
 def read_clock(clock_id, scratch):
     """Seconds on the clock `clock_id`; `scratch` is an int64 array of length >= 2."""
     _clock_gettime(clock_id, scratch.ctypes)

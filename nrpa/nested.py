@@ -237,14 +237,35 @@ def adapt(ws, policy, row, level, step):
 def copy_sequence(source, source_level, target, target_level):
     """``target.seq_*[target_level]`` becomes ``source.seq_*[source_level]`` (workspaces,
     the same one or two)."""
-    length = source.seq_len[source_level]
-    n_codes = source.seq_starts[source_level, length]
-    target.seq_moves[target_level, :length] = source.seq_moves[source_level, :length]
-    target.seq_factor[target_level, :n_codes] = source.seq_factor[source_level, :n_codes]
-    target.seq_chosen[target_level, :length] = source.seq_chosen[source_level, :length]
-    target.seq_starts[target_level, : length + 1] = source.seq_starts[source_level, : length + 1]
-    target.seq_legal[target_level, :n_codes] = source.seq_legal[source_level, :n_codes]
-    target.seq_len[target_level] = length
+    # Element by element, with every array read once and used again in the last statement:
+    # slice assignments cost numba's atomic counts of two views each (about 270 a call),
+    # and level 1 copies the playout's sequence at every playout that ties or beats its best.
+    moves_from = source.seq_moves
+    chosen_from = source.seq_chosen
+    starts_from = source.seq_starts
+    legal_from = source.seq_legal
+    factor_from = source.seq_factor
+    len_from = source.seq_len
+    moves_to = target.seq_moves
+    chosen_to = target.seq_chosen
+    starts_to = target.seq_starts
+    legal_to = target.seq_legal
+    factor_to = target.seq_factor
+    len_to = target.seq_len
+    length = len_from[source_level]
+    n_codes = starts_from[source_level, length]
+    for t in range(length):
+        moves_to[target_level, t] = moves_from[source_level, t]
+        chosen_to[target_level, t] = chosen_from[source_level, t]
+    for t in range(length + 1):
+        starts_to[target_level, t] = starts_from[source_level, t]
+    for j in range(n_codes):
+        legal_to[target_level, j] = legal_from[source_level, j]
+    for j in range(min(n_codes, factor_from.shape[1])):  # no columns without a bias
+        factor_to[target_level, j] = factor_from[source_level, j]
+    len_to[target_level] = length + 0 * (moves_from.size + chosen_from.size + starts_from.size + legal_from.size
+                                         + factor_from.size + moves_to.size + chosen_to.size + starts_to.size
+                                         + legal_to.size + factor_to.size)
 
 
 @njit(cache=True)
@@ -285,9 +306,11 @@ def keep_then_adapt(ws, policy, run, best, level, value, step, adapting):
 
 
 @njit(cache=True, inline="always")
-def _iterations(cursor, params, level):
-    """The iterations a call of ``level`` runs: the top's own count, N below it."""
-    return cursor[TOP_ITERATIONS] if level == cursor[TOP] else params.iterations
+def _iterations(cursor, iterations, level):
+    """The iterations a call of ``level`` runs: the top's own count, N (``iterations``)
+    below it. N rather than the Params: an inlined function given a NamedTuple acquires
+    and releases every array in it."""
+    return cursor[TOP_ITERATIONS] if level == cursor[TOP] else iterations
 
 
 @njit(cache=True, inline="always")
@@ -330,7 +353,7 @@ def nrpa_until(domain, ws, policy, run, params, call, deadline):
     level = cursor[LEVEL]
     step = adapt_step(params)
     while True:
-        iterations = _iterations(cursor, params, level)
+        iterations = _iterations(cursor, params.iterations, level)
         if done[level] < iterations:
             if level == bottom:  # the caller makes this call
                 cursor[LEVEL] = level
@@ -372,7 +395,7 @@ def nrpa_until(domain, ws, policy, run, params, call, deadline):
         if keep_then_adapt(ws, policy, run, best, level, value, step, not repeated):
             cursor[ENDED] = 1
             return
-        done[level] = _iterations(cursor, params, level) if repeated else done[level] + 1
+        done[level] = _iterations(cursor, params.iterations, level) if repeated else done[level] + 1
 
 
 @njit(cache=True)
@@ -381,7 +404,7 @@ def end_bottom_call(call, params, value):
     ``value``: that level is done, and the next ``nrpa_until`` hands it to its parent."""
     level = call.cursor[LEVEL]
     call.best[level] = value
-    call.done[level] = _iterations(call.cursor, params, level)
+    call.done[level] = _iterations(call.cursor, params.iterations, level)
 
 
 @njit(cache=True)

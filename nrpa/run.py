@@ -96,34 +96,57 @@ def start_clocks(run):
 
 @njit(cache=True)
 def elapsed(run, clock_id):
-    start = run.limits[START_WALL] if clock_id == CLOCK_MONOTONIC else run.limits[START_CPU]
-    return read_clock(clock_id, run.clock_scratch) - start
+    return _since(run.limits, run.clock_scratch, clock_id)
+
+
+@njit(cache=True, inline="always")
+def _since(limits, clock_scratch, clock_id):
+    """Seconds on ``clock_id`` since the run's clocks started (``elapsed`` on the run's arrays)."""
+    start = limits[START_WALL] if clock_id == CLOCK_MONOTONIC else limits[START_CPU]
+    return read_clock(clock_id, clock_scratch) - start
 
 
 @njit(cache=True)
 def end_playout(run, value, moves, length):
     """Count a finished playout whose full sequence from the initial state is
     ``moves[:length]``; trace it if it beats the global best; check the budget."""
-    run.counters[PLAYOUTS] += 1
-    if value > run.best_score[0]:
-        run.best_score[0] = value
-        run.best_moves[:length] = moves[:length]
-        run.counters[BEST_LEN] = length
+    # It runs after every playout: the run's arrays are read into locals once and used
+    # again in the last statement, so that numba acquires and releases none of them per
+    # call (nrpa.domains.contract says why).
+    counters = run.counters
+    limits = run.limits
+    clock_scratch = run.clock_scratch
+    best_score = run.best_score
+    best_moves = run.best_moves
+    trace_wall = run.trace_wall
+    trace_cpu = run.trace_cpu
+    trace_playouts = run.trace_playouts
+    trace_score = run.trace_score
+    interrupt = run.interrupt
+    counters[PLAYOUTS] += 1
+    if value > best_score[0]:
+        best_score[0] = value
+        for t in range(length):
+            best_moves[t] = moves[t]
+        counters[BEST_LEN] = length
         # A full trace keeps overwriting its last entry, so the final best is always there.
-        i = min(run.counters[TRACE_LEN], run.trace_score.size - 1)
-        run.trace_wall[i] = elapsed(run, CLOCK_MONOTONIC)
-        run.trace_cpu[i] = elapsed(run, CLOCK_PROCESS_CPUTIME_ID)
-        run.trace_playouts[i] = run.counters[PLAYOUTS]
-        run.trace_score[i] = value
-        run.counters[TRACE_LEN] = i + 1
-    max_playouts = run.limits[MAX_PLAYOUTS]
-    if max_playouts > 0 and run.counters[PLAYOUTS] >= max_playouts:
-        run.counters[STOP] = 1
-    max_time = run.limits[MAX_TIME]
-    if max_time > 0 and elapsed(run, np.int64(run.limits[BUDGET_CLOCK])) >= max_time:
-        run.counters[STOP] = 1
-    if run.interrupt[0]:  # Ctrl-C (nrpa.interrupt): the caller drops this run
-        run.counters[STOP] = 1
+        i = min(counters[TRACE_LEN], trace_score.size - 1)
+        trace_wall[i] = _since(limits, clock_scratch, CLOCK_MONOTONIC)
+        trace_cpu[i] = _since(limits, clock_scratch, CLOCK_PROCESS_CPUTIME_ID)
+        trace_playouts[i] = counters[PLAYOUTS]
+        trace_score[i] = value
+        counters[TRACE_LEN] = i + 1
+    max_playouts = limits[MAX_PLAYOUTS]
+    if max_playouts > 0 and counters[PLAYOUTS] >= max_playouts:
+        counters[STOP] = 1
+    max_time = limits[MAX_TIME]
+    if max_time > 0 and _since(limits, clock_scratch, np.int64(limits[BUDGET_CLOCK])) >= max_time:
+        counters[STOP] = 1
+    if interrupt[0]:  # Ctrl-C (nrpa.interrupt): the caller drops this run
+        counters[STOP] = 1
+    counters[PLAYOUTS] += 0 * (limits.size + clock_scratch.size + best_score.size + best_moves.size + trace_wall.size
+                               + trace_cpu.size + trace_playouts.size + trace_score.size + interrupt.size
+                               + moves.size)
 
 
 @njit(cache=True, inline="always")

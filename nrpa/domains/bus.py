@@ -94,16 +94,20 @@ def _start_state(tables, model):
     return data
 
 
+# The helpers below are inlined into the step's kernel (bus_play) and written with one path
+# out, no return nor break mid-way: an inlined helper given an array acquires it, and a
+# release on one of several ways out is one numba's pruning cannot pair (nrpa.domains.contract).
 @njit(cache=True, inline="always")
 def _departures(data, tables, minute):
-    if minute % HEADWAY != 0:
-        return
+    leaving = minute % HEADWAY == 0
     for terminus in (0, SECOND_TERMINUS):
+        left = not leaving
         for b in range(BUSES):  # the lowest-numbered bus there, active or not (as bus.cpp)
-            if data[STOP + b] == terminus:
+            if not left and data[STOP + b] == terminus:
                 data[ACTIVE + b] = 1
                 data[TO_NEXT_STOP + b] = data[TRAVEL_NOW + terminus + 1] + tables[minute, INCIDENT, terminus + 1]
-                break
+                left = True
+    data[MINUTE] += 0 * tables.size  # both arrays' last use, on the one way out
 
 
 @njit(cache=True, inline="always")
@@ -114,19 +118,18 @@ def _advance(data, tables, minute, b):
         data[WAITING + here] = 0  # a dwelling bus takes everybody
         if data[DWELL_LEFT + b] == 0:
             data[TO_NEXT_STOP + b] = data[TRAVEL_NOW + here + 1] + tables[minute, INCIDENT, here + 1]
-        return
-    data[TO_NEXT_STOP + b] -= 1
-    if data[TO_NEXT_STOP + b] > 0:
-        return
-    here += 1
-    if here == SECOND_TERMINUS:
-        data[ACTIVE + b] = 0
-    elif here == STOPS:
-        here = 0
-        data[ACTIVE + b] = 0
     else:
-        data[WAITING + here] = 0
-    data[STOP + b] = here
+        data[TO_NEXT_STOP + b] -= 1
+        if data[TO_NEXT_STOP + b] <= 0:
+            here += 1
+            if here == SECOND_TERMINUS:
+                data[ACTIVE + b] = 0
+            elif here == STOPS:
+                here = 0
+                data[ACTIVE + b] = 0
+            else:
+                data[WAITING + here] = 0
+    data[STOP + b] = here + 0 * tables.size  # both arrays' last use, on the one way out
 
 
 @njit(cache=True, inline="always")
@@ -142,33 +145,37 @@ def _end_minute(data, tables, minute):
         data[WAITING + s] += tables[minute, PASSENGERS, s]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _run_from_bus(data, tables, first, model):
     """Advance buses ``first``.. of this minute, then whole minutes, until a bus that has just
     reached a stop needs a waiting time (data[DECISION_BUS]) or the line closes (NO_DECISION).
-    A dwelling bus keeps TO_NEXT_STOP at 0: bus.cpp asks it again, the paper's model does not."""
+    A dwelling bus keeps TO_NEXT_STOP at 0: bus.cpp asks it again, the paper's model does not.
+    Inlined, with one exit: it runs at every step, and a call (or a return mid-loop) would
+    keep numba's reference counts of ``data`` and ``tables`` (nrpa.domains.contract)."""
     minute = data[MINUTE]
     closing = data[CLOSING_AT]
-    while True:
+    decision = NO_DECISION
+    while decision == NO_DECISION:
         for b in range(first, BUSES):
             if data[ACTIVE + b]:
                 _advance(data, tables, minute, b)
                 if data[ACTIVE + b] and data[TO_NEXT_STOP + b] == 0 and (
                         model == BUS_CPP or data[DWELL_LEFT + b] == 0):
-                    data[MINUTE] = minute
-                    data[DECISION_BUS] = b
-                    return
+                    decision = b
+                    break
+        if decision != NO_DECISION:
+            break
         _end_minute(data, tables, minute)
         minute += 1
         if minute >= closing:
-            data[MINUTE] = minute
-            data[DECISION_BUS] = NO_DECISION
-            return
+            break
         _departures(data, tables, minute)
         first = 0
+    data[MINUTE] = minute
+    data[DECISION_BUS] = decision
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def max_wait(model):
     """The longest waiting time: 5 minutes in the paper ("between 1 and 5"), 4 in bus.cpp
     (its loop ``for (i = 1; i < MaxAttente; i++)`` with MaxAttente = 5)."""
@@ -182,7 +189,12 @@ def bus_new_state(domain):
 
 @njit(cache=True)
 def bus_reset(domain, state):
-    state.data[:] = domain.start
+    # element by element: a slice assignment costs numba's atomic counts of two views (sg_reset)
+    data = state.data
+    start = domain.start
+    for i in range(start.size):
+        data[i] = start[i]
+    return 0 * (data.size + start.size)  # their last use, at the exit (bus_legal_moves); unused
 
 
 @njit(cache=True)
@@ -190,48 +202,50 @@ def bus_copy_state(domain, source, target):
     target.data[:] = source.data
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def stops_to_bus_behind(data, b):
     """bus.cpp's deltaBusSuivant: 0 when another bus is at the same stop, else the distance
     to the nearest bus at a lower stop number (stop 0 when there is none)."""
     here = data[STOP + b]
     behind = 0
-    for other in range(BUSES):
+    shared = False
+    for other in range(BUSES):  # no break nor continue: inlined, one path keeps numba's counts pruned
         there = data[STOP + other]
-        if other == b:
-            continue
-        if there == here:
-            return 0
-        if behind < there < here:
-            behind = there
-    return here - behind
+        if other != b:
+            shared |= there == here
+            if behind < there < here:
+                behind = there
+    return 0 if shared else here - behind
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def bus_legal_moves(domain, state, moves, codes):
+    # One exit, every array used in its statement: see nrpa.domains.contract.
     data = state.data
     b = data[DECISION_BUS]
-    if b == NO_DECISION:
-        return 0
-    count = max_wait(domain.model)
-    if domain.delta > 0 and stops_to_bus_behind(data, b) < domain.delta:
-        count = 1
-    for k in range(count):
-        moves[k] = k + 1
-        if domain.model == PAPER:  # (arrival minute, stop, wait)
-            codes[k] = data[MINUTE] + 1000 * data[STOP + b] + 100_000 * (k + 1)
-        else:  # bus.cpp: (minute, bus, wait)
-            codes[k] = data[MINUTE] + 1000 * b + 50_000 * (k + 1)
-    return count
+    count = 0
+    if b != NO_DECISION:
+        count = max_wait(domain.model)
+        if domain.delta > 0 and stops_to_bus_behind(data, b) < domain.delta:
+            count = 1
+        for k in range(count):
+            moves[k] = k + 1
+            if domain.model == PAPER:  # (arrival minute, stop, wait)
+                codes[k] = data[MINUTE] + 1000 * data[STOP + b] + 100_000 * (k + 1)
+            else:  # bus.cpp: (minute, bus, wait)
+                codes[k] = data[MINUTE] + 1000 * b + 50_000 * (k + 1)
+    return count + 0 * (data.size + moves.size + codes.size)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def bus_play(domain, state, dwell):
     data = state.data
+    tables = domain.tables
     b = data[DECISION_BUS]
     data[DWELL_LEFT + b] = dwell
-    data[DECISIONS] += 1
-    _run_from_bus(data, domain.tables, b + 1, domain.model)
+    _run_from_bus(data, tables, b + 1, domain.model)
+    # last, with both arrays, so that numba releases them at the exit (see bus_legal_moves)
+    data[DECISIONS] += 1 + 0 * (data.size + tables.size)
 
 
 @njit(cache=True)

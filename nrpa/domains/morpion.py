@@ -214,7 +214,7 @@ def mp_new_state(domain):
     return state
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # inlined: a call would keep numba's counts of the state's arrays
 def mp_reset(domain, state):
     board = state.board
     lists = state.lists
@@ -258,7 +258,7 @@ def mp_reset(domain, state):
         lists[listed + (line & 3) * LINES_PER_DIRECTION + word] |= np.int64(1) << position
     lists[N_LEGAL] = n
     lists[N_PLAYED] = 0
-    lists[BORDER_REACHED] = 0
+    lists[BORDER_REACHED] = 0 * board.size  # board's last use, at the exit (sg_legal_moves)
 
 
 @njit(cache=True)

@@ -129,9 +129,15 @@ def zobrist_table(width, height, seed):
     return rng.integers(info.min, info.max, size=(width * height, MAX_COLOURS), dtype=np.int64, endpoint=True)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # inlined: a call would keep numba's counts of the arrays
 def sg_reset(domain, state):
-    state.masks[:, :] = domain.initial_masks
+    # Element by element: numba's slice assignment acquires and releases views of both
+    # arrays, about 200 atomic updates a call, and reset runs before every playout.
+    masks = state.masks
+    initial = domain.initial_masks
+    for row in range(initial.shape[0]):
+        for x in range(initial.shape[1]):
+            masks[row, x] = initial[row, x]
     info = state.info
     info[0] = domain.width
     info[1] = 0
@@ -139,7 +145,7 @@ def sg_reset(domain, state):
     info[3] = 0
     info[4] = 0
     info[5] = 0  # every column is stale: the first legal_moves finds every group
-    info[6] = _TO_THE_END
+    info[6] = _TO_THE_END + 0 * (masks.size + initial.size)  # their last use, at the exit (sg_legal_moves)
 
 
 @njit(cache=True)

@@ -94,21 +94,31 @@ def tw_copy_state(domain, source, target):
 
 
 @njit(cache=True, inline="always")
-def _arrival(domain, time, here, there):
-    return max(time + domain.distance[here, there], domain.ready[there])
+def _arrival(distance, ready, time, here, there):
+    # the arrays, not the domain: an inlined function given the domain NamedTuple acquires
+    # and releases every array it holds (nrpa.domains.contract)
+    return max(time + distance[here, there], ready[there])
 
 
 @njit(cache=True, inline="always")
 def tw_legal_moves(domain, state, moves, codes):
+    # Every array is read here once, and used again in the return statement: numba then
+    # releases them all at the exit, where its pruning removes each release with its
+    # acquisition (nrpa.domains.contract).
     nodes = domain.nodes
-    here = state.info[0]
-    time = state.clock[0]
+    distance = domain.distance
+    ready = domain.ready
+    due = domain.due
     visited = state.visited
+    info = state.info
+    clock = state.clock
+    here = info[0]
+    time = clock[0]
     count = 0
     if domain.rule == 1:
         # (1) customers that can no longer be reached in time come first
         for j in range(1, nodes):
-            if not visited[j] and time + domain.distance[here, j] > domain.due[j]:
+            if not visited[j] and time + distance[here, j] > due[j]:
                 moves[count] = j
                 count += 1
         if count == 0:
@@ -116,10 +126,10 @@ def tw_legal_moves(domain, state, moves, codes):
             for i in range(1, nodes):
                 if visited[i]:
                     continue
-                then = _arrival(domain, time, here, i)
+                then = _arrival(distance, ready, time, here, i)
                 harmless = True
                 for j in range(1, nodes):
-                    if j != i and not visited[j] and then + domain.distance[i, j] > domain.due[j]:
+                    if j != i and not visited[j] and then + distance[i, j] > due[j]:
                         harmless = False
                         break
                 if harmless:
@@ -127,7 +137,7 @@ def tw_legal_moves(domain, state, moves, codes):
                     count += 1
     if count == 0:  # (3) no rule, or the rule left nothing: every unvisited customer, in order
         if nodes <= MASK_NODES:
-            unvisited = np.uint64(state.info[3])
+            unvisited = np.uint64(info[3])
             while unvisited:
                 moves[count] = np.int64(trailing_zeros(unvisited))
                 unvisited &= unvisited - np.uint64(1)
@@ -139,7 +149,8 @@ def tw_legal_moves(domain, state, moves, codes):
                     count += 1
     for k in range(count):
         codes[k] = here * nodes + moves[k]
-    return count
+    return count + 0 * (distance.size + ready.size + due.size + visited.size + info.size + clock.size + moves.size
+                        + codes.size)
 
 
 @njit(cache=True)
@@ -150,29 +161,42 @@ def tw_code_bound(domain):
 
 @njit(cache=True, inline="always")
 def tw_play(domain, state, customer):
-    here = state.info[0]
-    state.clock[1] += domain.distance[here, customer]
-    state.clock[0] = _arrival(domain, state.clock[0], here, customer)
-    if state.clock[0] > domain.due[customer]:
-        state.info[2] += 1
-    state.visited[customer] = 1
+    info = state.info
+    clock = state.clock
+    visited = state.visited
+    distance = domain.distance
+    ready = domain.ready
+    due = domain.due
+    here = info[0]
+    clock[1] += distance[here, customer]
+    clock[0] = _arrival(distance, ready, clock[0], here, customer)
+    if clock[0] > due[customer]:
+        info[2] += 1
+    visited[customer] = 1
     if domain.nodes <= MASK_NODES:
-        state.info[3] &= ~(np.int64(1) << customer)
-    state.info[0] = customer
-    state.info[1] += 1
+        info[3] &= ~(np.int64(1) << customer)
+    info[0] = customer
+    # last, with every array, so that numba releases them at the exit (see tw_legal_moves)
+    info[1] += 1 + 0 * (clock.size + visited.size + distance.size + ready.size + due.size)
 
 
 @njit(cache=True, inline="always")
 def tw_score(domain, state):
     """-(1e6 * violations + cost), the return to the depot included once every customer is visited."""
-    cost = state.clock[1]
-    violations = state.info[2]
-    if state.info[1] == domain.nodes - 1:
-        here = state.info[0]
-        cost += domain.distance[here, 0]
-        if _arrival(domain, state.clock[0], here, 0) > domain.due[0]:
+    info = state.info
+    clock = state.clock
+    distance = domain.distance
+    ready = domain.ready
+    due = domain.due
+    cost = clock[1]
+    violations = info[2]
+    if info[1] == domain.nodes - 1:
+        here = info[0]
+        cost += distance[here, 0]
+        if _arrival(distance, ready, clock[0], here, 0) > due[0]:
             violations += 1
-    return -(VIOLATION_COST * violations + cost)
+    # every array used once more: released at the exit, where numba prunes the pairs
+    return -(VIOLATION_COST * violations + cost) + 0 * (info.size + clock.size + distance.size + ready.size + due.size)
 
 
 @njit(cache=True, inline="always")
