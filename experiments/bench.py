@@ -31,6 +31,11 @@ prints instead the contention line alone: the threaded kernels' playouts per wal
 beside a CPU hog and two runs at once (experiments/bench_contention.py), each layer named by
 --layers side by side (omp: numba's default here, before nrpa/threading_layer.py chose TBB).
 
+    python -m experiments.bench --refcounts
+
+counts instead numba's atomic reference counts on the hot paths of every domain in the compiled
+code, against their committed budgets (experiments/refcounts.py; exit status 1 over budget).
+
     python -m experiments.bench --scaling-only [--outputs-dir DIR]
 
 makes the scaling figure alone (its points take --seconds / 8 each, 2.5 s by default).
@@ -63,6 +68,7 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
+from experiments import refcounts
 from experiments.bench_contention import contention, contention_lines
 from experiments.store import PROJECT_ROOT
 from nrpa.bias import bias_for
@@ -533,11 +539,16 @@ def main() -> None:
     parser.add_argument("--layers", nargs="+", choices=["tbb", "omp", "workqueue"],
                         help="with --contention: these numba threading layers side by side (omp: the layer "
                              "before nrpa/threading_layer.py; default: the one nrpa chooses)")
+    parser.add_argument("--refcounts", action="store_true",
+                        help="only numba's atomic reference counts on the hot paths, counted in the compiled IR "
+                             "against their budgets (experiments/refcounts.py; exit status 1 over budget)")
     parser.add_argument("--outputs-dir", type=Path, default=PROJECT_ROOT / "outputs",
                         help="the scaling figure goes to OUTPUTS_DIR/bench/scaling.{csv,png}")
     arguments = parser.parse_args()
     seconds = arguments.seconds
     scaling_folder = arguments.outputs_dir / "bench"
+    if arguments.refcounts:
+        sys.exit(refcounts.main([]))
     if arguments.against:
         for workload, ratios in against(arguments.against, arguments.pairs, seconds, arguments.workloads).items():
             print(f"{AGAINST_WORKLOADS[workload]}: this / {arguments.against} "

@@ -29,12 +29,22 @@ Printing a move for a certificate is done on the Python side by each domain's pl
 rules module (see ``nrpa.domains.registry``), which is also what verifies certificates.
 
 Speed: numba acquires every array a function receives (a NamedTuple's arrays included) or
-reads from a NamedTuple, with an atomic update, and releases it after its last use; its
-pruning removes a pair only when nothing else is released between the two, so an array
-released mid-function costs two atomic updates a call. ``legal_moves`` and ``play`` run at
-every step: SameGame's use each of their arrays once more in their last statement, so that
-every release sits at the exit and is pruned (``nrpa.domains.samegame.sg_legal_moves``; a
-fifth of NRPA's run time on SameGame, README "Speed").
+reads from a NamedTuple, with an atomic update, and releases it after its last use; its pruning
+pass removes a pair only where the release follows on every way out of the function and no
+other release lies between. ``legal_moves``, ``play`` and ``score`` run at every step, so a
+domain keeps them at zero updates, and ``reset`` (once a playout) at a few at most
+(docs/explanation/kernels.md, "Reference counts"; ``make bench ARGS=--refcounts`` counts them
+in the compiled code against a budget, and the slow suite fails over it):
+
+* read each array of the domain and the state into a local once, at the top;
+* one way out, and every array used once more in the last statement (``return n + 0 *
+  (a.size + b.size)``), so that all the releases sit at the exit
+  (``nrpa.domains.samegame.sg_legal_moves``);
+* per-step helpers ``inline="always"`` (a call can raise: a way out the pass cannot pair) and
+  given arrays, not the domain or the state (an inlined helper given a NamedTuple acquires
+  every array it holds); a helper with branches uses its arrays once more at its end;
+* no slice assignment (``a[:] = b``) on the way: its views are acquired and released; copy
+  element by element.
 """
 
 import builtins
