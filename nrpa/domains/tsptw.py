@@ -101,17 +101,17 @@ def _arrival(distance, ready, time, here, there):
 
 
 @njit(cache=True, inline="always")
+def _arrays(domain, state):
+    """The arrays a step reads, read once at the top of each step function, which uses them
+    all again in its last statement: numba then releases them at the exit, where its pruning
+    removes each release with its acquisition (nrpa.domains.contract)."""
+    return domain.distance, domain.ready, domain.due, state.visited, state.info, state.clock
+
+
+@njit(cache=True, inline="always")
 def tw_legal_moves(domain, state, moves, codes):
-    # Every array is read here once, and used again in the return statement: numba then
-    # releases them all at the exit, where its pruning removes each release with its
-    # acquisition (nrpa.domains.contract).
     nodes = domain.nodes
-    distance = domain.distance
-    ready = domain.ready
-    due = domain.due
-    visited = state.visited
-    info = state.info
-    clock = state.clock
+    distance, ready, due, visited, info, clock = _arrays(domain, state)
     here = info[0]
     time = clock[0]
     count = 0
@@ -161,12 +161,7 @@ def tw_code_bound(domain):
 
 @njit(cache=True, inline="always")
 def tw_play(domain, state, customer):
-    info = state.info
-    clock = state.clock
-    visited = state.visited
-    distance = domain.distance
-    ready = domain.ready
-    due = domain.due
+    distance, ready, due, visited, info, clock = _arrays(domain, state)
     here = info[0]
     clock[1] += distance[here, customer]
     clock[0] = _arrival(distance, ready, clock[0], here, customer)
@@ -176,18 +171,14 @@ def tw_play(domain, state, customer):
     if domain.nodes <= MASK_NODES:
         info[3] &= ~(np.int64(1) << customer)
     info[0] = customer
-    # last, with every array, so that numba releases them at the exit (see tw_legal_moves)
+    # last, with every array, so that numba releases them at the exit (see _arrays)
     info[1] += 1 + 0 * (clock.size + visited.size + distance.size + ready.size + due.size)
 
 
 @njit(cache=True, inline="always")
 def tw_score(domain, state):
     """-(1e6 * violations + cost), the return to the depot included once every customer is visited."""
-    info = state.info
-    clock = state.clock
-    distance = domain.distance
-    ready = domain.ready
-    due = domain.due
+    distance, ready, due, visited, info, clock = _arrays(domain, state)
     cost = clock[1]
     violations = info[2]
     if info[1] == domain.nodes - 1:
@@ -196,7 +187,8 @@ def tw_score(domain, state):
         if _arrival(distance, ready, clock[0], here, 0) > due[0]:
             violations += 1
     # every array used once more: released at the exit, where numba prunes the pairs
-    return -(VIOLATION_COST * violations + cost) + 0 * (info.size + clock.size + distance.size + ready.size + due.size)
+    return -(VIOLATION_COST * violations + cost) + 0 * (info.size + clock.size + distance.size + ready.size + due.size
+                                                     + visited.size)
 
 
 @njit(cache=True, inline="always")
