@@ -94,9 +94,10 @@ def _start_state(tables, model):
     return data
 
 
-# The helpers below are inlined into the step's kernel (bus_play) and written with one path
-# out, no return nor break mid-way: an inlined helper given an array acquires it, and a
-# release on one of several ways out is one numba's pruning cannot pair (nrpa.domains.contract).
+# The helpers below are inlined into the step's kernel (bus_play), each with one way out (no
+# return mid-way) where it uses its arrays once more: an inlined helper given an array acquires
+# it, and a release on one of several ways out is one numba's pruning cannot pair
+# (nrpa.domains.contract; `make bench ARGS=--refcounts` counts them).
 @njit(cache=True, inline="always")
 def _departures(data, tables, minute):
     leaving = minute % HEADWAY == 0
