@@ -86,7 +86,8 @@ def _blocks(body: str) -> tuple[list[str], list[bool]]:
                        shape=(len(names), len(names)))
     _, component = connected_components(graph, directed=True, connection="strong")
     size = Counter(component)
-    return texts, [size[component[i]] > 1 or (i, i) in edges for i in range(len(names))]
+    self_loop = graph.diagonal() > 0
+    return texts, [size[component[i]] > 1 or self_loop[i] for i in range(len(names))]
 
 
 def counts(module: dict[str, str], name: str, memo: dict | None = None) -> dict[str, int]:

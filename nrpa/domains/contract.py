@@ -41,8 +41,10 @@ in the compiled code against a budget, and the slow suite fails over it):
   (a.size + b.size)``), so that all the releases sit at the exit
   (``nrpa.domains.samegame.sg_legal_moves``);
 * per-step helpers ``inline="always"`` (a call can raise: a way out the pass cannot pair) and
-  given arrays, not the domain or the state (an inlined helper given a NamedTuple acquires
-  every array it holds); a helper with branches uses its arrays once more at its end;
+  given arrays, not the domain or the state: an inlined helper given a NamedTuple acquires and
+  releases every array it holds, pairs the pass may not remove (TSPTW's ``_arrival`` kept 8 in
+  ``tw_score`` so); TSPTW's ``_arrays``, which only reads them all first thing, is the checked
+  exception. A helper with branches uses its arrays once more at its end;
 * no slice assignment (``a[:] = b``) on the way: its views are acquired and released; copy
   element by element.
 """
