@@ -232,6 +232,25 @@ def descendants(pid: int) -> list[int]:
     return children + [d for child in children for d in descendants(child)]
 
 
+def kill_a_worker(process, timeout=30):
+    """SIGKILL one of the sweep's joblib (loky) workers. The sweep's other children (resource
+    trackers) and a worker that exits between being listed and being killed are skipped: the
+    list is read again until a kill lands."""
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        assert process.poll() is None, "the sweep ended before a worker could be killed"
+        for pid in descendants(process.pid):
+            try:
+                if b"LokyProcess" not in Path(f"/proc/{pid}/cmdline").read_bytes():
+                    continue
+                os.kill(pid, signal.SIGKILL)
+                return
+            except OSError:
+                continue  # it exited meanwhile
+        time.sleep(0.05)
+    raise AssertionError("no worker of the sweep could be killed in time")
+
+
 def wait_for_files(outputs, count, process, timeout=120):
     deadline = time.time() + timeout
     while len(run_files(outputs)) < count:
@@ -270,9 +289,8 @@ def test_a_sweep_killed_with_sigkill_resumes_losing_and_duplicating_nothing(tmp_
 def test_a_sweep_whose_worker_is_killed_mid_run_completes_on_the_next_call(tmp_outputs):
     process = python(*SWEEP, f"outputs_dir={tmp_outputs}", wait=False)
     wait_for_files(tmp_outputs, 1, process)
-    workers = [pid for pid in descendants(process.pid) if pid != process.pid]
-    assert workers
-    os.kill(workers[-1], signal.SIGKILL)
+    kill_a_worker(process)
+    assert len(run_files(tmp_outputs)) < 8  # the kill came while runs were still to make
     process.wait(timeout=120)
     resumed = command(*SWEEP, outputs=tmp_outputs)
     assert resumed.returncode == 0, resumed.stderr
