@@ -11,8 +11,11 @@ that are cheapest to decide: a claim with fewer runs than its minimum gets them 
 it, the CPU-seconds to get there rank it (the smaller, the more a run reduces its
 uncertainty per CPU-second), and its columns grow by half their runs (at least MIN_STEP)
 toward that estimate. A claim whose estimate is beyond the cap (runs per column), or that
-shows no effect to detect, gets no more runs: the report says what it would need. The loop
-stops when every claim is decided or capped, or when the budget is spent. Runs already in
+shows no effect to detect, gets no more runs: the report says what it would need; with
+--fill it gets them anyway, after the claims with an estimate, its columns growing by half
+toward the cap (an estimate read off a few dozen runs can be far off, and more runs narrow the
+confidence sequence the report shows; the p-values stay valid however long the loop looks). The
+loop stops when every claim is decided or capped, or when the budget is spent. Runs already in
 the store or the archive cost nothing; the budget counts the runs this call makes.
 
 Which runs: every experiment runs at SCALE's settings, with two exceptions that make the
@@ -88,9 +91,10 @@ class Plan:
 
 
 def plan_round(states: list[ClaimState], have: dict, cost: dict, left: float, round_budget: float,
-               cap: int) -> Plan:
+               cap: int, fill: bool = False) -> Plan:
     """The next round's runs: see the module's docstring. ``have``: runs per column now;
-    ``cost``: CPU-seconds of one run of a column; ``left``: CPU-seconds of budget left."""
+    ``cost``: CPU-seconds of one run of a column; ``left``: CPU-seconds of budget left;
+    ``fill``: an inconclusive claim beyond the cap grows toward the cap all the same."""
     plan = Plan()
     requests = []
     needed_by_column: dict = {}
@@ -113,15 +117,19 @@ def plan_round(states: list[ClaimState], have: dict, cost: dict, left: float, ro
         elif math.isfinite(state.runs_to_decide) and state.runs_to_decide <= cap:
             goal = int(state.runs_to_decide)
             target = min(goal, max(runs + MIN_STEP, math.ceil(runs * 1.5)))
+        elif fill:  # toward the cap, after every claim with an estimate (ranked by to_goal among them)
+            target = min(cap, max(runs + MIN_STEP, math.ceil(runs * 1.5)))
+            requests.append((math.inf, sum((cap - have[c]) * cost[c] for c in state.columns), state, target))
+            continue
         else:
             plan.capped.append(state.id)
             continue
         for c in state.columns:
             needed_by_column[c] = max(needed_by_column.get(c, 0), goal)
         to_goal = sum(max(0, goal - have[c]) * cost[c] for c in state.columns)
-        requests.append((to_goal, state, target))
+        requests.append((to_goal, 0.0, state, target))
     plan.still_needed = sum(max(0, n - have[c]) * cost[c] for c, n in needed_by_column.items())
-    for _, state, target in sorted(requests, key=lambda request: request[0]):
+    for *_, state, target in sorted(requests, key=lambda request: request[:2]):
         def extra(runs: int) -> float:
             return sum(max(0, runs - max(have[c], plan.targets.get(c, 0))) * cost[c] for c in state.columns)
 
@@ -143,7 +151,7 @@ def plan_round(states: list[ClaimState], have: dict, cost: dict, left: float, ro
     return plan
 
 
-def adaptive_loop(observe, make, budget: float, cap: int = CAP, say=print):
+def adaptive_loop(observe, make, budget: float, cap: int = CAP, say=print, fill: bool = False):
     """Rounds until every claim is decided or capped, or ``budget`` CPU-seconds are spent.
     ``observe()`` -> (claim states, runs per column, CPU-seconds per run of each column);
     ``make(targets)`` makes the runs and returns the CPU-seconds they took. Returns the last
@@ -152,7 +160,7 @@ def adaptive_loop(observe, make, budget: float, cap: int = CAP, say=print):
     round_budget = budget / ROUNDS_PER_BUDGET
     while True:
         states, have, cost = observe()
-        plan = plan_round(states, have, cost, budget - spent, round_budget, cap)
+        plan = plan_round(states, have, cost, budget - spent, round_budget, cap, fill)
         decided = sum(s.verdict in ("supported", "contradicted") for s in states)
         say(f"round {round_number}: {decided} of {len(states)} claims decided, {len(plan.capped)} beyond the cap; "
             f"CPU spent {spent / 3600:.2f} of {budget / 3600:g} h; about {plan.still_needed / 3600:.1f} CPU-h "
@@ -239,7 +247,8 @@ def budget_of(variant, rate=None) -> float:
 
 
 def run_campaign(overrides: list[str], budget_hours: float, files: list[str] | None = None, cap: int = CAP,
-                 own_paper_budgets: bool = False, cpu_clock_only: bool = False, yes: bool = False) -> list:
+                 own_paper_budgets: bool = False, cpu_clock_only: bool = False, yes: bool = False,
+                 fill: bool = False) -> list:
     scale = next((o.split("=", 1)[1] for o in overrides if o.startswith("scale=")), "paper")
     others = [o for o in overrides if not o.startswith("scale=")]
     claims = load_claims(files=files)
@@ -259,7 +268,7 @@ def run_campaign(overrides: list[str], budget_hours: float, files: list[str] | N
     workers = cost(next(iter(experiments.values())))[3]
     confirm(budget_hours * 3600 / workers, workers, yes)  # the budget, spent on every core: its wall time at most
     states, plan, spent = adaptive_loop(campaign.observe, campaign.make, budget_hours * 3600, cap,
-                                        say=lambda line: print(line, flush=True))
+                                        say=lambda line: print(line, flush=True), fill=fill)
     return decide.write_report(campaign.table, plan, scale=scale, files=files, budget_hours=budget_hours, spent=spent,
                         cap=cap, wall=time.time() - started, experiments=experiments,
                         when=datetime.now(timezone.utc), code=code_version())
@@ -299,6 +308,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cpu-clock-only", action="store_true",
                         help="leave out the claims judged on wall-clock runs (the threaded searches), whose work "
                              "depends on the machine being otherwise idle: for a machine shared with other work")
+    parser.add_argument("--fill", action="store_true",
+                        help="spend on the undecided claims beyond the cap too, growing their columns toward the "
+                             "cap (narrower confidence sequences; no decision promised)")
     parser.add_argument("--yes", action="store_true", help="start without asking, however long it takes (as YES=1)")
     # intermixed: flags may come between the overrides (make claims ARGS="--own-paper-budgets backend=dask")
     arguments = parser.parse_intermixed_args(argv)
@@ -307,11 +319,14 @@ def main(argv: list[str] | None = None) -> int:
         if arguments.cap < sequential.MIN_RUNS_ONE_SAMPLE:
             raise InputError(f"--cap {arguments.cap} is out of range: at least {sequential.MIN_RUNS_ONE_SAMPLE} "
                              "runs per column (a verdict needs that many)")
+        if arguments.fill and arguments.budget is None:
+            raise InputError("--fill spends a budget: give one (make claims BUDGET=1h ARGS=--fill)")
         if arguments.budget is None:
             paths = run_fixed(arguments.overrides, arguments.files, arguments.yes)
         else:
             paths = run_campaign(arguments.overrides, parse_budget(arguments.budget), arguments.files, arguments.cap,
-                                 arguments.own_paper_budgets, arguments.cpu_clock_only, arguments.yes)
+                                 arguments.own_paper_budgets, arguments.cpu_clock_only, arguments.yes,
+                                 arguments.fill)
     except InputError as error:
         exit_on_input_error(error)
     except KeyboardInterrupt:

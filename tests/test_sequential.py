@@ -109,6 +109,30 @@ def test_a_claim_its_runs_cannot_judge_gets_no_more_runs():
     assert plan.targets == {} and plan.capped == ["too short"]
 
 
+def test_fill_without_a_budget_is_refused_before_any_work(capsys):
+    from analysis.campaign import main
+
+    with pytest.raises(SystemExit) as stop:
+        main(["scale=smoke", "--fill"])
+    assert stop.value.code == 2 and "--fill spends a budget" in capsys.readouterr().err
+
+
+def test_fill_grows_the_claims_beyond_the_cap_toward_it_after_those_with_an_estimate():
+    have = {"a": 20, "b": 20, "c": 40, "d": 40}
+    states = [state("hopeless", "cd"), state("cheap", "ab", needed=40)]
+    cost = {c: 1.0 for c in have}
+    assert plan_round(states, have, cost, left=1e6, round_budget=1e6, cap=200).capped == ["hopeless"]
+    plan = plan_round(states, have, cost, left=1e6, round_budget=1e6, cap=200, fill=True)
+    assert plan.claims == ["cheap", "hopeless"] and plan.capped == []
+    assert plan.targets == {"a": 30, "b": 30, "c": 60, "d": 60}  # half as many again, toward 40 and the cap
+    assert plan.still_needed == 2 * 20 * 1.0  # what would decide: the filled claim promises nothing
+    first = plan_round(states, have, cost, left=1e6, round_budget=20.0, cap=200, fill=True)
+    assert first.claims == ["cheap"]  # the round's budget goes to the claim with an estimate first
+    full = plan_round([state("hopeless", "cd")], {"c": 200, "d": 200}, cost, left=1e6, round_budget=1e6, cap=200,
+                      fill=True)
+    assert full.targets == {} and full.capped == ["hopeless"]
+
+
 def test_the_last_round_shrinks_to_what_the_budget_affords():
     plan = plan_round([state("x", "ab", needed=100)], {"a": 20, "b": 20}, {"a": 1.0, "b": 1.0},
                       left=9.0, round_budget=1e6, cap=200)
