@@ -76,9 +76,13 @@ def test_comparisons_give_each_pair_and_each_profile_with_intervals():
     assert b["share_above"][b["tau"] >= 0.5].max() == 0.0  # B's at 0.5
 
 
-# runs in the test's process (n_jobs=1): starting worker processes would cost more than these runs
+# runs in the test's process (n_jobs=1): starting worker processes would cost more than these runs.
+# Dist-NRPA(5)'s members run sequentially here (parallel=none): the views read its root runs
+# (a member's best per run) whatever the members do inside, and the threaded kernels, half a
+# minute of compiling, are tested by tests/test_parallel.py (slow)
 TIME_TABLE = ["experiment=selective_table3", "scale=smoke", "repeats=3", "backend.n_jobs=1"]
-BOARD_TABLE = ["experiment=distributed_table1", "scale=smoke", "domain.board=1,2", "backend.n_jobs=1"]
+BOARD_TABLE = ["experiment=distributed_table1", "scale=smoke", "domain.board=1,2", "backend.n_jobs=1",
+               "parallel=none", "threads=1"]
 
 
 @pytest.fixture(scope="module")
