@@ -82,6 +82,7 @@ def test_a_run_off_the_main_thread_that_a_stop_request_overlaps_raises_instead_o
     assert _off_the_main_thread(lambda: interrupt.run_kernel(lambda: 7)) == 7  # cleared: runs again
 
 
+@pytest.mark.slow  # the cluster member's kernels are threaded: behind slow, as tests/test_parallel.py says
 def test_a_cluster_member_cut_short_by_a_stop_request_answers_none_and_its_run_is_dropped():
     from experiments.cluster import TreeMember, _unless_stopped
 

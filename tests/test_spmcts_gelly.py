@@ -3,7 +3,11 @@ definitions, with values worked out by hand: the decision step ("the decision wh
 simulated most often, on the whole set of nodes") on small sets of trees, its ties; S
 simulations per move for each thread and each tree; the averagings within a move every T0
 simulations, counted over a run of known budget; T0 = infinity meeting only at the decision.
-Then the options, the runs' identity, the experiment's columns and a column's speed-up."""
+Then the options, the runs' identity, the experiment's columns and a column's speed-up.
+
+The tests that run the threaded kernels (the trees' moves, nrpa/spmcts_parallel.py's prange)
+are behind `slow`, as every threaded kernel's are (tests/test_parallel.py): their compile is
+half a minute of the fast suite's 4. CI runs them (`make test-slow`)."""
 
 import math
 
@@ -89,6 +93,7 @@ def test_averaging_keeps_the_sums_that_the_decision_reads(tsptw_domain):
     assert trees[t].move[child] == 7
 
 
+@pytest.mark.slow
 def test_every_tree_plays_the_decision_of_its_rule(tsptw_domain):
     for most_simulated, played in ((True, 7), (False, 9)):
         first, _ = root_with(tsptw_domain, [(7, [10.0] * 3), (9, [50.0, 0.0, 0.0, 0.0])])
@@ -165,6 +170,7 @@ def _seed(seed):
     np.random.seed(seed)  # numba's generator, from which a section draws its threads' seeds
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("every, per_move", [(10, 9), (30, 3), (7, 14), (100, 0), (0, 0)])
 def test_the_trees_average_every_t0_simulations_within_each_move(samegame_domain, every, per_move):
     # S = 100 simulations per tree and move, K = 2 trees, a budget of 5 moves: 1000 playouts.
@@ -187,6 +193,7 @@ def test_the_periods_of_a_move_end_at_multiples_of_t0_and_at_s():
     assert spmcts_parallel.period_end(1, 0, 0) == 0  # neither: no count
 
 
+@pytest.mark.slow
 def test_with_t0_infinity_the_trees_meet_only_at_the_decision(samegame_domain):
     moves, first_move = play_moves(samegame_domain, averaged(share_every=0, max_playouts=10**6), 1)
     assert moves[0][1] == 0
@@ -196,6 +203,7 @@ def test_with_t0_infinity_the_trees_meet_only_at_the_decision(samegame_domain):
     assert first_move[0][1] != first_move[1][1]  # two independent searches
 
 
+@pytest.mark.slow
 def test_averaged_trees_share_their_root_moves_within_the_move(samegame_domain):
     # T0 = 50: one averaging at 50 simulations (N_min = 0: every root move), then 50 more each.
     # A root child of tree t then holds the mean of the two trees' first 50 (a multiple of
@@ -229,6 +237,7 @@ def _tree_faults(tree):
     return faults
 
 
+@pytest.mark.slow
 def test_averaged_trees_play_a_whole_game_without_holding_a_move_twice(samegame_domain):
     # A SameGame group's move id once depended on which columns the refresh that found it
     # started from, and each tree's root state had its own refreshes: near a game's end the
@@ -255,6 +264,7 @@ def test_averaged_trees_play_a_whole_game_without_holding_a_move_twice(samegame_
     assert run.counters[PLAYOUTS] == 40 * depth and not run.counters[STOP]
 
 
+@pytest.mark.slow
 def test_each_thread_of_the_shared_tree_makes_s_simulations_per_move(samegame_domain):
     settings = SearchSettings(algorithm="spmcts", parallel="shared", threads=2, clock="wall", max_time=None,
                               simulations_per_move=50, max_playouts=10**6)
