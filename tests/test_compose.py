@@ -36,3 +36,24 @@ def test_a_column_composed_fast_is_the_config_hydra_composes(name, groups, value
                 slow = compose("config", overrides=fixed + list(chosen))
                 assert OmegaConf.to_container(fast, resolve=True) == OmegaConf.to_container(slow, resolve=True), chosen
     assert len(composed) == max(1, len(groups))  # one Hydra compose per choice of groups
+
+
+def test_a_config_composed_again_is_a_fresh_copy_and_follows_an_edit_of_conf(tmp_path, monkeypatch):
+    import shutil
+
+    from experiments import experiment
+
+    conf = tmp_path / "conf"
+    shutil.copytree(CONFIG_DIR, conf)
+    monkeypatch.setattr(experiment, "CONFIG_DIR", conf)
+    register_configs()
+    with initialize_config_dir(config_dir=str(conf), version_base="1.3"):
+        first = experiment._compose(["algo=nrpa", "level=3"], hydra=False)
+        assert (first.algorithm, first.level, first.N) == ("nrpa", 3, 100)
+        first.N = 7  # a caller's change stays in its copy
+        again = experiment._compose(["algo=nrpa", "level=3"], hydra=False)
+        assert again.N == 100 and again == compose("config", overrides=["algo=nrpa", "level=3"])
+        (conf / "algo" / "nrpa.yaml").write_text("# @package _global_\nalgorithm: nrpa\nP: 1\nN: 50\n")
+        assert experiment._compose(["algo=nrpa", "level=3"], hydra=False).N == 50
+        (conf / "algo" / "mine.yaml").write_text("# @package _global_\nalgorithm: nrpa\nP: 1\nN: 9\n")
+        assert experiment._compose(["algo=mine"], hydra=False).N == 9
