@@ -7,8 +7,9 @@ last use; an LLVM pass removes the pairs it can prove redundant, and what it lea
 atomic instruction each, per call. On the step of a playout they were a sixth of NRPA's run
 time on SameGame (docs/explanation/kernels.md says how a domain keeps them out).
 
-This compiles NRPA on every domain with an empty kernel cache (so that the optimized LLVM IR of
-each function is there to read), then counts the calls to ``NRT_incref`` and ``NRT_decref`` in
+This compiles GNRPA with a bias (whose playout is NRPA's, the bias chosen at run time) on
+every domain type with an empty kernel cache (so that the optimized LLVM IR of each function
+is there to read), then counts the calls to ``NRT_incref`` and ``NRT_decref`` in
 the IR of each hot function, its callees included (a callee compiled apart and called counts
 its own): per domain,
 
@@ -21,7 +22,7 @@ its own): per domain,
 The counts are of the code, not of a run: an update in a branch counts once, taken or not.
 A count above its ``BUDGET`` fails, naming the function and the domain.
 
-    python -m experiments.refcounts        # compiles in a temporary kernel cache (about 3 minutes)
+    python -m experiments.refcounts        # compiles in a temporary kernel cache (1.5 to 2 minutes)
 """
 
 from __future__ import annotations
@@ -55,7 +56,7 @@ BUDGET = {
     # the arrays the playout receives: its loop calls the domain's functions, and a call can
     # raise, a way out on which the pass cannot pair them (40 to 50 pairs, by domain)
     "playout entry and exit": 100,
-    # Adapt's insertion raises when the policy table is full: the same (7 and 23)
+    # Adapt's insertion raises when the policy table is full: the same (7 and 22)
     "adapt": 30,
 }
 CONTRACT_CALLS = ("legal_moves", "play", "score", "reset", "bias")
