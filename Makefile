@@ -23,7 +23,7 @@ EXPERIMENTS := selective-table2 selective-table3 selective-table4 selective-tabl
 NEURAL_TABLES := morpion-table1 morpion-table3 morpion-table4
 
 .DEFAULT_GOAL := help
-.PHONY: help install test test-slow docs bench bench-cpp verify list leaderboard archive clean-cache table4 family claims export site $(NEURAL_TABLES) $(EXPERIMENTS)
+.PHONY: help install test test-slow docs bench bench-cpp rates verify list leaderboard archive clean-cache table4 family claims export site $(NEURAL_TABLES) $(EXPERIMENTS)
 
 # Each target's `##` text is one line of `make help`: 72 characters at most, so that a line
 # of it stays under 100; the details are in the comment above the target.
@@ -35,7 +35,7 @@ help: ## list the targets
 	@echo "  its cost (over an hour, on a terminal: asks first; YES=1 does not ask), then runs what"
 	@echo "  the store lacks; \`make list\`: the experiments and their papers."
 	@echo "  ARGS: more overrides (ARGS=\"threads=1,2,4\"); claims: BUDGET=6h, CLAIMS=\"gnrpa\";"
-	@echo "  list: COST=1; export: EXPERIMENT=name; bench-cpp: CPP_REF=dir; install: NEURAL=no."
+	@echo "  list: COST=1; export, rates: EXPERIMENT=name; bench-cpp: CPP_REF=dir; install: NEURAL=no."
 	@echo
 	@grep -E '^[a-zA-Z0-9_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-19s %s\n", $$1, $$2}'
 
@@ -74,10 +74,15 @@ bench: ## engine speed: every domain, parallel scaling, ... (about 10 minutes)
 
 # SameGame board 1, NRPA level 4, playouts per CPU-second in interleaved pairs (ARGS="--pairs 7 --seconds 10";
 # CPP_REF_BUILD: the build script)
+# rho of a published time table's columns (experiments/rates.py): the YAML to put under
+# report.published_rate in conf/experiment/<EXPERIMENT>.yaml, e.g. ARGS="--seconds 16 --rounds 6"
+rates: ## each column's playouts per CPU-second over its baseline's, for matched time (EXPERIMENT, ARGS)
+	$(PY) -m experiments.rates experiment=$(EXPERIMENT) $(ARGS)
+
 bench-cpp: ## this engine beside the C++ reference, CPP_REF=its checkout (6 min)
 ifndef CPP_REF
 	@echo "make bench-cpp needs CPP_REF=<a git mirror or checkout of github.com/bnegreve/nrpa>:" \
-		"get it with git clone https://github.com/bnegreve/nrpa, or the search tool's fetch of github:bnegreve/nrpa" >&2; exit 2
+		"get it with git clone https://github.com/bnegreve/nrpa" >&2; exit 2
 else
 	$(PY) -m experiments.bench_cpp --reference "$(CPP_REF)" $(ARGS)
 endif

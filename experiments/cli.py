@@ -25,37 +25,52 @@ def settings_from(cfg: DictConfig) -> SearchSettings:
     return SearchSettings(**{f.name: cfg[f.name] for f in fields(SearchSettings)})
 
 
-def job_from(cfg: DictConfig) -> Job:
-    """The job a composed config describes; every option is validated here."""
+def job_from(cfg: DictConfig, column: str | None = None) -> Job:
+    """The job a composed config describes; every option is validated here. ``column``: the
+    published table's column it is (report.columns), which sets a matched_work budget."""
     if cfg.root < 1:
         raise InputError(f"root={cfg.root} is out of range: it must be >= 1 (K independent searches)")
     settings = settings_from(cfg)
     domain = make_domain(OmegaConf.to_container(cfg.domain, resolve=True))
     check_bias(settings, bias_for(domain))  # GNRPA's bias (a bias file read), checked before any work
     if cfg.matched_work:
-        settings = replace(settings, max_time=None, max_playouts=matched_budget(cfg))
+        settings = replace(settings, max_time=None, max_playouts=matched_budget(cfg, column))
     return Job(domain.options, settings)
 
 
-def matched_budget(cfg: DictConfig) -> int:
-    """matched_work=true: the playouts that do the work of ``max_time`` published seconds,
-    round(max_time x R) for the published runs' rate R (report.published_rate). The run then
-    has no time budget: the same run id makes the same run on any machine."""
+def matched_budget(cfg: DictConfig, column: str | None) -> int:
+    """matched_work=true: a playout budget that holds ``max_time`` published seconds of the
+    column's work, t x R x rho(column), and of a baseline column's, t x R (PublishedRate.budget:
+    the reports read matched time and equal playouts off the same run). The run then has no
+    time budget: the same run id makes the same run on any machine."""
     rate = published_rate_of(cfg.report)
     if rate is None:
         raise InputError("matched_work=true needs an experiment with a published time table and its "
                          "published runs' rate (report.published_rate in conf/experiment/NAME.yaml): "
                          "add experiment=NAME")
     if cfg.max_time is None:
-        raise InputError("matched_work=true runs max_time published seconds as max_time x R playouts: set max_time")
+        raise InputError("matched_work=true runs max_time published seconds as max_time x R x rho playouts: "
+                         "set max_time")
     if cfg.max_playouts is not None:
-        raise InputError(f"matched_work=true sets the playout budget (max_time x R); drop max_playouts="
+        raise InputError(f"matched_work=true sets the playout budget (max_time x R x rho); drop max_playouts="
                          f"{cfg.max_playouts}")
-    return max(1, round(rate.playouts(cfg.max_time)))
+    known = [*rate.fit_on, *(name for name, _ in rate.relative)]
+    if column not in known:
+        raise InputError(f"matched_work=true on {column or 'a column'} of {cfg.report.name}: only its columns "
+                         f"with a measured rho ({', '.join(known)}) have a matched budget; measure another's with "
+                         f"`python -m experiments.rates experiment={cfg.report.name}`")
+    return rate.budget(cfg.max_time, column)
+
+
+def column_of(columns: dict, chosen) -> str | None:
+    """The published column whose overrides (a key like "domain.parts=6 playout=ws_rule") are all
+    among ``chosen`` (a run's or a variant's overrides); None when none is."""
+    return next((name for key, name in columns.items() if set(str(key).split()) <= set(chosen)), None)
 
 
 def run_from_config(cfg: DictConfig) -> float:
-    job = job_from(cfg)
+    columns = OmegaConf.to_container(cfg.report.columns) if cfg.report is not None and cfg.report.get("columns") else {}
+    job = job_from(cfg, column_of(columns, HydraConfig.get().overrides.task))
     store = RunStore(cfg.outputs_dir, rule=starved_rule(cfg))
     text = label(job.settings)
     if getattr(job.domain_options, "policy", None):

@@ -152,25 +152,66 @@ def check_override_keys(arguments: list[str]) -> None:
 
 
 @dataclass(frozen=True)
+class RelativeRate:
+    """rho: a column's playouts per CPU-second over its baseline's (a fit_on column) on this
+    engine, with its 95% interval (experiments/rates.py measures it)."""
+
+    rho: float
+    ci_low: float
+    ci_high: float
+    against: str
+
+
+@dataclass(frozen=True)
 class PublishedRate:
     """R: the playouts per second that the published runs of a time table made (the paper's
     engine on the paper's machine), with its 95% interval, where it comes from, and the
-    published columns it was fitted on. Set once per published time table, as
-    ``report.published_rate: {R, ci_low, ci_high, fit_on, source}`` in
-    conf/experiment/NAME.yaml. matched_work=true runs the paper's t seconds as t x R
-    playouts, so a matched-work run is a function of its seed and playout count alone: the
-    same run on any machine and any engine version that keeps the draws (a factor in this
-    engine's CPU-seconds would drift with the engine, the machine and the hour)."""
+    published columns it was fitted on; and ``relative``: each other column's rho, its
+    playouts per CPU-second over its baseline's on this engine. Set once per published time
+    table, as ``report.published_rate: {R, ci_low, ci_high, fit_on, source, relative}`` in
+    conf/experiment/NAME.yaml.
+
+    The papers compare their columns at the same time. At matched time a column gets the
+    work the paper's machine did for that column in t seconds, t x R x rho(column) playouts
+    (``work``): a column that makes more playouts per second (SNRPA(P) adapts once per P
+    playouts) gets more of them, as it did in the paper. t x R for every column (``playouts``)
+    is another comparison, at equal playouts: it answers which column uses a playout better, a
+    question the papers do not ask. matched_work=true runs each column for the longer of the
+    two (``budget``), so that one run serves both readings, and a run is a function of its seed
+    and playout count alone: the same run on any machine and any engine version that keeps the
+    draws."""
 
     R: float
     ci_low: float
     ci_high: float
     fit_on: tuple[str, ...]
     source: str
+    relative: tuple[tuple[str, RelativeRate], ...] = ()  # (column, its rho), every column not in fit_on
+    measured: str = ""  # how rho was measured: the command, date, CPU and code
 
     def playouts(self, seconds: float) -> float:
-        """The published work of ``seconds`` on the paper's machine, in playouts."""
+        """The published work of ``seconds`` on the paper's machine for a baseline column, in
+        playouts: every column's budget at equal playouts."""
         return seconds * self.R
+
+    def rho(self, column: str) -> float:
+        """The column's rho (1 for a fit_on column); InputError for a column without one."""
+        if column in self.fit_on:
+            return 1.0
+        measured = dict(self.relative)
+        if column not in measured:
+            raise InputError(f"no rho for column {column} in report.published_rate.relative (its playouts per "
+                             "CPU-second over its baseline's): measure it with `python -m experiments.rates "
+                             "experiment=<name>`")
+        return measured[column].rho
+
+    def work(self, seconds: float, column: str) -> float:
+        """The paper's machine's work for ``column`` in ``seconds``, t x R x rho: matched time."""
+        return seconds * self.R * self.rho(column)
+
+    def budget(self, seconds: float, column: str) -> int:
+        """A matched_work run's playout budget: enough for matched time and for equal playouts."""
+        return max(1, round(seconds * self.R * max(1.0, self.rho(column))))
 
 
 def published_rate_of(report) -> PublishedRate | None:
@@ -181,24 +222,41 @@ def published_rate_of(report) -> PublishedRate | None:
         return None
     where = f"conf/experiment/{report.get('name')}.yaml"
 
-    def number(key: str) -> float:
-        value = entry.get(key)
+    def number(values, key: str, name: str) -> float:
+        value = values.get(key)
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
-            raise InputError(f"{where}: report.published_rate.{key} must be a number > 0 (playouts per published "
-                             f"second), got {value!r}")
+            raise InputError(f"{where}: report.published_rate.{name} must be a number > 0, got {value!r}")
         return float(value)
 
     if not OmegaConf.is_dict(entry):
-        raise InputError(f"{where}: report.published_rate must be {{R, ci_low, ci_high, fit_on, source}}, "
+        raise InputError(f"{where}: report.published_rate must be {{R, ci_low, ci_high, fit_on, source, relative}}, "
                          f"got {entry!r}")
-    rate, low, high = number("R"), number("ci_low"), number("ci_high")
+    rate, low, high = (number(entry, key, key) for key in ("R", "ci_low", "ci_high"))
     if not low <= rate <= high:
         raise InputError(f"{where}: report.published_rate.R = {rate:g} is outside its interval [{low:g}, {high:g}]")
     fit_on = entry.get("fit_on")
     if not OmegaConf.is_list(fit_on) or not fit_on or not entry.get("source"):
         raise InputError(f"{where}: report.published_rate needs fit_on (the published columns R was fitted on, "
                          f"a list) and source (where R comes from)")
-    return PublishedRate(rate, low, high, tuple(str(c) for c in fit_on), str(entry.source))
+    fit_on = tuple(str(c) for c in fit_on)
+    relative = entry.get("relative")
+    columns = relative.get("columns") if relative is not None else None
+    if relative is not None and (not OmegaConf.is_dict(columns) or not relative.get("measured")):
+        raise InputError(f"{where}: report.published_rate.relative needs measured (the command that measured "
+                         "it) and columns (column: {rho, ci_low, ci_high, against})")
+    rhos = []
+    for column, value in (columns or {}).items():
+        name = f"relative.columns.{column}"
+        if not OmegaConf.is_dict(value) or str(value.get("against")) not in fit_on:
+            raise InputError(f"{where}: report.published_rate.{name} must be {{rho, ci_low, ci_high, against}}, "
+                             f"against one of fit_on ({', '.join(fit_on)})")
+        rho, rho_low, rho_high = (number(value, key, f"{name}.{key}") for key in ("rho", "ci_low", "ci_high"))
+        if not rho_low <= rho <= rho_high:
+            raise InputError(f"{where}: report.published_rate.{name}.rho = {rho:g} is outside its interval "
+                             f"[{rho_low:g}, {rho_high:g}]")
+        rhos.append((str(column), RelativeRate(rho, rho_low, rho_high, str(value.against))))
+    return PublishedRate(rate, low, high, fit_on, str(entry.source), tuple(rhos),
+                         str(relative.measured) if relative is not None else "")
 
 
 def targets_of(report) -> tuple[float, ...] | None:

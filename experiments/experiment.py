@@ -19,7 +19,7 @@ from hydra.errors import HydraException, MissingConfigException
 from omegaconf import OmegaConf, open_dict
 
 from experiments.experiment_targets import experiment_names
-from experiments.cli import job_from
+from experiments.cli import column_of, job_from
 from experiments.config import (PublishedRate, check_override_keys, published_rate_of, register_configs,
                                 starved_rule, targets_of)
 from experiments.runs import Job
@@ -97,7 +97,7 @@ def load_experiment(overrides: list[str], default_report: dict | None = None) ->
         for values in itertools.product(*grid):
             chosen = tuple(f"{key}={value.strip()}" for key, value in zip(keys, values))
             cfg = _variant_config(fixed, chosen, composed)
-            job = job_from(cfg)
+            job = job_from(cfg, column_of(columns, (*fixed, *chosen)))
             variants.append(Variant(_label(columns, chosen, job), chosen, job, cfg.repeats, cfg.root))
     rate = published_rate_of(spec)
     unknown = sorted(set(rate.fit_on) - set(columns.values())) if rate else []
@@ -150,7 +150,13 @@ def check_command_line(overrides: list[str]) -> None:
     with initialize_config_dir(config_dir=str(CONFIG_DIR), version_base="1.3"):
         for configuration in configurations:
             cfg = _compose(configuration)
-            RunStore(cfg.outputs_dir).check(job_from(cfg).domain_options.name)
+            # the column a matched_work budget is read for: the one the command line names, else (the
+            # experiment's own sweep picks it later, load_experiment) a baseline's, to check the options
+            columns = OmegaConf.to_container(cfg.report.columns) if cfg.report is not None and cfg.report.get(
+                "columns") else {}
+            rate = published_rate_of(cfg.report) if cfg.report is not None else None
+            column = column_of(columns, configuration) or (rate.fit_on[0] if rate is not None else None)
+            RunStore(cfg.outputs_dir).check(job_from(cfg, column).domain_options.name)
 
 
 def _variant_config(fixed: list[str], chosen: tuple[str, ...], composed: dict):
@@ -241,7 +247,4 @@ def _hydra_message(error: HydraException) -> str:
 
 def _label(columns: dict, chosen: tuple[str, ...], job: Job) -> str:
     """The column name whose overrides (a key like "algo=nrpa") are all among ``chosen``."""
-    for key, name in columns.items():
-        if set(key.split()) <= set(chosen):
-            return name
-    return " ".join(chosen) or label(job.settings)
+    return column_of(columns, chosen) or " ".join(chosen) or label(job.settings)
