@@ -47,8 +47,7 @@ from nrpa.domains.registry import SameGameOptions
 from nrpa.errors import InputError
 
 DEFAULT_BUILD_SCRIPT = PROJECT_ROOT.parent / "shared" / "tools" / "cpp-ref" / "build.sh"
-HOW_TO_GET = ("a mirror or checkout of github.com/bnegreve/nrpa (`git clone https://github.com/bnegreve/nrpa`, "
-              "or the search tool's fetch of github:bnegreve/nrpa)")
+HOW_TO_GET = "a mirror or checkout of github.com/bnegreve/nrpa (`git clone https://github.com/bnegreve/nrpa`)"
 WORKLOADS = {
     "selective": ("NRPA level 4, selective t = 10 (the C++ code's rule)",
                   SameGameOptions(board="1", policy="selective", threshold=10)),

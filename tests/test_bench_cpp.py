@@ -88,7 +88,7 @@ def test_failing_build(build_script, fake_reference):
 def test_make_without_reference():
     done = subprocess.run(["make", "bench-cpp", "CPP_REF="], cwd=PROJECT_ROOT, capture_output=True, text=True)
     assert done.returncode == 2
-    assert "make bench-cpp needs CPP_REF=" in done.stderr and "fetch of github:bnegreve/nrpa" in done.stderr
+    assert "make bench-cpp needs CPP_REF=" in done.stderr and "git clone https://github.com/bnegreve/nrpa" in done.stderr
 
 
 def test_playouts_line():
@@ -111,7 +111,7 @@ def test_ratio_summary():
 @pytest.mark.slow
 def test_one_pair_against_the_reference():
     if not MIRROR.is_dir() or not bench_cpp.DEFAULT_BUILD_SCRIPT.is_file():
-        pytest.skip(f"needs the mirror {MIRROR} (the search tool's fetch of github:bnegreve/nrpa) "
+        pytest.skip(f"needs the mirror {MIRROR} (a clone of github.com/bnegreve/nrpa) "
                     f"and the build script {bench_cpp.DEFAULT_BUILD_SCRIPT}")
     done = cli("-m", "experiments.bench_cpp", "--reference", str(MIRROR), "--pairs", "1", "--seconds", "1")
     assert done.returncode == 0, done.stderr
