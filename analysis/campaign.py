@@ -19,9 +19,10 @@ loop stops when every claim is decided or capped, or when the budget is spent. R
 the store or the archive cost nothing; the budget counts the runs this call makes.
 
 Which runs: every experiment runs at SCALE's settings, with two exceptions that make the
-verdicts affordable and comparable: a published CPU-time table runs at matched work
-(matched_work=true: a 163.84 s claim is a run of 163.84 x R playouts, R the published runs'
-rate, report.published_rate: the same run on any machine), and at SCALE=paper an
+verdicts affordable and comparable: a published CPU-time table runs at matched time
+(matched_work=true: a 163.84 s claim reads each column at 163.84 x R x rho playouts, R the
+published runs' rate and rho the column's relative rate, report.published_rate: the same run
+on any machine), and at SCALE=paper an
 experiment with budgets of its own per scale (the 20-board tables, the threaded Distributed
 NRPA figures, Morpion, SP-MCTS's speed-up) runs its quick budgets (12 CPU-s a board, 2
 threads), since its paper budgets are cluster-sized (7200 s a board, 16 threads); pass
@@ -52,7 +53,8 @@ from experiments.sweep import make_runs
 from nrpa import interrupt
 from nrpa.errors import InputError
 
-CAP = 200  # runs per column: the papers' own count
+CAP = 200  # the most runs per column a campaign makes: a budget rule (a claim reads every run there is, up
+# to its paper's own count: decide.read_limits)
 MIN_STEP = 5  # a claim's columns grow by at least this many runs a round
 ROUNDS_PER_BUDGET = 6  # a round spends about budget / ROUNDS_PER_BUDGET (progress is seen that often)
 
@@ -208,11 +210,12 @@ class Campaign:
 
     def observe(self):
         self.sources = with_neural_sources(
-            self.claims, {name: decide.PrefixSource(e, self.cap) for name, e in self.experiments.items()}, self.scale)
+            self.claims, {name: decide.PrefixSource(e, self.cap, decide.read_limits(self.claims, e, self.cap))
+                          for name, e in self.experiments.items()}, self.scale)
         self.table = decide.decide_table(self.claims, self.sources, self.cap)
         states = [ClaimState(row["claim"], tuple((row["experiment"], key) for key in row["columns"]),
                              row["verdict"], row["runs_to_decide"],
-                             int(row["min_runs"]) if row["min_runs"] == row["min_runs"] and row["min_runs"]
+                             int(row["min_runs"]) if row["min_runs"] == row["min_runs"] and row["min_runs"] is not None
                              else sequential.MIN_RUNS)
                   for _, row in self.table.iterrows()]
         have, cost = {}, {}
@@ -263,7 +266,7 @@ def run_campaign(overrides: list[str], budget_hours: float, files: list[str] | N
     campaign = Campaign(claims, experiments, cap, scale)
     started = time.time()
     print(f"Deciding {len(claims)} claims with at most {budget_hours:g} CPU-hours of new runs "
-          f"(cap {cap} runs per column; {', '.join(f'{n}: {e.scale}' + (' at matched work' if e.matched_work else '') for n, e in experiments.items())})",
+          f"(cap {cap} runs per column; {', '.join(f'{n}: {e.scale}' + (' at matched time' if e.matched_work else '') for n, e in experiments.items())})",
           flush=True)
     workers = cost(next(iter(experiments.values())))[3]
     confirm(budget_hours * 3600 / workers, workers, yes)  # the budget, spent on every core: its wall time at most

@@ -23,8 +23,8 @@ def interval_name(estimate) -> str:
 
 
 def heading(experiment) -> str:
-    work = (", at the paper's work: budgets of t x R playouts, R the published runs' rate"
-            if experiment.matched_work else "")
+    work = (", at the paper's work: each column budgeted t x R x max(1, rho) playouts, R the published runs' "
+            "rate, rho the column's relative rate" if experiment.matched_work else "")
     return f"**{experiment.title}** ({experiment.scale} scale{work})"
 
 
@@ -55,7 +55,7 @@ def budgets(experiment) -> list:
 
 def stops(experiment) -> str:
     """Where the runs stop: their time budgets, and the playout budgets of runs without one
-    (matched work: t x R playouts)."""
+    (matched time: t x R x max(1, rho) playouts)."""
     settings = [v.job.settings for v in experiment.variants]
     times = sorted({s.max_time for s in settings if s.max_time is not None})
     playouts = sorted({s.max_playouts for s in settings if s.max_time is None and s.max_playouts is not None})
@@ -185,7 +185,7 @@ def engine_speed(speed: dict) -> str:
                 if speed["k"] != speed["k"] else
                 f"k = {speed['k']:.2f} [{speed['ci_low']:.2f}, {speed['ci_high']:.2f}] (95% bootstrap CI over runs, "
                 f"{speed['points']} published points): at t this engine scores as the published runs at k t")
-    matched = (f"The matched-work table reads our runs at t x R playouts, {stated_rate(speed)}; k is a "
+    matched = (f"The matched-time table reads each column at t x R x rho playouts, {stated_rate(speed)}; k is a "
                "measurement of this engine on this machine, never a budget." if speed["stated_rate"] else
                "The experiment states no published runs' rate (report.published_rate): no matched-work table.")
     return (f"Engine speed against the published runs per CPU-second, estimated from these runs: {estimate}. "
@@ -196,13 +196,32 @@ def matched_work(experiment, runs, estimate, speed: dict) -> str:
     inside, cells = speed["cells_matched_inside"]
     same_time, same_time_cells = speed["cells_inside"]
     equal_time = f", against {same_time} of {same_time_cells} at equal time" if same_time_cells else ""
+    stated = speed["stated_rate"]
+    alone = speed.get("published_relative", {})
+    rhos = ", ".join(f"{label} {value.rho:.3g} [{value.ci_low:.3g}, {value.ci_high:.3g}]"
+                     + (f" (the published curves' own: {alone[label]:.3g})" if alone.get(label) == alone.get(label)
+                        and label in alone else "")
+                     for label, value in stated.relative)
     return captioned(experiment, runs, (
-        f"At matched work: our mean best at t x R playouts, read on each run's playouts trace, {stated_rate(speed)}, "
-        f"with its {interval_name(estimate)} in brackets, beside the published mean at t in parentheses (* where "
-        f"it lies outside the CI). Published value inside our CI: {inside} of {cells} cells at matched "
-        f"work{equal_time}. Rows stop where t x R passes the runs' playouts. Matched work was t / k CPU-seconds "
-        "before 2026-11-26 (k a fixed engine-speed factor): those runs are other runs, and the verdicts read on "
-        "them do not carry over."))
+        f"At matched time: each column's mean best at t x R x rho playouts, the work the paper's machine did for "
+        f"that column in t seconds, read on each run's playouts trace; {stated_rate(speed)}; rho, the column's "
+        f"playouts per CPU-second over its baseline's on this engine (report.published_rate.relative, measured by "
+        f"{stated.measured or 'experiments/rates.py'}): {rhos or 'none (every column is a baseline)'}; in parentheses, "
+        f"R fitted on the column's published curve alone over R fitted on its baseline's, the published engine's own "
+        f"relative rate where the curves allow it: far from rho, the relative costs did not carry over. Our mean has "
+        f"its {interval_name(estimate)} in brackets, beside the published mean at t in parentheses (* where it lies "
+        f"outside the CI). Published value inside our CI: {inside} of {cells} cells at matched time{equal_time}. "
+        "Rows stop where t x R x rho passes a column's runs. The same at equal playouts (t x R for every column, "
+        "which uses a playout better, not the papers' comparison) is the _equal_playouts table."))
+
+
+def equal_playouts(experiment, runs, estimate, speed: dict) -> str:
+    return captioned(experiment, runs, (
+        f"At equal playouts: every column's mean best at t x R playouts, {stated_rate(speed)}, with its "
+        f"{interval_name(estimate)} in brackets, beside the published mean at t in parentheses. This answers which "
+        "column uses a playout better, a question the papers do not ask: they compare their columns at the same "
+        "time, and the columns do not cost the same per playout (the _matched table reads each at its own work). "
+        "No verdict on a paper's claim is read here."))
 
 
 def fixed_targets(experiment, runs, axis_name: str, source: str) -> str:

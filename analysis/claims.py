@@ -8,12 +8,16 @@ with its test (analysis/verdicts.py says which test fits which claim and why). E
 is evaluated twice:
   at the published time   our runs at the time the paper states (or at their last checkpoint
                           when the paper's time is beyond the runs' budget: the report says so)
-  at matched work         our runs at t x R playouts, read on their playouts traces, R the
-                          published runs' rate (report.published_rate: playouts per second
-                          of the paper's engine on its machine): the paper's work rather than
-                          its seconds, the same on any machine. Only for claims on a
-                          published CPU-time table; n/a elsewhere (playouts and final scores
-                          are matched work already).
+  at matched time         each column at t x R x rho(column) playouts, read on the runs'
+                          playouts traces, R the published runs' rate (playouts per second
+                          of the paper's engine on its machine, fitted on the baseline column)
+                          and rho the column's playouts per CPU-second over the baseline's on
+                          this engine (report.published_rate.relative, experiments/rates.py):
+                          the work the paper's machine did for that column in t seconds, the
+                          same on any machine. Only for claims on a published CPU-time table;
+                          n/a elsewhere (playouts and final scores need no matching).
+A claim is judged only on a reading of the comparison its paper makes (its file's `basis`:
+equal time, equal playouts, complete searches, final scores, wall time; check_basis).
 A claim may rest on the neural pipeline's stored results instead of an experiment's runs
 (experiment: neural_table1 .. neural_table4, the steps of experiments/neural.py): NeuralSource
 reads them at the report's scale, with the runs of morpion_table2 (Uniform, NRPA(L)) beside
@@ -28,7 +32,10 @@ inconclusive claim gets about how many runs per column would decide it.
 from __future__ import annotations
 
 import argparse
+import collections
+import functools
 import math
+import os
 import sys
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -39,7 +46,7 @@ import yaml
 
 from analysis import verdicts
 from analysis.plots import new_figure, save_figure
-from analysis.report import FIRST_PLAYOUTS, FIRST_TIME, Runs, collect
+from analysis.report import FIRST_PLAYOUTS, FIRST_TIME, Runs, collect, variant_key
 from analysis.stats import best_at, doubling_checkpoints
 from experiments.config import print_outputs
 from experiments.experiment import Experiment, experiment_names, load_experiment
@@ -49,9 +56,21 @@ from nrpa.errors import InputError, did_you_mean
 
 CLAIMS_DIR = Path(__file__).resolve().parent / "claims"
 TESTS = ("compare", "value", "total", "gain", "speedup")
-BASES = ("published time", "matched work")
-KEYS = {"id", "kind", "text", "source", "settings", "experiment", "test", "better", "than", "pairs", "at", "axis",
-        "variant", "published", "margin", "from", "needs_cores"}
+# The fixed-n report's two readings of a claim on a published time table: our runs at the
+# published CPU-seconds, and at matched time (each column at t x R x rho(column) playouts).
+BASES = ("published time", "matched time")
+# The comparison a paper makes, as its claim file states it (`basis:`), and the readings of runs
+# that make that comparison: a claim is judged only on a reading of its own basis (check_basis).
+# Equal time: the time tables ("given the same computation time"), each column at the same
+# seconds (on this engine, or at matched time t x R x rho); equal playouts: the same playouts for
+# every column (Distributed Figure 3); complete searches: each search to the end of its top
+# level, no budget, no restart (the 20-board totals); final scores: each run's final score
+# (Morpion's games; a complete search's is one); wall time: wall-clock seconds on given cores.
+CLAIM_BASES = {"equal time": ("equal time",), "equal playouts": ("equal playouts",),
+               "complete searches": ("complete searches",), "final scores": ("final scores", "complete searches"),
+               "wall time": ("wall time",)}
+KEYS = {"id", "kind", "text", "source", "settings", "experiment", "test", "basis", "better", "than", "pairs", "at",
+        "axis", "variant", "published", "margin", "from", "needs_cores", "reading"}
 # paper: the paper's own words, judged only at the paper's settings; transfer: a paper's claim
 # carried to another domain or algorithm (e.g. Gelly's, made on Go, to SP-MCTS on SameGame);
 # observation: the harness's own. Only paper claims count as the papers'.
@@ -78,6 +97,10 @@ class NotJudged(Exception):
     """The runs cannot judge a claim (too short, too few): the report says why."""
 
 
+class Refused(NotJudged):
+    """The runs are of another basis than the claim's (check_basis): more of them would not judge it."""
+
+
 @dataclass(frozen=True)
 class Claim:
     paper: str
@@ -98,6 +121,8 @@ class Claim:
     settings: tuple = ()  # the paper's settings for it, (key, value) pairs (see CHECKED)
     file: str = ""  # the claims file's stem (analysis/claims/<file>.yaml)
     needs_cores: int = 0  # wall-clock claims: the cores the runs must have had (0: any)
+    basis: str = "equal time"  # the comparison the paper makes (CLAIM_BASES)
+    reading: str = ""  # how the runs read what the paper does not state (settings.unstated), in words
 
     @property
     def paper_settings(self) -> dict:
@@ -142,7 +167,7 @@ def _claim(path: Path, paper: str, entry) -> Claim:
     if unknown:
         raise InputError(f"{where}: unknown key(s) {sorted(unknown)}: "
                          + did_you_mean(min(unknown), sorted(KEYS), "valid are"))
-    missing = {"id", "kind", "text", "source", "experiment", "test"} - set(entry)
+    missing = {"id", "kind", "text", "source", "experiment", "test", "basis"} - set(entry)
     if entry.get("kind") == "paper":
         missing |= {"settings"} - set(entry)
     if missing:
@@ -162,6 +187,11 @@ def _claim(path: Path, paper: str, entry) -> Claim:
             raise InputError(f"{where}: settings.{key}={settings[key]!r} must be a number >= {low:g}")
     if not isinstance(settings.get("unstated", []), list):
         raise InputError(f"{where}: settings.unstated must be a list of what the paper does not state")
+    if settings.get("unstated") and not (isinstance(entry.get("reading"), str) and entry["reading"].strip()):
+        raise InputError(f"{where}: settings.unstated needs reading: how the runs read what the paper does not "
+                         "state (the row shows the verdict under that reading), or \"none\" and why")
+    if entry["basis"] not in CLAIM_BASES:
+        raise InputError(f"{where}: basis={entry['basis']!r} is not valid: {did_you_mean(entry['basis'], CLAIM_BASES)}")
     if entry["test"] not in TESTS:
         raise InputError(f"{where}: test={entry['test']!r} is not valid: {did_you_mean(entry['test'], TESTS)}")
     if entry["experiment"] not in [*experiment_names(), *NEURAL]:
@@ -203,7 +233,8 @@ def _claim(path: Path, paper: str, entry) -> Claim:
                  kind=entry["kind"], where=source["where"].strip(), quote=" ".join(source["quote"].split()),
                  settings=tuple((key, tuple(value) if isinstance(value, list) else value)
                                 for key, value in settings.items()),
-                 file=path.stem, needs_cores=int(entry.get("needs_cores", 0)))
+                 file=path.stem, needs_cores=int(entry.get("needs_cores", 0)), basis=entry["basis"],
+                 reading=" ".join(str(entry.get("reading", "")).split()))
 
 
 @dataclass
@@ -321,105 +352,259 @@ def claim_variants(claim: Claim, experiment: Experiment) -> list:
             if v.label in labels or any(v.label.startswith(f"{label} board ") for label in labels)]
 
 
-def settings_gaps(claim: Claim, source: Source) -> list[str]:
+class Gap(str):
+    """One way the runs behind a claim differ from its paper's settings: its text (the string
+    itself, as the reports show it), and ``kind``, what would close it: NEEDS_HARDWARE (cores or
+    threads this machine does not have), NEEDS_COMPUTE (runs at the paper's settings, affordable
+    in principle: paper_cost), UNSTATED (the paper does not say: the claim file's `reading` says
+    how the runs read it)."""
+
+    kind: str
+
+    def __new__(cls, kind: str, text: str) -> "Gap":
+        gap = super().__new__(cls, text)
+        gap.kind = kind
+        return gap
+
+
+NEEDS_HARDWARE, NEEDS_COMPUTE, UNSTATED = "needs hardware", "needs compute", "unstated setting"
+WHY = (NEEDS_HARDWARE, NEEDS_COMPUTE, UNSTATED)  # a row not judged: the first of its gaps' kinds in this order
+
+
+def machine_cores() -> int:
+    return os.cpu_count() or 1
+
+
+def paper_cores(claim: Claim) -> int:
+    """The cores the paper's runs had: its `cores`, else threads x jobs, else 1."""
+    paper = claim.paper_settings
+    return int(paper.get("cores", paper.get("threads", 1) * paper.get("jobs", 1)))
+
+
+def settings_gaps(claim: Claim, source: Source) -> list[Gap]:
     """Where the runs behind ``claim`` differ from the paper's settings its file states (for a
     paper claim; any kind: fewer cores than ``needs_cores``); empty when they match, and the
-    claim may then be given a verdict."""
+    claim may then be given a verdict. N is stated by none of the five papers: it is read as 100
+    (Rosin's) in every paper, as each experiment's config sets it, and is not a gap."""
     if isinstance(source, NeuralSource):
         return source.gaps(claim)
     gaps = []
     variants = claim_variants(claim, source.experiment)
+    # a setting this machine cannot give: the paper's cores beyond its own
+    cores = NEEDS_HARDWARE if paper_cores(claim) > machine_cores() else NEEDS_COMPUTE
     missing = claim.variants() - {v.label for v in source.experiment.variants}
     if missing:
-        gaps.append(f"{', '.join(sorted(missing))} run only at scale=paper")
+        gaps.append(Gap(cores, f"{', '.join(sorted(missing))} run only at scale=paper"))
     if claim.needs_cores:
         cpus = [r.get("machine", {}).get("cpus") for rs in source.runs.records.values() for r in rs]
         cpus = [c for c in cpus if c]
         if cpus and min(cpus) < claim.needs_cores:
-            gaps.append(f"runs made on {min(cpus)} cores; the claim needs {claim.needs_cores}")
+            gaps.append(Gap(NEEDS_HARDWARE, f"runs made on {min(cpus)} cores; the claim needs {claim.needs_cores}"))
     if claim.kind != "paper" or not variants:
         return gaps
     paper = claim.paper_settings
     if paper.get("unstated"):
-        gaps.append(f"the paper does not state {', '.join(paper['unstated'])}")
+        gaps.append(Gap(UNSTATED, f"the paper does not state {', '.join(paper['unstated'])}"))
     jobs = [v.job.settings for v in variants]
     for key, noun in (("threads", "threads"), ("level", "level"), ("N", "N")):
         if key in paper:
             ours = sorted({getattr(s, key) for s in jobs})
             if (key == "threads" and max(ours) < paper[key]) or (key != "threads" and ours != [paper[key]]):
-                gaps.append(f"{noun} {'/'.join(map(str, ours))} for the paper's {paper[key]}")
+                gaps.append(Gap(cores if key == "threads" else NEEDS_COMPUTE,
+                                f"{noun} {'/'.join(map(str, ours))} for the paper's {paper[key]}"))
     if "jobs" in paper and max(v.root for v in variants) < paper["jobs"]:
-        gaps.append(f"{max(v.root for v in variants)} jobs for the paper's {paper['jobs']}")
+        gaps.append(Gap(cores, f"{max(v.root for v in variants)} jobs for the paper's {paper['jobs']}"))
     if "seconds" in paper:
-        reach = min(_seconds(s, source.experiment.published_rate) for s in jobs)
+        reach = min(_seconds(v.job.settings, source.experiment.published_rate, v.label) for v in variants)
         if reach < paper["seconds"] * (1 - 1e-3):  # t x R playouts are rounded to a whole playout
-            gaps.append(f"{reach:g} s for the paper's {paper['seconds']:g} s")
+            gaps.append(Gap(NEEDS_COMPUTE, f"{reach:.3g} s for the paper's {paper['seconds']:g} s"))
     if paper.get("complete") and any(s.max_time or s.max_playouts or s.restart for s in jobs):
-        budget = min(_seconds(s, source.experiment.published_rate) for s in jobs)
-        gaps.append(f"searches stopped at {budget:g} s for the paper's complete searches" if math.isfinite(budget)
-                    else "searches cut short (a playout budget or restarts) for the paper's complete searches")
+        budget = min(_seconds(v.job.settings, source.experiment.published_rate, v.label) for v in variants)
+        gaps.append(Gap(NEEDS_COMPUTE, f"searches stopped at {budget:g} s for the paper's complete searches"
+                        if math.isfinite(budget) else
+                        "searches cut short (a playout budget or restarts) for the paper's complete searches"))
     return gaps
 
 
-def _seconds(settings, rate) -> float:
-    """A run's budget in the paper's seconds: its time budget, or at matched work its playouts / R
-    (inf: none, a search that runs to its end)."""
+def why_not_judged(gaps: list[Gap]) -> str:
+    """The reason a row with ``gaps`` gets no verdict (WHY's first kind among them); runs that
+    are simply not made yet need compute."""
+    kinds = {gap.kind for gap in gaps}
+    return next((kind for kind in WHY if kind in kinds), NEEDS_COMPUTE)
+
+
+def _seconds(settings, rate, column: str) -> float:
+    """A run's budget in the paper's seconds: its time budget, or for a run budgeted in playouts
+    (matched_work) the published seconds whose work for its column they hold, playouts / (R x
+    rho(column)) (inf: none, a search that runs to its end)."""
     if settings.max_time:
         return float(settings.max_time)
     if settings.max_playouts and rate is not None:
-        return settings.max_playouts / rate.R
+        return settings.max_playouts / rate.work(1.0, column)
     return math.inf
 
 
-def paper_cost(claim: Claim) -> str:
-    """What runs at the paper's settings take, in words, with the command that makes them."""
+@functools.lru_cache(maxsize=None)
+def at_paper_scale(name: str) -> Experiment:
+    """Experiment ``name`` at scale=paper, as its own paper budgets have it (the columns' threads,
+    jobs and budgets a claim's cost is read from)."""
+    return load_experiment([f"experiment={name}", "scale=paper"])
+
+
+def complete_search_seconds(variant, source: Source, key: str) -> float:
+    """CPU-seconds of one complete search of a column (NaN where unknown): its stored runs' mean
+    when they are complete searches, else N^level x P playouts (a complete NRPA or SNRPA search)
+    at the playouts per CPU-second its stored runs made."""
+    settings = variant.job.settings
+    stored = source.runs.records.get(key, []) if isinstance(source, Source) else []
+    if stored and not (settings.max_time or settings.max_playouts or settings.restart) and all(
+            not (r["settings"].get("max_time") or r["settings"].get("max_playouts") or r["settings"].get("restart"))
+            for r in stored):
+        return float(np.mean([r["result"]["cpu_seconds"] for r in stored]))
+    if not stored or settings.algorithm not in ("nrpa", "snrpa"):
+        return math.nan
+    rate = np.mean([r["result"]["playouts"] / max(r["result"]["cpu_seconds"], 1e-9) for r in stored])
+    return settings.N ** settings.level * settings.P / rate
+
+
+def paper_cost(claim: Claim, source: Source) -> tuple[float, str]:
+    """What runs at the paper's settings take: CPU-hours on one core (all the cores a run holds,
+    added up; NaN where unknown), and in words with the command that makes them. Each column is
+    priced at its own settings: its threads and jobs at scale=paper (at most the paper's cores),
+    the paper's seconds, or for a complete search its measured (or N^level x P playouts') cost."""
     if claim.experiment in NEURAL:
         from experiments.neural import plan
 
         step = NEURAL[claim.experiment]
-        return f"`make {MAKE_TARGETS[step]} SCALE=paper`: {plan('paper', step)}"
+        return math.nan, f"`make {MAKE_TARGETS[step]} SCALE=paper`: {plan('paper', step)}"
     paper = claim.paper_settings
-    cores = int(paper.get("cores", paper.get("threads", 1) * paper.get("jobs", 1)))
+    cores = paper_cores(claim)
     runs = int(paper.get("runs", 200))
-    columns = len(claim.variants()) * (20 if claim.test == "total" else 1)
+    experiment = at_paper_scale(claim.experiment)
+    variants = claim_variants(resolve(claim, experiment), experiment)
     command = (f"`make claims SCALE=paper BUDGET=<CPU-h> CLAIMS={claim.file} ARGS=\"--own-paper-budgets"
-               + (" backend=dask backend.address=<scheduler>" if cores > 2 else "") + "\"`")
-    if "seconds" in paper:
-        hours = columns * runs * paper["seconds"] * cores / 3600
-        return f"~{hours:,.0f} CPU-h ({columns} columns x {runs} runs x {paper['seconds']:g} s x {cores} cores): {command}"
-    return f"{columns} columns x {runs} runs on {cores} core(s), to their end: {command}"
+               + (" backend=dask backend.address=<scheduler>" if cores > machine_cores() else "") + "\"`")
+    if paper.get("complete") and any(v.job.settings.max_time or v.job.settings.restart for v in variants):
+        # the paper-scale configs of the 20-board tables run 7,200 s with restarts, not complete searches
+        command = (f"`python run.py -m experiment={claim.experiment} scale=paper max_time=null restart=false` (complete "
+                   "searches; the paper-scale config runs timed searches with restarts)")
+    seconds, pieces, unpriced = 0.0, collections.Counter(), []
+    for variant in variants:
+        settings = variant.job.settings
+        held = min(settings.threads * variant.root, cores)
+        if paper.get("complete") or not (settings.max_time or settings.max_playouts):
+            cost = complete_search_seconds(variant, source, variant_key(experiment, variant))
+            pieces["complete searches (their stored runs' cost, or N^level x P playouts at their rate)"] += 1
+        else:
+            cost = paper.get("seconds", settings.max_time) * held
+            pieces[f"{paper.get('seconds', settings.max_time):g} s x {held} core{'s' if held > 1 else ''}"] += 1
+        if math.isfinite(cost):
+            seconds += runs * cost
+        else:
+            unpriced.append(variant_key(experiment, variant))
+    how = "; ".join(f"{count} column{'s' if count > 1 else ''} x {runs} runs of {what}" for what, count in pieces.items())
+    machine = (f"a machine with {cores} cores (this one has {machine_cores()}); " if cores > machine_cores() else "")
+    if unpriced:  # a complete search's cost is read off a stored run of its column (NMCS, SP-MCTS: none defined)
+        labels = sorted({key.split(" board ")[0] for key in unpriced})
+        missing = f"; not priced: {', '.join(labels)} (no stored run, or no complete search, to read a cost off)"
+        return (seconds / 3600 if seconds else math.nan), \
+            f"{machine}~{seconds / 3600:,.1f} CPU-h on one core for the rest ({how}){missing}: {command}"
+    return seconds / 3600, f"{machine}~{seconds / 3600:,.1f} CPU-h on one core ({how}): {command}"
 
 
-def checkpoint_times(claim: Claim, source: Source, axis: str, rate=None) -> tuple[list[float], str]:
-    """The times (or playouts) at which a claim is judged, and how the report says it: the
-    published times, or with ``rate`` (a PublishedRate: at matched work, on the playouts
-    axis) the published work t x R of each, those the runs reach; the runs' last checkpoint
-    where the claim's time is beyond them."""
-    last = source.last(axis, claim.variants())
-    published = source.reference["time"].to_numpy(dtype=float) if rate else source.published_times(axis, last)
+def check_basis(claim: Claim, reading: str) -> None:
+    """NotJudged unless ``reading`` (what a reading of the runs compares: a key of CLAIM_BASES'
+    values) is a reading of the comparison the claim's paper makes."""
+    if reading not in CLAIM_BASES[claim.basis]:
+        raise Refused(f"the paper compares at {claim.basis}; these runs are read at {reading}: refused (a verdict "
+                        "on another basis answers another question)")
+
+
+def final_reading(claim: Claim, source: Source) -> str:
+    """A reading of runs' final scores: of complete searches when no column the claim reads has
+    a budget or restarts (each search ran to the end of its top level), else of final scores."""
+    jobs = [v.job.settings for v in claim_variants(claim, source.experiment)]
+    return "complete searches" if jobs and not any(s.max_time or s.max_playouts or s.restart for s in jobs) \
+        else "final scores"
+
+
+def time_reading(axis: str, rate) -> str:
+    """What a checkpoint reading compares: wall time, equal time (CPU-seconds, or with ``rate``
+    matched time on the playouts axis), or equal playouts."""
+    if rate is not None or axis == "cpu_seconds":
+        return "equal time"
+    return "wall time" if axis == "wall_seconds" else "equal playouts"
+
+
+def checkpoint_times(claim: Claim, source: Source, axis: str, rate=None) -> tuple[list[tuple[float, dict]], str]:
+    """The points at which a claim is judged, each (t, {column: where the column is read on
+    ``axis``}), and how the report says it. Without ``rate``: the published times, every column
+    read at t. With ``rate`` (a PublishedRate: matched time, on the playouts axis): each column
+    at the paper's work for it in t seconds, t x R x rho(column). Where the claim's time is
+    beyond the runs: the last point every column reaches, and the report says so."""
+    labels = sorted(claim.variants())
+    unit = "playouts" if axis == "playouts" and rate is None else "s"
+    if rate is None:
+        last = source.last(axis, labels)
+        published = source.published_times(axis, last)
+        reach = lambda t: t <= last * (1 + 1e-9)  # noqa: E731
+        position = lambda t, label: t  # noqa: E731
+    else:
+        ends = {label: source.last("playouts", [label]) / rate.work(1.0, label) for label in labels}
+        last = min(ends.values())  # the published seconds every column's runs reach
+        published = source.reference["time"].to_numpy(dtype=float)
+        reach = lambda t: t <= last * (1 + 1e-9)  # noqa: E731
+        position = rate.work
     wanted = published if claim.at == "every" else [published[-1]] if claim.at == "last" else list(claim.at)
-    unit = "playouts" if axis == "playouts" else "s"
-    scaled = [rate.playouts(t) if rate else t for t in wanted]
-    times = [t for t in scaled if t <= last * (1 + 1e-9)]
+    times = [float(t) for t in wanted if reach(t)]
+    matched = "" if rate is None else " at matched time (each column at t x R x rho playouts)"
     if not times:
-        work = f" (the published work of {last / rate.R:.4g} s)" if rate else ""
-        claimed = f"{wanted[-1]:g} s ({scaled[-1]:.4g} playouts)" if rate else f"{wanted[-1]:g} {unit}"
-        return [last], f"{last:.4g} {unit}{work}: the runs end there; the claim is at {claimed}"
+        return [(last, {label: position(last, label) for label in labels})], \
+            f"{last:.4g} {unit}{matched}: the runs end there; the claim is at {wanted[-1]:g} {unit}"
     text = f"{times[0]:.4g} {unit}" if len(times) == 1 else \
         f"{len(times)} checkpoints, {times[0]:.4g}-{times[-1]:.4g} {unit}"
-    return times, text
+    return [(t, {label: position(t, label) for label in labels}) for t in times], text + matched
+
+
+def published_difference(source: Source, a: str, b: str, t: float | None = None) -> float:
+    """The paper's own value of the comparison "a above b": a - b at published time ``t`` of a time
+    table, or of the two columns' totals (``t`` None: a board table's Total row), in a contrast's
+    unit and sign (higher is better: the paper's unit times the sign of value_scale); NaN where the
+    paper has no such cells."""
+    reference = source.reference
+    if reference is None or a not in reference.columns or b not in reference.columns:
+        return math.nan
+    if t is None:
+        row = reference[reference.iloc[:, 0].astype(str) == "Total"]
+    elif "time" in reference.columns:
+        row = reference[np.isclose(reference["time"].to_numpy(dtype=float), t)]
+    else:
+        return math.nan
+    if len(row) != 1:
+        return math.nan
+    return float(row[a].iloc[0] - row[b].iloc[0]) * float(np.sign(source.experiment.value_scale))
+
+
+def pair_name(a: str, b: str, t: float, positions: dict, axis: str, rate) -> str:
+    """A contrast's name: "A vs B at 163.8 s", or at matched time "A vs B at 163.8 s (1.9e+06 vs
+    9.5e+05 playouts)", each column at its own work."""
+    if rate is None:
+        return f"{a} vs {b} at {t:.4g} {'playouts' if axis == 'playouts' else 's'}"
+    return f"{a} vs {b} at {t:.4g} s ({positions[a]:.3g} vs {positions[b]:.3g} playouts)"
 
 
 def evaluate(claim: Claim, source: Source, basis: str) -> tuple[verdicts.Evidence, str] | None:
     """The evidence for ``claim`` from its runs on ``basis`` (one of BASES), with where it
     was judged; None where the basis does not apply."""
     scale = source.experiment.value_scale
-    rate = source.published_rate() if basis == "matched work" else None
-    if basis == "matched work" and (rate is None or claim.axis == "playouts" or claim.test == "gain"):
+    rate = source.published_rate() if basis == "matched time" else None
+    if basis == "matched time" and (rate is None or claim.axis == "playouts" or claim.test == "gain"):
         return None
     if claim.test == "total":
+        check_basis(claim, final_reading(claim, source))
         return _total(claim, source, scale), "final scores"
     if claim.test == "speedup":  # Gelly et al.'s k: the parallel column at t scores as the sequential one at k t
+        check_basis(claim, "wall time")
         from analysis.speedup import speedup_samples
         at = source.last("wall_seconds", {claim.variant, "sequential"})
         if min(len(source.runs.records.get(label, [])) for label in (claim.variant, "sequential")) < 2:
@@ -429,6 +614,7 @@ def evaluate(claim: Claim, source: Source, basis: str) -> tuple[verdicts.Evidenc
                                 runs=len(source.runs.records[claim.variant]),
                                 detail=f"{claim.variant} at {at:g} s: "), f"{at:g} s"
     if claim.test == "value" or source.experiment.kind == "final":
+        check_basis(claim, final_reading(claim, source))
         if claim.test == "value":
             reference = source.reference.set_index(source.reference.columns[0])
             published = float(reference.loc[claim.variant, claim.published])
@@ -441,6 +627,7 @@ def evaluate(claim: Claim, source: Source, basis: str) -> tuple[verdicts.Evidenc
             raise NotJudged("a variant has fewer than 2 runs")
         return verdicts.compare(pairs, unit_scale=scale), "final scores"
     axis = "playouts" if rate else claim.axis or source.time_axis
+    check_basis(claim, time_reading(axis, rate))
     if claim.test == "gain":
         last = source.last(axis, claim.variants())
         checkpoints = doubling_checkpoints(claim.start, last)
@@ -450,15 +637,14 @@ def evaluate(claim: Claim, source: Source, basis: str) -> tuple[verdicts.Evidenc
             raise NotJudged(f"needs 2 runs over 2 doublings from {claim.start:g} s; the runs end at {last:g} s")
         where = f"{len(checkpoints)} checkpoints, {checkpoints[0]:g}-{checkpoints[-1]:g} s"
         return verdicts.gain(matrix, unit_scale=scale, detail=f"{claim.variant}: "), where
-    times, where = checkpoint_times(claim, source, axis, rate)
-    unit = "playouts" if axis == "playouts" else "s"
+    points, where = checkpoint_times(claim, source, axis, rate)
     pairs = []
-    for t in times:
+    for t, positions in points:
         for a, b in claim.pairs:
             # higher is better in the kernel's unit: compare there
-            a_values, b_values = source.at(a, axis, t), source.at(b, axis, t)
+            a_values, b_values = source.at(a, axis, positions[a]), source.at(b, axis, positions[b])
             if np.isfinite(a_values).sum() >= 2 and np.isfinite(b_values).sum() >= 2:
-                pairs.append((f"{a} vs {b} at {t:.4g} {unit}", a_values, b_values))
+                pairs.append((pair_name(a, b, t, positions, axis, rate), a_values, b_values))
     if not pairs:
         raise NotJudged("no checkpoint where both variants have 2 runs with a solution")
     return verdicts.compare(pairs, unit_scale=scale), where
@@ -527,23 +713,25 @@ class NeuralSource:
         return {"epochs": planned["train"]["epochs"], "keep": planned["data"]["keep"],
                 "minutes": planned["exit"]["minutes"]}
 
-    def gaps(self, claim: Claim) -> list[str]:
+    def gaps(self, claim: Claim) -> list[Gap]:
         """settings_gaps for a claim on this step: the pipeline's settings against the paper's
         (CHECKED's neural keys), then those of the NEURAL_BASELINE columns it reads."""
         if claim.kind != "paper":
             return []
         paper, ours = claim.paper_settings, self.settings()
-        gaps = [f"the paper does not state {', '.join(paper['unstated'])}"] if paper.get("unstated") else []
+        gaps = [Gap(UNSTATED, f"the paper does not state {', '.join(paper['unstated'])}")] \
+            if paper.get("unstated") else []
         if "epochs" in paper and ours.get("epochs") != paper["epochs"]:
-            gaps.append(f"{ours.get('epochs')} epochs for the paper's {paper['epochs']}")
+            gaps.append(Gap(NEEDS_COMPUTE, f"{ours.get('epochs')} epochs for the paper's {paper['epochs']}"))
         if "imitation_games" in paper and ours.get("imitation_games", paper["imitation_games"]) < paper["imitation_games"]:
-            gaps.append(f"{ours['imitation_games']} games imitated for the paper's {paper['imitation_games']}")
+            gaps.append(Gap(NEEDS_COMPUTE, f"{ours['imitation_games']} games imitated for the paper's "
+                                           f"{paper['imitation_games']}"))
         if "keep" in paper and list(ours.get("keep", paper["keep"])) != list(paper["keep"]):
-            gaps.append(f"games scoring {ours['keep'][0]}-{ours['keep'][1]} kept for the paper's "
-                        f"{paper['keep'][0]}-{paper['keep'][1]}")
+            gaps.append(Gap(NEEDS_COMPUTE, f"games scoring {ours['keep'][0]}-{ours['keep'][1]} kept for the "
+                                           f"paper's {paper['keep'][0]}-{paper['keep'][1]}"))
         if "hours" in paper and ours.get("minutes", 0) / 60 < paper["hours"]:
-            gaps.append(f"{ours.get('minutes', 0) / 60:.3g} h of Expert Iteration per row for the paper's "
-                        f"{paper['hours']:g} h")
+            gaps.append(Gap(NEEDS_COMPUTE, f"{ours.get('minutes', 0) / 60:.3g} h of Expert Iteration per row for "
+                                           f"the paper's {paper['hours']:g} h"))
         others = sorted(claim.variants() - set(self.own))
         if others:  # the claim as read on the baseline's columns alone (their level, N, ...)
             alone = replace(claim, pairs=tuple((label, label) for label in others), variant=None,
@@ -625,10 +813,14 @@ def claim_columns(claim: Claim, source: Source) -> dict:
     the paper's settings, and how far the runs are from them (gaps: none, a verdict may be
     given; else the paper's settings' cost)."""
     gaps = settings_gaps(claim, source)
+    # the cost of runs at the paper's settings, for a paper claim on a table of this harness
+    known = claim.experiment in NEURAL or claim.experiment in experiment_names()
+    hours, cost = paper_cost(claim, source) if claim.kind == "paper" and known else (math.nan, "")
     return {"paper": claim.paper, "kind": claim.kind, "claim": claim.id, "text": claim.text,
-            "experiment": claim.experiment, "test": claim.test, "source": f"{claim.where}: \"{claim.quote}\"",
-            "paper_settings": settings_text(claim), "gaps": "; ".join(gaps),
-            "paper_cost": paper_cost(claim) if gaps and claim.kind == "paper" else ""}
+            "experiment": claim.experiment, "test": claim.test, "claim_basis": claim.basis, "unit": unit_of(source),
+            "source": f"{claim.where}: \"{claim.quote}\"", "paper_settings": settings_text(claim),
+            "reading": claim.reading, "gaps": "; ".join(gaps),
+            "why": why_not_judged(gaps) if gaps else "", "paper_cost": cost, "paper_cost_hours": hours}
 
 
 def settings_text(claim: Claim) -> str:
@@ -655,6 +847,12 @@ def apply_settings(table: pd.DataFrame, p_columns=("p_support", "p_contradict"),
     away = table.pop("_away")
     table["scaled_down"] = np.where(away, table["verdict"], "")
     table.loc[away, "verdict"] = SCALED_DOWN
+    # a row without a verdict says why: its gaps' kind, or for runs not made (or not made on the
+    # claim's basis) at the paper's settings, compute
+    if "why" not in table:
+        table["why"] = ""
+    unjudged = ~table["verdict"].isin(JUDGED)
+    table["why"] = np.where(unjudged, table["why"].where(table["why"].astype(bool), NEEDS_COMPUTE), "")
     return table
 
 
@@ -693,16 +891,57 @@ def claims_table(claims: list[Claim], sources: dict[str, Source]) -> pd.DataFram
                          "runs_starved": sum(source.runs.starved.get(label, 0) for label in source.runs.records),
                          **evidence_columns(evidence), "detail": evidence.detail, "_evidence": evidence})
     table = apply_settings(pd.DataFrame(rows), by=("basis", "kind"))
+    # no verdict from fewer runs than the budgeted report accepts (analysis/sequential.py): the sd of
+    # a handful of runs says too little, and a smoke report's two runs a column would otherwise decide
+    few = np.array([e is not None and e.runs < minimum_runs(test) for e, test in zip(table["_evidence"], table["test"])],
+                   dtype=bool)
+    for column in ("verdict", "scaled_down"):
+        for index in table.index[table[column].isin(["supported", "contradicted"]) & few]:
+            table.loc[index, column] = "inconclusive"
+            table.loc[index, "detail"] = (f"{table.loc[index, 'detail']} (a verdict needs "
+                                          f"{minimum_runs(table.loc[index, 'test'])} runs per column)")
     table["runs_to_decide"] = [verdicts.runs_to_decide(e, int(f)) if v == "inconclusive" else np.nan
                                for e, f, v in zip(table["_evidence"], table["family"], table["verdict"])]
     return table.drop(columns=["_evidence"])
+
+
+def minimum_runs(test: str) -> int:
+    """The fewest runs per column (or games) on which a report gives a verdict, as the budgeted
+    report (analysis/sequential.py): one sample (a published value, a gain) needs more than pairs."""
+    from analysis import sequential
+
+    return sequential.MIN_RUNS_ONE_SAMPLE if test in ("value", "gain") else sequential.MIN_RUNS
 
 
 def evidence_columns(evidence) -> dict:
     """A report row's columns from its Evidence."""
     return {key: getattr(evidence, key) for key in ("effect", "effect_low", "effect_high", "standardized",
                                                      "standardized_low", "standardized_high", "p_support",
-                                                     "p_contradict")}
+                                                     "p_contradict", "published")}
+
+
+def unit_of(source) -> str:
+    """The unit of a claim's effect, in words: the paper's unit of its table (with its scale)."""
+    if isinstance(source, NeuralSource):
+        return "accuracy, percentage points" if source.step == "table1" else "moves (score)"
+    experiment = source.experiment
+    if experiment.unit:
+        return experiment.unit
+    if abs(experiment.value_scale) != 1:
+        return f"score x {abs(experiment.value_scale):g} (the paper's unit)"
+    return "score"
+
+
+def effect_cells(row) -> tuple[str, str]:
+    """The effect cell, "+3.1 [-47, +50]" (> 0: as claimed), and the paper's own effect of the same
+    comparison beside it, saying when our interval excludes it."""
+    ours = f"{row['effect']:+.4g} [{row['effect_low']:+.4g}, {row['effect_high']:+.4g}]"
+    published = row.get("published", math.nan)
+    if not (isinstance(published, (int, float)) and math.isfinite(published)):
+        return ours, "-"
+    if row["effect_low"] <= published <= row["effect_high"]:
+        return ours, f"{published:+.4g} (inside ours)"
+    return ours, f"{published:+.4g}: not reproduced, ours {ours}"
 
 
 KIND_SECTIONS = {
@@ -714,29 +953,43 @@ KIND_SECTIONS = {
     "observation": ("Observations (the harness's own, not the papers')", "Statements of this harness about its runs."),
 }
 VERDICTS = ("supported", "contradicted", "inconclusive", SCALED_DOWN, "not judged")
+JUDGED = VERDICTS[:3]
 
 
 def counts_line(rows: pd.DataFrame, cpu_hours: float | None = None) -> str:
-    """"3 supported, 1 contradicted, ..." for the rows of one kind (and the CPU behind them)."""
+    """"3 supported, 1 contradicted, 2 inconclusive, 5 not judged (1 needs hardware, ...)" for the
+    rows of one kind (and the CPU behind them)."""
     counts = rows["verdict"].value_counts()
-    text = ", ".join(f"{counts.get(v, 0)} {v}" for v in VERDICTS)
+    why = rows.loc[~rows["verdict"].isin(JUDGED), "why"].value_counts()
+    text = ", ".join(f"{counts.get(v, 0)} {v}" for v in JUDGED)
+    text += f", {int(why.sum())} not judged ({', '.join(f'{why.get(w, 0)} {w}' for w in WHY)})"
     return text + (f"; the runs behind them hold {cpu_hours:.2f} CPU-h" if cpu_hours is not None else "")
 
 
 def claim_cells(row) -> tuple[str, str]:
-    """The verdict cell and the "scaled-down result / paper's settings take" cell of a row."""
+    """The verdict cell and the "what our runs say / what would judge it" cell of a row: for a
+    row not judged, why (hardware, compute, an unstated setting), and what our runs say: under
+    the claim file's reading for an unstated setting, else scaled down, with the cost of runs at
+    the paper's settings."""
+    if row["verdict"] in JUDGED:
+        return f"**{row['verdict']}**", ""
+    verdict = f"not judged: {row['why']}"
     if row["verdict"] != SCALED_DOWN:
-        return f"**{row['verdict']}**" if row["verdict"] != "not judged" else "not judged", ""
-    return SCALED_DOWN, (f"ours: {row['scaled_down']} ({row['gaps']}); at the paper's settings: "
-                         f"{row['paper_cost'] or 'the runs as the paper states them'}")
+        return verdict, (f"at the paper's settings: {row['paper_cost']}" if row.get("paper_cost") else "")
+    if row["why"] == UNSTATED:
+        return verdict, (f"under the reading \"{row['reading']}\" (resting on it): {row['scaled_down']} "
+                         f"({row['gaps']})")
+    return verdict, (f"ours: {row['scaled_down']} ({row['gaps']}); at the paper's settings: "
+                     f"{row['paper_cost'] or 'the runs as the paper states them'}")
 
 
 def markdown(table: pd.DataFrame, scale: str, sources: dict[str, Source]) -> str:
     sources = {name: source for name, source in sources.items() if isinstance(source, Source)}  # runs, not results
     lines = [f"# Claims report ({scale} scale)", "",
-             "Each claim, tested on this harness's runs at the published time and at matched work "
-             "(our runs at t x R playouts, R the published runs' rate stated in each experiment's config, "
-             "report.published_rate). p-values are Holm-corrected across the claims of each kind and evaluation; a "
+             "Each claim, tested on this harness's runs at the published time and at matched time "
+             "(each column at t x R x rho playouts: R the published runs' rate, rho the column's playouts per "
+             "CPU-second over the baseline's on this engine, both stated in each experiment's config, "
+             "report.published_rate), and only on a reading of the comparison its paper makes (the basis column). p-values are Holm-corrected across the claims of each kind and evaluation; a "
              "verdict needs p < 0.05, and a paper's claim gets one only where the runs match the settings its file "
              "states. The effect is the difference in the claimed direction (> 0: as claimed) in the paper's unit, "
              "with its 95% CI: for a value claim our mean minus the published one, for a gain claim the mean gain per "
@@ -814,12 +1067,12 @@ def in_short(table: pd.DataFrame) -> list[str]:
 def plot_effects(table: pd.DataFrame, ax):
     """One row per claim: the standardized effect (difference / the runs' SD; for a gain
     claim log2(late / early gain)) with its CI, filled at the published time, hollow at
-    matched work, coloured by verdict."""
+    matched time, coloured by verdict."""
     colours = {"supported": "tab:green", "contradicted": "tab:red", "inconclusive": "0.5",
                SCALED_DOWN: "tab:blue"}  # blue: what scaled-down runs say, no verdict
     claims = list(dict.fromkeys(table["claim"]))
     for _, row in table[table["verdict"].isin(list(colours))].iterrows():
-        y = len(claims) - 1 - claims.index(row["claim"]) + (0.15 if row["basis"] == "matched work" else -0.15)
+        y = len(claims) - 1 - claims.index(row["claim"]) + (0.15 if row["basis"] == BASES[1] else -0.15)
         colour = colours[row["verdict"]]
         low, high = row["standardized_low"], row["standardized_high"]
         if np.isfinite(low) and np.isfinite(high):
@@ -836,7 +1089,7 @@ def plot_effects(table: pd.DataFrame, ax):
     ax.set_xlabel("standardized effect in the claimed direction (difference / SD of the runs), 95% CI")
     for verdict, colour in colours.items():
         ax.plot([], [], color=colour, marker="o", label=verdict)
-    ax.plot([], [], color="0.3", marker="o", markerfacecolor="white", linestyle="none", label="at matched work")
+    ax.plot([], [], color="0.3", marker="o", markerfacecolor="white", linestyle="none", label="at matched time")
     ax.legend(fontsize="small", loc="lower right")
     ax.grid(True, axis="x", alpha=0.3)
     return ax

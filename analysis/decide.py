@@ -7,8 +7,8 @@ paired run index i, a value whose mean the claim says is > 0, in the claim's uni
            are independent, so pairing them by repeat index is as good as any pairing, and
            a difference of two identical columns is symmetric: few runs suffice)
   value    run i minus (published - margin), and (published + margin) minus run i
-  total    over the boards, the sum of run i of A minus run i of B (one run of each column on
-           each board makes one paired "run")
+  total    the boards as the pairs: per board, the mean of its paired runs' A - B, times the
+           number of boards (the values' mean is the difference of the totals)
   gain     the claim "each doubling of time buys a roughly constant gain", read as the mean
            gain per doubling over the later half of the doublings within a factor 2 of the
            earlier half's: late - early / 2 > 0 and 2 early - late > 0, both linear in a run's
@@ -19,9 +19,10 @@ contrasts from them (the networks' games, paired per held-out game for Table 1);
 makes no runs for it (it reads no column the campaign can grow), and says which `make`
 target would give it more games.
 
-Time-table claims are judged at matched work: our runs at t x R playouts, R the published
-runs' rate (report.published_rate; the runs are made with matched_work=true, so a 163.84 s
-claim is a run of 163.84 x R playouts, the same run on any machine). A column's runs are
+Time-table claims are judged at matched time: each column at t x R x rho(column) playouts, R
+the published runs' rate and rho the column's playouts per CPU-second over its baseline's on
+this engine (report.published_rate; the runs are made with matched_work=true, a run of
+t x R x max(1, rho) playouts, the same run on any machine). A column's runs are
 read as a prefix (repeats 0, 1, ... up to the first missing one), so that the runs behind
 a verdict are the first n of a fixed sequence.
 """
@@ -35,8 +36,10 @@ import pandas as pd
 
 from analysis import sequential, verdicts
 from analysis.claims import (
-    KIND_SECTIONS, MAKE_TARGETS, NEURAL, SCALED_DOWN, Claim, NeuralSource, NotJudged, Source, apply_settings,
-    checkpoint_times, claim_cells, claim_columns, counts_line, evidence_columns,
+    KIND_SECTIONS, MAKE_TARGETS, NEURAL, SCALED_DOWN, Claim, NeuralSource, NotJudged, Refused, Source, apply_settings,
+    NEEDS_COMPUTE, NEEDS_HARDWARE, check_basis, checkpoint_times, claim_cells, claim_columns, claim_variants,
+    counts_line, effect_cells, evidence_columns, experiment_of, final_reading, pair_name, published_difference,
+    time_reading,
 )
 from analysis.report import FIRST_PLAYOUTS, Runs, machine_counts, variant_key
 from analysis.stats import best_at, doubling_checkpoints
@@ -55,22 +58,25 @@ def run_cost(record: dict) -> float:
 
 class PrefixSource(Source):
     """An experiment's runs as prefixes: for each column, its runs 0 .. n-1 (all there), with
-    the CPU-seconds each cost. ``last`` on the playouts axis is fixed by the first
+    the CPU-seconds each cost. A column is read up to its first missing run and at most up to
+    ``limits[column]`` runs (the paper's own count of the claims that read it: read_limits),
+    ``cap`` where no limit is given: the cap that limits a campaign's spending is a budget rule,
+    not a reading rule. ``last`` on the playouts axis is fixed by the first
     sequential.MIN_RUNS runs, so that later runs do not move the checkpoint a claim is
     judged at."""
 
-    def __init__(self, experiment: Experiment, cap: int):
+    def __init__(self, experiment: Experiment, cap: int, limits: dict | None = None):
         records, costs, starved, outliers = {}, {}, {}, {}
         for variant in experiment.variants:
-            found = []
-            paths = experiment.run_paths(variant)[:cap * variant.root]
-            for path in paths:
-                record = experiment.store.load_or_set_aside(path)
+            key = variant_key(experiment, variant)
+            found, paths = [], []
+            for index in range((limits or {}).get(key, cap) * variant.root):
+                paths.append(variant.job.run_path(experiment.store, index))
+                record = experiment.store.load_or_set_aside(paths[-1])
                 if record is None:
                     break
                 found.append(record)
             whole = len(found) // variant.root * variant.root
-            key = variant_key(experiment, variant)
             starved[key], outliers[key] = machine_counts(experiment.store, paths, found)
             costs[key] = [sum(run_cost(r) for r in found[i:i + variant.root]) for i in range(0, whole, variant.root)]
             records[key] = group_root_runs(found[:whole], variant.root) if variant.root > 1 else found[:whole]
@@ -84,6 +90,21 @@ class PrefixSource(Source):
         return super().last(axis, labels)
 
 
+def read_limits(claims: list[Claim], experiment: Experiment, cap: int) -> dict[str, int]:
+    """Each column's reading limit: the largest count of runs (games) the papers state for the
+    claims that read it (`settings: {runs: ...}`: 100,000 games for Morpion's Uniform row), else
+    ``cap``; at least ``cap``, so that what a campaign makes is read."""
+    limits: dict[str, int] = {}
+    for claim in claims:
+        if experiment_of(claim) != experiment.name or claim.experiment in NEURAL:
+            continue
+        stated = claim.paper_settings.get("runs")
+        for variant in claim_variants(claim, experiment):
+            key = variant_key(experiment, variant)
+            limits[key] = max(limits.get(key, cap), int(stated) if isinstance(stated, (int, float)) else cap)
+    return limits
+
+
 def columns(claim: Claim, source: Source) -> list[str]:
     """The variant keys (columns) whose runs the claim reads."""
     if claim.test == "total":
@@ -94,6 +115,7 @@ def columns(claim: Claim, source: Source) -> list[str]:
 def contrasts(claim: Claim, source: PrefixSource) -> tuple[list[sequential.Contrast], str, str]:
     """The claim's contrasts, where they are judged, and on which basis."""
     if isinstance(source, NeuralSource):  # game by game for Table 1, else independent games: any pairing
+        check_basis(claim, "final scores")
         pairs, where = source.pairs(claim)
         return [_paired(name, a, b, source.unit) for name, a, b in pairs], where, "final scores"
     scale = source.experiment.value_scale
@@ -101,6 +123,9 @@ def contrasts(claim: Claim, source: PrefixSource) -> tuple[list[sequential.Contr
     keys = columns(claim, source)
     if any(not source.runs.records.get(key) for key in keys):
         raise NotJudged("a column has no runs yet")
+    reading = final_reading(claim, source)  # for a claim on final scores
+    if claim.test in ("value", "total") or source.experiment.kind == "final":
+        check_basis(claim, reading)
     if claim.test == "speedup":
         raise NotJudged("a speed-up is judged by the fixed-n report (`make claims` without BUDGET): its bootstrap "
                         "has no anytime-valid form here")
@@ -112,45 +137,58 @@ def contrasts(claim: Claim, source: PrefixSource) -> tuple[list[sequential.Contr
         ours = f"our mean {x.mean():.4g} against the published {published:g} +- {claim.margin:g}: "
         return [sequential.Contrast(f"{ours}{claim.variant} above {low:g}", x - low, paired=False),
                 sequential.Contrast(f"{ours}{claim.variant} below {high:g}", high - x, paired=False)], \
-            "final scores", "final scores"
+            "final scores", reading
     if claim.test == "total":
+        # the boards are the pairs: "total A > total B" is "the mean over the boards of A - B > 0",
+        # each board's difference the mean of its paired runs', times the number of boards so that
+        # the mean is the difference of the totals (one run a board, as the papers made, is a sample
+        # of 20)
         (better, worse), = claim.pairs
         n = min(len(source.runs.records[key]) for key in keys)
-        finals = {key: source.finals(key)[:n] for key in keys}
         boards = source.boards()
-        difference = sum(finals[f"{better} board {b}"] - finals[f"{worse} board {b}"] for b in boards)
-        return [sequential.Contrast(f"{better} vs {worse}, total over {len(boards)} boards", difference * unit)], \
-            "final scores", "final scores"
+        per_board = np.array([np.mean(source.finals(f"{better} board {b}")[:n] - source.finals(f"{worse} board {b}")[:n])
+                              for b in boards])
+        return [sequential.Contrast(f"{better} vs {worse}, total over {len(boards)} boards (the boards as the pairs)",
+                                    per_board * len(boards) * unit,
+                                    published=published_difference(source, better, worse))], \
+            "final scores", reading
     if claim.test == "gain":
         return _gain(claim, source, unit)
     if source.experiment.kind == "final":
         return [_paired(f"{a} vs {b}", source.finals(a), source.finals(b), unit) for a, b in claim.pairs], \
-            "final scores", "final scores"
+            "final scores", reading
     matched = source.experiment.matched_work and claim.axis != "playouts"
     rate = source.experiment.published_rate if matched else None
     axis = "playouts" if matched else claim.axis or source.time_axis
+    check_basis(claim, time_reading(axis, rate))
     if claim.axis == "playouts" and source.last(axis, claim.variants()) < FIRST_PLAYOUTS:
         raise NotJudged(f"a run among the first {sequential.MIN_RUNS} of a column made fewer than "
                         f"{FIRST_PLAYOUTS} playouts: no checkpoint to judge at")
-    times, where = checkpoint_times(claim, source, axis, rate)
-    unit_name = "playouts" if axis == "playouts" else "s"
-    found = [_paired(f"{a} vs {b} at {t:.4g} {unit_name}", source.at(a, axis, t), source.at(b, axis, t), unit)
-             for t in times for a, b in claim.pairs]
-    basis = "matched work" if matched else ("playouts" if axis == "playouts" else "equal time")
-    return found, where, basis
+    points, where = checkpoint_times(claim, source, axis, rate)
+    found = [_paired(pair_name(a, b, t, positions, axis, rate), source.at(a, axis, positions[a]),
+                     source.at(b, axis, positions[b]), unit,
+                     published_difference(source, a, b, t) if axis != "playouts" or rate else math.nan)
+             for t, positions in points for a, b in claim.pairs]
+    return found, where, reading_name(time_reading(axis, rate), rate)
 
 
-def _paired(name: str, a: np.ndarray, b: np.ndarray, unit: float) -> sequential.Contrast:
+def reading_name(reading: str, rate=None) -> str:
+    """The basis column of a row: the comparison its runs were read at, and how for matched time."""
+    return f"{reading} (matched: t x R x rho playouts)" if rate is not None else reading
+
+
+def _paired(name: str, a: np.ndarray, b: np.ndarray, unit: float, published: float = math.nan) -> sequential.Contrast:
     n = min(a.size, b.size)
-    return sequential.Contrast(name, (a[:n] - b[:n]) * unit)
+    return sequential.Contrast(name, (a[:n] - b[:n]) * unit, published=published)
 
 
 def _gain(claim: Claim, source: PrefixSource, unit: float) -> tuple[list[sequential.Contrast], str, str]:
-    # at matched work the runs have a playout budget: the doublings of time are read as
-    # doublings of the published work, from claim.start x R playouts
+    # at matched time the runs have a playout budget: the doublings of time are read as
+    # doublings of the published work for the column, from claim.start x R playouts
     rate = source.experiment.published_rate if source.experiment.matched_work else None
     axis, unit_name = ("playouts", "playouts") if rate else (source.time_axis, "s")
-    start = rate.playouts(claim.start) if rate else claim.start
+    check_basis(claim, time_reading(axis, rate))
+    start = rate.work(claim.start, claim.variant) if rate else claim.start
     last = source.last(axis, claim.variants())
     checkpoints = doubling_checkpoints(start, last)
     if len(checkpoints) < 3:
@@ -160,7 +198,7 @@ def _gain(claim: Claim, source: PrefixSource, unit: float) -> tuple[list[sequent
     early = (matrix[:, half] - matrix[:, 0]) / half
     late = (matrix[:, -1] - matrix[:, half]) / (len(checkpoints) - 1 - half)
     where = f"{len(checkpoints)} checkpoints, {checkpoints[0]:g}-{checkpoints[-1]:g} {unit_name}"
-    basis = "matched work" if source.experiment.matched_work else "equal time"
+    basis = reading_name(time_reading(axis, rate), rate)
     return [sequential.Contrast(f"{claim.variant}: late gain above half the early one", (late - early / 2) * unit,
                                 paired=False),
             sequential.Contrast(f"{claim.variant}: late gain below twice the early one", (2 * early - late) * unit,
@@ -189,13 +227,15 @@ def decide_table(claims: list[Claim], sources: dict[str, PrefixSource], cap: int
                "starved": starved}
         try:
             found, where, basis = contrasts(claim, source)
-        except NotJudged as reason:
-            rows.append({**row, "basis": "-", "evaluated_at": "-", "detail": str(reason)})
+        except NotJudged as reason:  # runs on another basis: none is made for it (min_runs 0)
+            rows.append({**row, "basis": "-", "evaluated_at": "-", "detail": str(reason),
+                         "min_runs": 0 if isinstance(reason, Refused) else None})
             continue
         evidence = sequential.judge(found)
         rows.append({**row, "basis": basis, "evaluated_at": where, "runs": evidence.runs,
                      **evidence_columns(evidence), "detail": evidence.detail, "_evidence": evidence,
-                     "min_runs": max(c.min_runs for c in found)})
+                     # a 20-board total's pairs are the boards: one run a board is a sample
+                     "min_runs": 1 if claim.test == "total" else max(c.min_runs for c in found)})
     table = apply_settings(pd.DataFrame(rows))
     undecided = int((table["verdict"].isin(["inconclusive", "not judged"])).sum())
     table["runs_to_decide"] = [
@@ -223,6 +263,9 @@ def to_decide(row) -> str:
     """What an undecided claim would need, in words."""
     if row["verdict"] == "not judged":
         return row["detail"]
+    if row["verdict"] not in ("inconclusive", "supported", "contradicted"):  # not judged at the paper's settings
+        return f"~{row['paper_cost_hours']:,.1f} CPU-h at the paper's settings" \
+            if row["why"] == NEEDS_COMPUTE and row["paper_cost_hours"] == row["paper_cost_hours"] else ""
     if row["verdict"] != "inconclusive":
         return ""
     if row["runs"] < row["min_runs"]:
@@ -252,13 +295,15 @@ def write_report(table: pd.DataFrame, plan, *, scale: str, files, budget_hours: 
     table = table.assign(cap=cap, cpu_hours=table["cpu_seconds"] / 3600)
     table["to_decide"] = [to_decide(row) for _, row in table.iterrows()]
     table["columns"] = ["; ".join(c) for c in table["columns"]]
-    counts = table["verdict"].value_counts()
     folder = next(iter(experiments.values())).store.root / "claims"
     folder.mkdir(parents=True, exist_ok=True)
     stem = folder / "_".join(["claims", scale, *(files or []), "decided"])
     table.to_csv(stem.with_suffix(".csv"), index=False)
-    protocols = ", ".join(f"{name} ({e.scale}{', matched work' if e.matched_work else ''})"
+    protocols = ", ".join(f"{name} ({e.scale}{', matched time' if e.matched_work else ''})"
                           for name, e in experiments.items())
+    papers = table[table["kind"] == "paper"]
+    compute = papers[papers["why"] == NEEDS_COMPUTE]["paper_cost_hours"]
+    hardware = papers[papers["why"] == NEEDS_HARDWARE]
     lines = [
         f"# Claims decided under a budget ({scale} scale)", "",
         f"Made {when:%Y-%m-%d %H:%M} UTC by `make claims BUDGET={budget_hours:g}h SCALE={scale}` "
@@ -267,42 +312,59 @@ def write_report(table: pd.DataFrame, plan, *, scale: str, files, budget_hours: 
         f"- Budget {budget_hours:g} CPU-h; spent by this call {spent / 3600:.2f} CPU-h. The runs behind the verdicts "
         f"(this call's, earlier calls', archived ones) hold {table['cpu_seconds'].sum() / 3600:.2f} CPU-h "
         "(a column shared by several claims counts once per claim).",
-        "- Verdicts of the papers' claims: " + counts_line(table[table["kind"] == "paper"])
-        + f"; {len(plan.capped)} claims got no more runs (beyond the cap of {cap} runs per column, or no effect); "
-        f"about {plan.still_needed / 3600:.1f} CPU-h more would decide the others.",
-        "- Method: each claim is reduced to contrasts whose mean it says is > 0 (paired runs of two columns, or "
-        "runs against a published boundary; analysis/decide.py) and each contrast gets an anytime-valid p-value "
-        "from the asymptotic confidence sequence of Waudby-Smith, Arbour, Sinha, Kennedy and Ramdas (Annals of "
-        "Statistics, 2024; Robbins' normal mixture as in Howard, Ramdas, McAuliffe and Sekhon, 2021), so that "
-        "judging again after every round does not inflate false verdicts; intersection-union within a claim, "
-        f"Holm across the claims, alpha = {verdicts.ALPHA}. No verdict from fewer than {sequential.MIN_RUNS} "
-        f"paired runs ({sequential.MIN_RUNS_ONE_SAMPLE} for one sample). The effect is in the claimed direction "
-        "(> 0: as claimed), in the paper's unit, with its 95% confidence sequence. analysis/sequential.py; the "
-        "false-verdict rate of the whole loop on null claims is checked by simulation in tests/test_sequential.py.",
-        f"- Runs: {protocols}."
-        + (" Matched work is t x R playouts, R the published runs' rate (report.published_rate); until 2026-11-26 "
-           "it was t / k CPU-seconds with a fixed engine-speed factor k: those runs are other runs (other run "
-           "ids), and verdicts made on them do not carry over." if any(e.matched_work for e in experiments.values())
-           else ""), *starved_lines(table), "",
+        "- Verdicts of the papers' claims: " + counts_line(papers)
+        + f". Inconclusive: {len(plan.capped)} claims got no more runs (beyond the cap of {cap} runs per column, "
+        f"no effect, or nothing more runs would lift), and about {plan.still_needed / 3600:.1f} CPU-h more would "
+        f"decide the others within the cap. Not judged, needing compute: ~{compute.sum():,.1f} CPU-h on one core "
+        f"at the papers' settings ({int(compute.notna().sum())} of {len(compute)} rows priced; the rows say how), "
+        f"needing hardware: {len(hardware)} rows, which name the machine; an unstated setting: the rows show the "
+        "verdict under the harness's reading, marked as resting on it.",
+        "- The basis of every row: the comparison its paper makes (equal time: the time tables, \"given the same "
+        "computation time\"; equal playouts; complete searches; final scores; wall time on given cores) and the "
+        "reading of the runs behind it. A claim is judged only on a reading of its own basis; runs of another are "
+        "refused (analysis/claims.py, check_basis). Equal time on a published time table is read at matched time: "
+        "each column at t x R x rho(column) playouts, R the published runs' rate (fitted on the baseline column) and "
+        "rho the column's playouts per CPU-second over the baseline's on this engine, measured by "
+        "experiments/rates.py (report.published_rate in each experiment's config): the work the paper's machine did "
+        "for that column in t seconds. Equal playouts (t x R for every column) is another question, which uses a "
+        "playout better, and decides no claim of equal time.",
+        "- Method: each claim is reduced to contrasts whose mean it says is > 0 (paired runs of two columns, runs "
+        "against a published boundary, or a 20-board total with the boards as the pairs; analysis/decide.py) and each "
+        "contrast gets an anytime-valid p-value from the asymptotic confidence sequence of Waudby-Smith, Arbour, "
+        "Sinha, Kennedy and Ramdas (Annals of Statistics, 2024; Robbins' normal mixture as in Howard, Ramdas, "
+        "McAuliffe and Sekhon, 2021), so that judging again after every round does not inflate false verdicts; "
+        f"intersection-union within a claim, Holm across the claims, alpha = {verdicts.ALPHA}. No verdict from fewer "
+        f"than {sequential.MIN_RUNS} paired runs ({sequential.MIN_RUNS_ONE_SAMPLE} for one sample). A claim reads "
+        "every run of its columns there is, up to the paper's own count where it states one (the cap limits what a "
+        "campaign makes, not what a claim reads). analysis/sequential.py; the false-verdict rate of the whole loop "
+        "on null claims is checked by simulation in tests/test_sequential.py.",
+        "- The effect: the comparison that decides the verdict (the weakest of a \"best\" or \"every\" claim's; "
+        "named in the \"decided by\" column), signed so that **> 0 always means as claimed** (for a lower-is-better "
+        "unit, lower; for a published value, inside its margin), in the paper's unit with its scale (the unit "
+        "column), with its 95% confidence sequence; beside it the paper's own value of the same comparison, and "
+        "where our interval excludes it, \"not reproduced\".",
+        f"- Runs: {protocols}.", *starved_lines(table), "",
         ""]
     for kind, (title, about) in KIND_SECTIONS.items():
         rows = table[table["kind"] == kind]
         if not len(rows):
             continue
         lines += [f"## {title}", "", about, "", f"- {counts_line(rows, rows['cpu_seconds'].sum() / 3600)}.", "",
-                  "| claim | source | paper's settings | judged at | basis | verdict | effect [95% CS] | p support / "
-                  "contradict (Holm) | runs per column | CPU-h | to decide | decided by | scaled down |",
-                  "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+                  "| claim | source | paper's settings | basis: the paper's / the runs read at | judged at | verdict | "
+                  "effect [95% CS] (> 0: as claimed) | unit | the paper's effect | p support / contradict (Holm) | "
+                  "runs per column | CPU-h | to decide | decided by | not judged: our runs, and what would judge it |",
+                  "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
         for _, row in rows.iterrows():
             verdict, scaled = claim_cells(row)
-            head = f"| {row['text']} | {row['source']} | {row['paper_settings'] or '-'} |"
+            head = f"| {row['text']} | {row['source']} | {row['paper_settings'] or '-'} | {row['claim_basis']} / " \
+                   f"{row['basis']} |"
             if row["evaluated_at"] == "-":
-                lines.append(f"{head} - | - | {verdict} | - | - | {row['runs']} | {row['cpu_hours']:.2f} | "
-                             f"{row['to_decide']} | - | {scaled} |")
+                lines.append(f"{head} - | {verdict} | - | {row['unit']} | - | - | {row['runs']} | "
+                             f"{row['cpu_hours']:.2f} | {row['to_decide']} | - | {scaled} |")
                 continue
+            effect, published = effect_cells(row)
             lines.append(
-                f"{head} {row['evaluated_at']} | {row['basis']} | {verdict} | "
-                f"{row['effect']:+.4g} [{row['effect_low']:+.4g}, {row['effect_high']:+.4g}] | "
+                f"{head} {row['evaluated_at']} | {verdict} | {effect} | {row['unit']} | {published} | "
                 f"{row['p_support_holm']:.2g} / {row['p_contradict_holm']:.2g} | {row['runs']} | "
                 f"{row['cpu_hours']:.2f} | {row['to_decide']} | {row['detail']} | {scaled} |")
         lines.append("")

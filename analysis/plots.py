@@ -22,17 +22,16 @@ def plot_checkpoints(table: pd.DataFrame, ax, *, xlabel: str, ylabel: str = "mea
                      matched: pd.DataFrame | None = None):
     """Lines of ``mean`` with ``ci_low``..``ci_high`` bands per variant, over a log2 axis;
     the ``published`` column, where present, as hollow markers of the same colour; the
-    published values of ``matched`` (a matched-work table) as hollow squares at ``our_playouts``,
-    t x R, the published work of t (on the playouts axis)."""
+    published values of ``matched`` (a matched-time table) as hollow squares at ``our_playouts``,
+    t x R x rho, the published work of t for that column (on the playouts axis)."""
     published_shown = False
     if matched is not None:
         colours = {variant: column_colour(index) for index, variant in enumerate(table["variant"].unique())}
         for variant, rows in matched.groupby("variant", sort=False):
             ax.plot(rows["our_playouts"], rows["published"], linestyle=":", marker="s", markerfacecolor="none",
                     color=colours.get(variant, KEY_GREY), markersize=4, linewidth=0.8)
-        rate = float((matched["our_playouts"] / matched["checkpoint"]).iloc[0])
         ax.plot([], [], linestyle=":", marker="s", markerfacecolor="none", color=KEY_GREY,
-                label=f"published at t x R playouts (R = {rate:g}: matched work)")
+                label="published at t x R x rho playouts (matched time)")
     for index, (variant, rows) in enumerate(table.groupby("variant", sort=False)):
         colour = column_colour(index)
         _line_with_band(ax, rows["checkpoint"], rows["mean"], rows, colour, variant, linewidth=1.5)

@@ -11,8 +11,11 @@ returns Tables and Figures, which report() writes, printing their paths:
                    factor k by which this engine outruns the published runs per CPU-second (a
                    measurement, never a budget) and the published runs' rate R (report.published_rate)
                    beside R estimated from these runs, with their CIs
-               outputs/tables/<name>_<scale>_matched.csv / .md   the same table at matched work:
-                   our mean at t x R playouts beside the published mean at t
+               outputs/tables/<name>_<scale>_matched.csv / .md   the same table at matched time:
+                   each column's mean at t x R x rho(column) playouts (the paper's machine's work for
+                   that column in t seconds) beside the published mean at t
+               outputs/tables/<name>_<scale>_equal_playouts.csv / .md   the same at equal playouts, t x R
+                   for every column: which column uses a playout better (not the papers' comparison)
                outputs/tables/<name>_<scale>_playouts.csv / .md   the same at 100 playouts and every doubling
                outputs/figures/<name>_<scale>.png / .pdf (and _playouts)
                outputs/tables/<name>_<scale>_final.csv (/ .md), for domains that judge a final
@@ -166,7 +169,7 @@ def variant_key(experiment: Experiment, variant) -> str:
 def checkpoints_report(experiment: Experiment, runs: Runs, estimate) -> list[Table | Figure]:
     """Mean best score at doubling checkpoints of time and of playouts with its CI, the
     published values beside them; for a published time table, this engine's speed against
-    the published runs and the same comparison at matched work; then the domain's judgement
+    the published runs and the same comparison at matched time; then the domain's judgement
     of the final solutions."""
     reference = load_reference(experiment.reference) if experiment.reference else None
     budgets = [v.job.settings.max_time for v in experiment.variants if v.job.settings.max_time]
@@ -179,7 +182,7 @@ def checkpoints_report(experiment: Experiment, runs: Runs, estimate) -> list[Tab
     ylabel = f"mean best: {experiment.unit}" if experiment.unit else "mean best score"
     speed = matched = None
     if reference is not None and "time" in reference.columns:  # a published time table
-        speed, matched = matched_work(experiment, runs, estimate, time_axis if budgets else None, fewest_playouts)
+        speed, matched = matched_work(experiment, runs, estimate, time_axis if budgets else None)
     outputs = []
     for axis, axis_name, first, last, published, suffix in axes:
         if last is None or last < first:
@@ -305,17 +308,16 @@ def scaled_traces(runs: Runs, axis: str, scale: float) -> dict[str, list[tuple]]
             for label, rs in runs.records.items() if rs}
 
 
-def matched_work(experiment: Experiment, runs: Runs, estimate, time_axis: str | None,
-                 playouts_budget: float) -> tuple[dict, pd.DataFrame | None]:
+def matched_work(experiment: Experiment, runs: Runs, estimate, time_axis: str | None) -> tuple[dict, pd.DataFrame | None]:
     """A published time table against these runs. This engine's speed k (a measurement,
     never a budget: at t CPU-seconds it scores as the published runs at k t), estimated from
     the runs on ``time_axis`` (NaN without one: runs budgeted in playouts); the published
     runs' rate R estimated from these runs on the playouts axis, on the columns the
     experiment's report.published_rate was fitted on (a check of the stated R); and, with
-    the stated R, the table at matched work: our mean at t x R playouts, read on each run's
-    playouts trace, beside the published mean at t (rows up to ``playouts_budget``).
-    Returns the estimates (with the stated R and the cell counts) and the matched table (None
-    without a stated R)."""
+    the stated R, the table at matched time: each column's mean at t x R x rho(column)
+    playouts, read on each run's playouts trace, beside the published mean at t (and the same at
+    equal playouts, t x R, in speed["equal_playouts"]). Returns the estimates (with the stated R
+    and the cell counts) and the matched table (None without a stated R)."""
     reference = load_reference(experiment.reference)
     scale = experiment.value_scale
 
@@ -337,15 +339,34 @@ def matched_work(experiment: Experiment, runs: Runs, estimate, time_axis: str | 
     fitted = engine_speed(playout_traces, published(stated.fit_on))
     speed.update(rate=1 / fitted["k"], rate_ci_low=1 / fitted["ci_high"], rate_ci_high=1 / fitted["ci_low"],
                  rate_points=fitted["points"])
-    times = reference["time"].to_numpy(dtype=float)
-    times = times[stated.playouts(times) <= playouts_budget * (1 + 1e-9)]
-    statistics = checkpoint_statistics(scaled_traces(runs, "playouts", scale), stated.playouts(times),
-                                       estimate=estimate)
-    statistics["checkpoint"] = np.tile(times, len(playout_traces))  # rows read by the published time
-    matched = side_by_side(statistics, reference)
-    matched.insert(2, "our_playouts", stated.playouts(matched["checkpoint"]))
+    # a check of rho: R fitted on each column's published curve alone, over R fitted on its baseline's, is
+    # the published engine's relative rate; where it is near rho, the relative costs carry over
+    alone = engine_speed(playout_traces, published(list(playout_traces)), resamples=0)["per_variant"]
+    speed["published_relative"] = {label: alone[value.against] / alone[label]
+                                   for label, value in stated.relative if label in alone and value.against in alone}
+    speed["matched"] = matched = matched_table(runs, reference, scale, estimate, stated.work)
+    speed["equal_playouts"] = matched_table(runs, reference, scale, estimate, lambda t, label: stated.playouts(t))
     speed["cells_matched_inside"] = cells_inside(matched)
     return speed, matched
+
+
+def matched_table(runs: Runs, reference: pd.DataFrame, scale: float, estimate, work) -> pd.DataFrame:
+    """Our mean of each column at ``work(t, column)`` playouts (matched time: PublishedRate.work,
+    t x R x rho; equal playouts: t x R) beside the published mean at t, for the published times t
+    whose work every run of every column reaches (one row per t for every column)."""
+    traces = scaled_traces(runs, "playouts", scale)
+    fewest = {label: min(r["result"]["playouts"] for r in runs.records[label]) for label in traces}
+    times = [t for t in reference["time"].to_numpy(dtype=float)
+             if all(work(t, label) <= fewest[label] * (1 + 1e-9) for label in traces)]
+    tables = []
+    for label, label_traces in traces.items():
+        positions = np.array([work(t, label) for t in times])
+        statistics = checkpoint_statistics({label: label_traces}, positions, estimate=estimate)
+        statistics["checkpoint"] = times  # rows read by the published time
+        table = side_by_side(statistics, reference)
+        table.insert(2, "our_playouts", positions)
+        tables.append(table)
+    return pd.concat(tables, ignore_index=True)
 
 
 def speed_tables(experiment: Experiment, runs: Runs, estimate, speed: dict,
@@ -354,18 +375,27 @@ def speed_tables(experiment: Experiment, runs: Runs, estimate, speed: dict,
     the cell counts; one row) and, with a stated R, _matched."""
     stated = speed["stated_rate"]
     row = {key: value for key, value in speed.items()
-           if key not in ("per_variant", "cells_inside", "cells_matched_inside", "stated_rate")}
+           if key not in ("per_variant", "cells_inside", "cells_matched_inside", "stated_rate", "matched",
+                          "equal_playouts", "published_relative")}
     row.update(R=stated.R if stated else np.nan, R_ci_low=stated.ci_low if stated else np.nan,
                R_ci_high=stated.ci_high if stated else np.nan, R_fit_on="; ".join(stated.fit_on) if stated else None,
                R_source=stated.source if stated else None)
     for key in ("cells_inside", "cells_matched_inside"):
         row[f"{key}_ci"], row[key.replace("inside", "judged")] = speed[key]
     row.update({f"k {label}": k for label, k in speed["per_variant"].items()})
+    if stated:
+        row.update({f"rho {label}": value.rho for label, value in stated.relative})
+        row.update({f"published relative rate {label}": value
+                    for label, value in speed.get("published_relative", {}).items()})
     outputs = [Table("_engine_speed", pd.DataFrame([row]))]
     if matched is not None:
         outputs.append(Table("_matched", matched, markdown(
-            matched, axis_name="published CPU seconds t (ours at t x R playouts)",
+            matched, axis_name="published CPU seconds t (each column at t x R x rho playouts)",
             caption=captions.matched_work(experiment, runs, estimate, speed))))
+        equal = speed["equal_playouts"]
+        outputs.append(Table("_equal_playouts", equal, markdown(
+            equal, axis_name="published CPU seconds t (every column at t x R playouts)",
+            caption=captions.equal_playouts(experiment, runs, estimate, speed))))
     return outputs
 
 

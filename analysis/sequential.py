@@ -69,6 +69,7 @@ class Contrast:
     name: str
     values: np.ndarray
     paired: bool = True
+    published: float = math.nan  # the paper's own value of this comparison (same unit and sign), where it has one
 
     @property
     def min_runs(self) -> int:
@@ -119,6 +120,7 @@ class Sequence:
     p_less: float
     low: float  # the running intersection of the 95% confidence sequence
     high: float
+    published: float = math.nan  # the contrast's published value
 
 
 def judge_contrast(contrast: Contrast) -> Sequence:
@@ -126,12 +128,13 @@ def judge_contrast(contrast: Contrast) -> Sequence:
     values = values[np.isfinite(values)]
     if values.size < contrast.min_runs:
         mean = float(values.mean()) if values.size else math.nan
-        return Sequence(contrast.name, int(values.size), mean, math.nan, 1.0, 1.0, -math.inf, math.inf)
+        return Sequence(contrast.name, int(values.size), mean, math.nan, 1.0, 1.0, -math.inf, math.inf,
+                        contrast.published)
     n, mean, sd = _prefix_statistics(values, contrast.min_runs)
     half = np.where(sd > 0, radius(n, sd), 0.0)
     return Sequence(contrast.name, int(values.size), float(mean[-1]), float(sd[-1]),
                     float(mixture_p(n, mean, sd).min()), float(mixture_p(n, -mean, sd).min()),
-                    float((mean - half).max()), float((mean + half).min()))
+                    float((mean - half).max()), float((mean + half).min()), contrast.published)
 
 
 def judge(contrasts: list[Contrast], *, detail: str = "") -> Evidence:
@@ -139,8 +142,9 @@ def judge(contrasts: list[Contrast], *, detail: str = "") -> Evidence:
     sequences = [judge_contrast(c) for c in contrasts]
     deciding = max(sequences, key=lambda s: (s.p_greater, -s.mean if s.mean == s.mean else math.inf))
     p_contradict = min(1.0, len(sequences) * min(s.p_less for s in sequences))
-    if not deciding.mean > 0:  # heading for contradiction: size it on the strongest opposite
-        deciding = min(sequences, key=lambda s: s.p_less)
+    if not deciding.mean > 0:  # heading for contradiction: size it on the strongest opposite (on a tie of
+        # p-values, often all 1 on few runs, the lowest mean: the comparison furthest from the claim)
+        deciding = min(sequences, key=lambda s: (s.p_less, s.mean if s.mean == s.mean else math.inf))
     sd = deciding.sd if deciding.sd > 0 else math.nan
     runs = min(s.runs for s in sequences)
     return Evidence(
@@ -148,7 +152,8 @@ def judge(contrasts: list[Contrast], *, detail: str = "") -> Evidence:
         effect=deciding.mean, effect_low=deciding.low, effect_high=deciding.high,
         standardized=deciding.mean / sd, standardized_low=deciding.low / sd, standardized_high=deciding.high / sd,
         se=deciding.sd / math.sqrt(runs) if runs else math.nan, distance=abs(deciding.mean), runs=runs,
-        detail=f"{detail}{deciding.name}" + (f" (of {len(sequences)} comparisons)" if len(sequences) > 1 else ""))
+        detail=f"{detail}{deciding.name}" + (f" (of {len(sequences)} comparisons)" if len(sequences) > 1 else ""),
+        published=deciding.published)
 
 
 def runs_to_decide(evidence: Evidence, family: int, cap: int, min_runs: int = MIN_RUNS) -> float:

@@ -178,7 +178,7 @@ class Built:
     error: str | None
 
     def title(self) -> str:
-        matched = " (at matched work: budgets t x R playouts)" if self.experiment.matched_work else ""
+        matched = " (at matched time: budgets of t x R x max(1, rho) playouts)" if self.experiment.matched_work else ""
         return self.experiment.title + matched
 
     def runs_text(self) -> str:
@@ -262,9 +262,9 @@ def claims_page(root: Path, scale: str, built: dict[str, Built], facts: Provenan
             cpu = row.cpu_hours if decided else claim_cpu_hours(row.claim, claims, built)
             effect = ("-" if pd.isna(row.effect) else
                       f"{row.effect:+.4g} [{row.effect_low:+.4g}, {row.effect_high:+.4g}]")
-            # under a budget, a claim judged at matched work read the matched-work runs (a fixed-n
-            # report reads the plain runs at t x R playouts): link to their section when the site has it
-            matched = decided and row.basis == "matched work" and f"{row.experiment}_work" in built
+            # under a budget, a claim judged at matched time read the matched-work runs (a fixed-n
+            # report reads the plain runs at t x R x rho playouts): link to their section when the site has it
+            matched = decided and "matched" in str(row.basis) and f"{row.experiment}_work" in built
             anchor = f"{row.experiment}_work" if matched else row.experiment
             target = (f'<a href="{page_of(row.experiment)}.html#{anchor}">{row.experiment}</a>'
                       if anchor in built else html.escape(row.experiment))

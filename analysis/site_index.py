@@ -7,7 +7,7 @@ their CPU-hours and commands). Nothing is judged here: every verdict is a row of
 - A claim's verdict comes from the report written last that holds it: several reports of one
   scale can hold a claim (a fixed-n `make claims`, one under a budget, one of a few papers'
   files). The claims page shows every row of every report.
-- A claim judged on two bases (a fixed-n report: at the published time and at matched work)
+- A claim judged on two bases (a fixed-n report: at the published time and at matched time)
   has a row per basis, and each row counts, as in the claims report's own counts line.
 - A paper's block is on the page (analysis/site.py's PAGES) of most of its claims' experiments.
   Transfers (a paper's finding carried to another domain) go with the page of their experiment,
@@ -100,6 +100,7 @@ def claim_item(row) -> str:
     basis = row.get("basis", "-")
     scaled = text_of(row, "scaled_down") if row["verdict"] == SCALED_DOWN else ""
     notes = [html.escape(basis)] if basis not in ("-", "") else []
+    notes += [f"why: {html.escape(text_of(row, 'why'))}"] if text_of(row, "why") else []  # hardware, compute, unstated
     notes += [f"scaled down: {html.escape(scaled)}"] if scaled else []
     note = f" <small>({'; '.join(notes)})</small>" if notes else ""
     return (f'<li><span class="verdict {verdict_class(row["verdict"])}">{html.escape(row["verdict"])}</span> '
@@ -136,7 +137,7 @@ def further_html(rows: pd.DataFrame) -> str:
 # The report's figures an index shows: the main one (on the time axis), else the one by playouts
 # (runs at matched work have no time budget; it draws the published values at t x R playouts).
 HEADLINE_SUFFIXES = ("", "_playouts")
-INSIDE = re.compile(r"Published value inside our CI(?: here)?: \d+ of \d+ cells(?: at matched work)?")
+INSIDE = re.compile(r"Published value inside our CI(?: here)?: \d+ of \d+ cells(?: at matched (?:work|time))?")
 
 
 def main_figure(item) -> Figure | None:

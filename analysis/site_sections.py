@@ -170,16 +170,16 @@ def checkpoint_figure(table: pd.DataFrame, axis_name: str, ytitle: str, matched:
             ours = matched[matched["variant"] == variant]
             figure.add_scatter(
                 x=values(ours["our_playouts"]), y=values(ours["published"]), mode="lines+markers",
-                name=f"{variant}, published at t x R playouts", legendgroup=variant, showlegend=False,
+                name=f"{variant}, published at t x R x rho playouts", legendgroup=variant, showlegend=False,
                 line=dict(color=colour, dash="dot", width=1), marker=dict(symbol="square-open", size=8),
                 text=[f"<b>{html.escape(variant)}</b>: published {number(row.published)} at t = {row.checkpoint:g} s,"
-                      f"<br>drawn at t x R = {row.our_playouts:,.0f} playouts (matched work)<br>ours there: mean "
+                      f"<br>drawn at t x R x rho = {row.our_playouts:,.0f} playouts (matched time)<br>ours there: mean "
                       f"{number(row.mean)}, 95% CI [{number(row.ci_low)}, {number(row.ci_high)}], n = {row.runs}"
                       for row in ours.itertuples()], hovertemplate=HOVER)
     if table["published"].notna().any():
         legend_key(figure, "published at t (hollow circles)", "circle-open")
     if matched is not None:
-        legend_key(figure, "published at t x R playouts (matched work)", "square-open", dash="dot")
+        legend_key(figure, "published at t x R x rho playouts (matched time)", "square-open", dash="dot")
     return layout(figure, xtitle=axis_name, ytitle=ytitle, log2_ticks=table["checkpoint"])
 
 
@@ -297,7 +297,7 @@ def engine_speed_text(outputs: list) -> str | None:
         estimated = ("" if pd.isna(speed["rate"]) else
                      f" ({speed['rate']:,.0f} [{speed['rate_ci_low']:,.0f}, {speed['rate_ci_high']:,.0f}] "
                      "from these runs)")
-        parts.append(f"matched work at t x R playouts, R = {speed['R']:,.0f} [{speed['R_ci_low']:,.0f}, "
+        parts.append(f"matched time at t x R x rho playouts, R = {speed['R']:,.0f} [{speed['R_ci_low']:,.0f}, "
                      f"{speed['R_ci_high']:,.0f}] per published second{estimated}")
     return "; ".join(parts) or "engine-speed factor k: not estimable from these runs"
 
@@ -350,7 +350,7 @@ def section_html(experiment: Experiment, runs: Runs, outputs: list | None, error
                           figure_html(f"{name}-figure{suffix}", checkpoint_figure(
                               frame, axis_name, ylabel, matched if suffix == "_playouts" else None))]
         if matched is not None:
-            parts += ["<h3>At matched work</h3>", table("_matched")]
+            parts += ["<h3>At matched time</h3>", table("_matched")]
         if "_targets" in tables:
             axis = next(c for c in tables["_targets"].frame.columns if c.startswith("ert_") and c != "ert_playouts")
             parts += ["<h3>Time to a score (fixed-target view)</h3>", table("_targets"),

@@ -51,6 +51,7 @@ class Evidence:
     distance: float  # how far the effect is from the boundary a decision must cross
     runs: int  # runs per column now
     detail: str  # which comparison decided, in words
+    published: float = math.nan  # the paper's own value of the deciding comparison, in the effect's unit and sign
 
 
 @dataclass(frozen=True)
@@ -118,7 +119,7 @@ def compare(pairs: list[tuple[str, np.ndarray, np.ndarray]], *, unit_scale: floa
     name, deciding, runs = max(tests, key=lambda test: (test[1].p_greater, -test[1].difference))
     p_contradict = min(1.0, len(tests) * min(test.p_less for _, test, _ in tests))
     if deciding.difference <= 0:  # heading for contradiction: size it on the strongest opposite
-        name, deciding, runs = min(tests, key=lambda test: test[1].p_less)
+        name, deciding, runs = min(tests, key=lambda test: (test[1].p_less, test[1].difference))
     scale = abs(unit_scale)
     sd = deciding.sd if deciding.sd > 0 else np.nan
     return Evidence(

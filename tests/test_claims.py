@@ -155,7 +155,7 @@ def test_a_wrong_claim_file_is_refused_with_what_is_wrong(tmp_path, entry, messa
     # the later of two equal keys wins: each case's own kind or source replaces the defaults
     (tmp_path / "paper.yaml").write_text(
         f"paper: P\nclaims:\n  - id: c1\n    kind: paper\n    text: T\n    {SOURCE}\n    settings: {{}}\n"
-        f"    experiment: selective_table3\n    {entry}\n")
+        f"    experiment: selective_table3\n    basis: equal time\n    {entry}\n")
     with pytest.raises(InputError, match=message.replace("(", r"\(").replace(")", r"\)").replace("[", r"\[")):
         load_claims(tmp_path)
 
@@ -163,7 +163,7 @@ def test_a_wrong_claim_file_is_refused_with_what_is_wrong(tmp_path, entry, messa
 def test_a_paper_claim_needs_its_source_and_settings(tmp_path):
     (tmp_path / "paper.yaml").write_text(
         "paper: P\nclaims:\n  - id: c1\n    kind: paper\n    text: T\n    experiment: selective_table3\n"
-        "    test: compare\n    pairs: [[tabu, no_tabu]]\n")
+        "    test: compare\n    basis: equal time\n    pairs: [[tabu, no_tabu]]\n")
     with pytest.raises(InputError, match=r"missing \['settings', 'source'\]"):
         load_claims(tmp_path)
 
@@ -201,24 +201,24 @@ def test_the_claims_report_on_smoke_runs(tmp_outputs):
     paths = claims_report(["scale=smoke", f"outputs_dir={tmp_outputs}"], claims)
     assert {p.name for p in paths} == {"claims_smoke.csv", "claims_smoke.md", "claims_smoke.png", "claims_smoke.pdf"}
     table = pd.read_csv(tmp_outputs / "claims" / "claims_smoke.csv")
-    # two claims, each at the published time and at matched work (the table states its R)
+    # two claims, each at the published time and at matched time (the table states its R and rho)
     assert table[["claim", "basis"]].values.tolist() == [
-        ["tabu-first", "published time"], ["tabu-first", "matched work"],
-        ["late", "published time"], ["late", "matched work"], ["steady", "published time"]]
+        ["tabu-first", "published time"], ["tabu-first", "matched time"],
+        ["late", "published time"], ["late", "matched time"], ["steady", "published time"]]
     assert set(table["verdict"][:4]) <= {"supported", "contradicted", "inconclusive"}
     # smoke runs end at 0.08 s: no doublings to judge a gain on, and the report says so
     assert table["verdict"][4] == "not judged" and "runs end at 0.08 s" in table["detail"][4]
     late = table[table["claim"] == "late"]["evaluated_at"].tolist()
     assert late[0] == "0.08 s: the runs end there; the claim is at 163.84 s"
-    # at matched work: on the playouts axis, the runs' fewest playouts, the published work of
-    # that many playouts at R per second, against the claim's 163.84 s x R playouts
+    # at matched time: each column on the playouts axis at t x R x rho(column); the runs end at the
+    # published seconds whose work the fewest playouts of a column reach, against the claim's 163.84 s
     from analysis.report import collect
     experiment = load_experiments(claims, ["scale=smoke", f"outputs_dir={tmp_outputs}"])["selective_table3"]
     runs = collect(experiment).records
-    last = min(r["result"]["playouts"] for label in ("t_gt_10", "tabu") for r in runs[label])
-    rate = experiment.published_rate.R
-    assert late[1] == (f"{last} playouts (the published work of {last / rate:.4g} s): the runs end there; "
-                       f"the claim is at 163.84 s ({163.84 * rate:.4g} playouts)")
+    rate = experiment.published_rate
+    last = min(min(r["result"]["playouts"] for r in runs[label]) / rate.work(1.0, label) for label in ("t_gt_10", "tabu"))
+    assert late[1] == (f"{last:.4g} s at matched time (each column at t x R x rho playouts): the runs end there; "
+                       "the claim is at 163.84 s")
     report = (tmp_outputs / "claims" / "claims_smoke.md").read_text()
     assert "# Claims report (smoke scale)" in report and "t > 10 above tabu at 163.84 s" in report
     assert "1 not judged" in report and "## The papers' claims" in report
@@ -232,9 +232,11 @@ def test_the_claims_command_refuses_a_scale_it_does_not_know():
 def test_matched_work_runs_the_papers_protocol_at_the_papers_work_in_playouts():
     from experiments.experiment import load_experiment
     experiment = load_experiment(["experiment=stabilized_table4", "scale=paper", "matched_work=true"])
-    rate = experiment.published_rate.R
-    assert all(v.job.settings.max_time is None and v.job.settings.max_playouts == round(163.84 * rate)
+    rate = experiment.published_rate
+    assert all(v.job.settings.max_time is None and v.job.settings.max_playouts == rate.budget(163.84, v.label)
                for v in experiment.variants)
+    nrpa = next(v for v in experiment.variants if v.label == "NRPA")
+    assert nrpa.job.settings.max_playouts == round(163.84 * rate.R)  # the baseline: rho 1
     assert experiment.output_name == "stabilized_table4_paper_work"
 
 
@@ -248,7 +250,7 @@ def test_the_report_names_a_contradicted_claim_in_plain_words():
     from analysis.claims import in_short
     table = pd.DataFrame([
         {"claim": "a", "text": "A beats B.", "basis": "published time", "verdict": "contradicted"},
-        {"claim": "a", "text": "A beats B.", "basis": "matched work", "verdict": "supported"},
+        {"claim": "a", "text": "A beats B.", "basis": "matched time", "verdict": "supported"},
         {"claim": "c", "text": "C scores 5.", "basis": "published time", "verdict": "inconclusive"},
         {"claim": "d", "text": "D scores 6.", "basis": "published time", "verdict": "contradicted"},
         {"claim": "e", "text": "E carries over.", "basis": "published time", "verdict": "contradicted"}])
@@ -273,7 +275,7 @@ def source_of(name, *overrides):
 
 def test_a_claim_at_settings_the_runs_scale_down_names_each_gap():
     from analysis.claims import settings_gaps
-    claim = Claim("P", "f4", "shared L=1 best", "distributed_fig4", "compare",
+    claim = Claim("P", "f4", "shared L=1 best", "distributed_fig4", "compare", basis="wall time",
                   pairs=(("strategy=leaf_shared threads=2", "strategy=node2_shared threads=2"),),
                   settings=(("seconds", 500), ("threads", 32), ("level", 4)))
     gaps = settings_gaps(claim, source_of("distributed_fig4", "scale=quick"))
@@ -292,8 +294,9 @@ def test_matched_work_meets_the_papers_seconds_in_playouts_and_a_smoke_budget_do
         labels = {v.label for v in source_of(name, "scale=paper", "matched_work=true").experiment.variants}
         anyone = replace(claim, experiment=name, pairs=((sorted(labels)[0], sorted(labels)[1]),))
         assert settings_gaps(anyone, source_of(name, "scale=paper", "matched_work=true")) == [], name
-    assert settings_gaps(claim, source_of("selective_table3", "scale=smoke", "matched_work=true")) == \
-        ["0.08 s for the paper's 163.84 s"]
+    # smoke: 0.08 s of each column's work (rounded to whole playouts: 0.0798 s of one of them)
+    (gap,) = settings_gaps(claim, source_of("selective_table3", "scale=smoke", "matched_work=true"))
+    assert gap in ("0.08 s for the paper's 163.84 s", "0.0798 s for the paper's 163.84 s")
 
 
 def test_complete_searches_and_unstated_settings_are_gaps():
@@ -308,7 +311,7 @@ def test_a_column_only_the_paper_scale_has_is_a_gap_and_a_misspelt_one_an_error(
     from analysis.claims import check_columns, settings_gaps
     from experiments.experiment import load_experiment
     quick = load_experiment(["experiment=distributed_fig4", "scale=quick"])
-    paper_only = Claim("P", "32", "32 above 16", "distributed_fig4", "compare",
+    paper_only = Claim("P", "32", "32 above 16", "distributed_fig4", "compare", basis="wall time",
                        pairs=(("strategy=leaf_shared threads=32", "strategy=leaf_shared threads=16"),))
     at_paper = load_experiment(["experiment=distributed_fig4", "scale=paper"])
     if "strategy=leaf_shared threads=32" in {v.label for v in at_paper.variants}:
@@ -322,7 +325,7 @@ def test_a_column_only_the_paper_scale_has_is_a_gap_and_a_misspelt_one_an_error(
 
 def test_the_most_threads_placeholder_reads_the_experiments_largest_thread_count():
     from analysis.claims import resolve
-    claim = Claim("P", "f4", "best on the most threads", "distributed_fig4", "compare",
+    claim = Claim("P", "f4", "best on the most threads", "distributed_fig4", "compare", basis="wall time",
                   pairs=(("strategy=leaf_shared threads={threads}", "strategy=leaf_shared threads=1"),))
     assert resolve(claim, source_of("distributed_fig4", "scale=quick").experiment).pairs == (
         ("strategy=leaf_shared threads=2", "strategy=leaf_shared threads=1"),)
@@ -366,10 +369,11 @@ def test_a_claim_at_the_end_reads_where_every_run_ends_between_two_doublings():
                                     "b": [{"result": {"playouts": 100_000_000}}] * 2})
     source = Source(experiment, runs)
     at_end = Claim("P", "end", "a above b", "x", "compare", pairs=(("a", "b"),), at="last", axis="playouts")
-    assert checkpoint_times(at_end, source, "playouts") == ([96_000_000], "9.6e+07 playouts")
+    assert checkpoint_times(at_end, source, "playouts") == ([(96_000_000, {"a": 96_000_000, "b": 96_000_000})],
+                                                            "9.6e+07 playouts")
     every = Claim("P", "every", "a above b", "x", "compare", pairs=(("a", "b"),), at="every", axis="playouts")
-    times, _ = checkpoint_times(every, source, "playouts")
-    assert times == [100 * 2**k for k in range(20)] + [96_000_000]  # 100 x 2^19 = 52,428,800 < 96e6
+    points, _ = checkpoint_times(every, source, "playouts")
+    assert [t for t, _ in points] == [100 * 2**k for k in range(20)] + [96_000_000]  # 100 x 2^19 = 52,428,800 < 96e6
 
 
 def test_a_speedup_within_the_papers_band_is_supported_and_one_far_below_contradicted():
@@ -388,7 +392,8 @@ def test_a_speedup_within_the_papers_band_is_supported_and_one_far_below_contrad
 def test_a_speedup_claim_needs_a_published_number(tmp_path):
     (tmp_path / "paper.yaml").write_text(
         f"paper: P\nclaims:\n  - id: c1\n    kind: transfer\n    text: T\n    {SOURCE}\n"
-        "    experiment: spmcts_speedup\n    test: speedup\n    variant: sequential\n    published: two\n"
+        "    experiment: spmcts_speedup\n    test: speedup\n    basis: wall time\n    variant: sequential\n"
+        "    published: two\n"
         "    margin: 0.5\n")
     with pytest.raises(InputError, match="test=speedup needs published: the speed-up the paper gives, a number"):
         load_claims(tmp_path)

@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from analysis import decide, sequential
-from analysis.claims import Claim, load_claims
+from analysis.claims import Claim, Refused, load_claims
 from analysis.stats import best_at
 from analysis.campaign import budget_of, campaign_experiments, run_campaign
 from tests.conftest import PROJECT_ROOT, cli
@@ -31,21 +31,38 @@ def experiment_of(outputs, claims):
     return campaign_experiments(claims, "smoke", [f"outputs_dir={outputs}"], cap=200)["selective_table3"]
 
 
-def test_a_compare_claim_is_the_paired_differences_at_matched_work(selective_runs):
+def test_a_compare_claim_is_the_paired_differences_at_matched_time(selective_runs):
+    """Each column read at the paper's work for it: t x R x rho(column) playouts."""
     claim = Claim("P", "late", "t > 10 above tabu at the end", "selective_table3", "compare",
                   pairs=(("t_gt_10", "tabu"),), at="last")
     experiment = experiment_of(selective_runs, [claim])
     assert experiment.matched_work  # a published CPU-time table: judged at the paper's work
+    rate = experiment.published_rate
     source = decide.PrefixSource(experiment, cap=200)
     (contrast,), where, basis = decide.contrasts(claim, source)
-    end = round(0.08 * experiment.published_rate.R)  # smoke's 0.08 s as playouts: the runs' budget
-    assert all(r["result"]["playouts"] == end for r in source.runs.records["tabu"])
-    by_hand = [best_at(a["trace"]["playouts"], a["trace"]["score"], [end])[0]
-               - best_at(b["trace"]["playouts"], b["trace"]["score"], [end])[0]
+    for label in ("t_gt_10", "tabu"):  # each run holds both readings: the longer of t x R x rho and t x R
+        assert all(r["result"]["playouts"] == rate.budget(0.08, label) for r in source.runs.records[label])
+    # smoke's runs end at 0.08 published s for a column with rho >= 1, at 0.08 / rho for one below
+    last = min(rate.budget(0.08, label) / rate.work(1.0, label) for label in ("t_gt_10", "tabu"))
+    at = {label: rate.work(last, label) for label in ("t_gt_10", "tabu")}
+    by_hand = [best_at(a["trace"]["playouts"], a["trace"]["score"], [at["t_gt_10"]])[0]
+               - best_at(b["trace"]["playouts"], b["trace"]["score"], [at["tabu"]])[0]
                for a, b in zip(source.runs.records["t_gt_10"], source.runs.records["tabu"])]
-    assert basis == "matched work" and len(by_hand) == RUNS
+    assert basis == "equal time (matched: t x R x rho playouts)" and len(by_hand) == RUNS
     assert np.allclose(contrast.values, by_hand, equal_nan=True)
-    assert "the runs end there" in where
+    assert "the runs end there" in where and "at matched time" in where
+
+
+def test_an_equal_time_claim_is_refused_on_a_reading_at_equal_playouts(selective_runs):
+    """The same columns read at the same playouts answer another question: refused, and the
+    campaign makes no runs for it (nothing more of them would judge it)."""
+    claim = Claim("P", "late", "t > 10 above tabu", "selective_table3", "compare", pairs=(("t_gt_10", "tabu"),),
+                  axis="playouts", basis="equal time")
+    source = decide.PrefixSource(experiment_of(selective_runs, [claim]), cap=200)
+    with pytest.raises(Refused, match="the paper compares at equal time; these runs are read at equal playouts"):
+        decide.contrasts(claim, source)
+    row = decide.decide_table([claim], {"selective_table3": source}, cap=200).iloc[0]
+    assert row["verdict"] == "not judged" and row["min_runs"] == 0 and "refused" in row["detail"]
 
 
 def test_a_column_is_read_up_to_its_first_missing_run(selective_runs, tmp_path):
@@ -64,7 +81,7 @@ def test_a_column_is_read_up_to_its_first_missing_run(selective_runs, tmp_path):
 
 
 def test_a_value_claim_tests_the_runs_against_both_ends_of_its_margin(selective_runs):
-    claim = Claim("P", "v", "tabu scores 1000", "selective_table3", "value", variant="tabu",
+    claim = Claim("P", "v", "tabu scores 1000", "selective_table3", "value", basis="final scores", variant="tabu",
                   published="mean", margin=50.0)
     experiment = experiment_of(selective_runs, [claim])
 
@@ -91,13 +108,15 @@ def test_a_campaign_with_no_budget_judges_the_stored_runs_and_makes_none(selecti
     # smoke runs stop at 0.08 s of the paper's work: no verdict on a claim at 163.84 s, what they say kept apart
     assert by_claim.loc["samegame-tabu-beats-no-tabu", "verdict"] == "not judged at the paper's settings"
     assert by_claim.loc["samegame-tabu-beats-no-tabu", "scaled_down"] in ("supported", "contradicted", "inconclusive")
-    assert by_claim.loc["samegame-tabu-beats-no-tabu", "gaps"] == "0.08 s for the paper's 163.84 s"
+    assert by_claim.loc["samegame-tabu-beats-no-tabu", "gaps"] in ("0.08 s for the paper's 163.84 s",
+                                                                   "0.0798 s for the paper's 163.84 s")
     assert by_claim.loc["weakschur-rule-k6", "verdict"] == "not judged at the paper's settings"
     assert by_claim.loc["weakschur-rule-k6", "scaled_down"] == "not judged"
     report = next(p for p in paths if p.suffix == ".md").read_text()
     assert "Waudby-Smith" in report and "anytime-valid" in report
-    # what changed for verdicts made on the former matched-work runs, at t / k CPU-seconds
-    assert "Matched work is t x R playouts" in report and "verdicts made on them do not carry over" in report
+    # the basis of every row: the paper's comparison, and matched time per column
+    assert "t x R x rho(column) playouts" in report and "runs of another are refused" in report
+    assert "| equal time / equal time (matched: t x R x rho playouts) |" in report
 
 
 @pytest.mark.slow

@@ -58,7 +58,7 @@ def table1_results(settings):
             "columns": {"Resnet R2": "11" + "101", "Resnet R1": "01" + "000", "BasicCNN R1": "00" + "010"}}
 
 
-ACCURACY = Claim("P", "acc", "R2 above both R1", "neural_table1", "compare",
+ACCURACY = Claim("P", "acc", "R2 above both R1", "neural_table1", "compare", basis="final scores",
                  pairs=(("Resnet R2", "Resnet R1"), ("Resnet R2", "BasicCNN R1")), settings=PAPER)
 
 
@@ -99,9 +99,11 @@ def test_a_row_at_the_papers_settings_is_judged_and_one_below_them_is_scaled_dow
 
 
 def test_a_network_is_set_beside_morpion_table2s_runs_with_welchs_t(tmp_path):
-    claim = Claim("P", "r2", "R2 above uniform", "neural_table2", "compare", pairs=(("Resnet R2", "Uniform"),),
+    claim = Claim("P", "r2", "R2 above uniform", "neural_table2", "compare", basis="final scores",
+                  pairs=(("Resnet R2", "Uniform"),),
                   settings=(*PAPER, ("level", 0)))
-    r2, uniform = [50.0, 52, 61, 47, 55], [39.0, 44, 41, 35, 43, 40]
+    # 15 games or more a column: no report gives a verdict on fewer (analysis/sequential.py's minimum)
+    r2, uniform = [50.0, 52, 61, 47, 55] * 3, [39.0, 44, 41, 35, 43, 40] * 3
     source = neural_source(tmp_path, "neural_table2", results={"settings": AS_THE_PAPER, "columns": {
         "Resnet R2": r2, "Resnet R1": [44.0, 45], "BasicCNN R1": [41.0, 40]}}, baseline={"Uniform": uniform})
     assert settings_gaps(claim, source) == []  # level 0: morpion_table2's Uniform column
@@ -111,7 +113,8 @@ def test_a_network_is_set_beside_morpion_table2s_runs_with_welchs_t(tmp_path):
     row = claims_table([claim], {"neural_table2": source}).iloc[0]
     assert row["verdict"] == "supported"
     # NRPA(1)'s N is not stated by the paper: a gap of the baseline's column, never judged
-    nrpa = Claim("P", "n1", "NRPA(1) above R1", "neural_table2", "compare", pairs=(("NRPA(1)", "Resnet R1"),),
+    nrpa = Claim("P", "n1", "NRPA(1) above R1", "neural_table2", "compare", basis="final scores",
+                 pairs=(("NRPA(1)", "Resnet R1"),),
                  settings=(*PAPER, ("level", 1), ("unstated", ("N",))))
     assert settings_gaps(nrpa, source) == ["the paper does not state N"]
     row = claims_table([nrpa], {"neural_table2": source}).iloc[0]
@@ -137,7 +140,7 @@ def test_results_not_made_read_not_judged_with_the_make_target_that_makes_them(t
 
 
 def test_table_4_has_one_run_per_row_and_is_never_judged(tmp_path):
-    claim = Claim("P", "t4", "NeuralNRPA(2) A highest", "neural_table4", "compare",
+    claim = Claim("P", "t4", "NeuralNRPA(2) A highest", "neural_table4", "compare", basis="final scores",
                   pairs=(("NeuralNRPA(2) A", "NeuralNMCS(1)c A"),), settings=(("hours", 180),))
     absent = neural_source(tmp_path / "a", "neural_table4", scale="paper")
     assert settings_gaps(claim, absent) == []  # paper scale: 10,800 minutes
@@ -177,13 +180,13 @@ def test_the_campaign_reads_neural_claims_and_grows_none_of_their_columns(tmp_pa
 def test_a_wrong_neural_claim_is_refused_with_what_is_wrong(tmp_path, entry, message):
     (tmp_path / "paper.yaml").write_text(
         "paper: P\nclaims:\n  - id: c1\n    kind: paper\n    text: T\n    source: {where: Table 1, quote: Q}\n"
-        f"    settings: {{}}\n    {entry}\n")
+        f"    settings: {{}}\n    basis: final scores\n    {entry}\n")
     with pytest.raises(InputError, match=message.replace("(", r"\(").replace("[", r"\[")):
         load_claims(tmp_path)
 
 
 def test_a_neural_claim_on_a_column_neither_source_has_is_refused_before_any_work():
-    claim = Claim("P", "c1", "T", "neural_table2", "compare", pairs=(("Resnet R3", "Uniform"),))
+    claim = Claim("P", "c1", "T", "neural_table2", "compare", basis="final scores", pairs=(("Resnet R3", "Uniform"),))
     with pytest.raises(InputError, match=r"\['Resnet R3'\] are not columns of neural_table2 or morpion_table2"):
         load_experiments([claim], ["scale=smoke"])
 

@@ -54,18 +54,24 @@ def test_selective_table_3_runs_its_four_playout_rules_at_smoke_scale(tmp_output
     published = pd.read_csv(REFERENCE / "selective_table3_samegame_board1.csv").set_index("time")
     first = table[table["checkpoint"] == 0.01].set_index("variant")["published"]
     assert first.to_dict() == published.loc[0.01].to_dict()
-    # beside it, the engine's speed against the published runs and the table at matched work:
-    # our mean at t x R playouts beside the published mean at t, up to the runs' fewest playouts
+    # beside it, the engine's speed against the published runs and the table at matched time:
+    # each column's mean at t x R x rho(column) playouts beside the published mean at t, up to the
+    # published times every column's runs reach
     speed = pd.read_csv(tmp_outputs / "tables" / "selective_table3_smoke_engine_speed.csv")
     rate = speed["R"][0]
-    matched = pd.read_csv(tmp_outputs / "tables" / "selective_table3_smoke_matched.csv")
-    np.testing.assert_allclose(matched["our_playouts"], matched["checkpoint"] * rate)
     experiment = load_experiment(["experiment=selective_table3", "scale=smoke", f"outputs_dir={tmp_outputs}"])
+    rho = {label: experiment.published_rate.rho(label) for label in ("no_tabu", "tabu", "t_gt_0", "t_gt_10")}
+    assert rho["no_tabu"] == 1 and speed["rho tabu"][0] == rho["tabu"]
+    matched = pd.read_csv(tmp_outputs / "tables" / "selective_table3_smoke_matched.csv")
+    np.testing.assert_allclose(matched["our_playouts"], matched["checkpoint"] * rate * matched["variant"].map(rho))
     runs = collect(experiment)
-    fewest = min(r["result"]["playouts"] for records in runs.records.values() for r in records)
-    assert matched["our_playouts"].max() <= fewest < 2 * matched["our_playouts"].max()  # published t double
-    # a cell is the mean of each run's best at t x R on its playouts trace
-    by_hand = np.mean([best_at(r["trace"]["playouts"], r["trace"]["score"], [0.01 * rate])[0]
+    reach = min(min(r["result"]["playouts"] for r in runs.records[label]) / (rate * rho[label]) for label in rho)
+    assert matched["checkpoint"].max() <= reach < 2 * matched["checkpoint"].max()  # published t double
+    # the same at equal playouts, t x R for every column: another question, its own table
+    equal = pd.read_csv(tmp_outputs / "tables" / "selective_table3_smoke_equal_playouts.csv")
+    np.testing.assert_allclose(equal["our_playouts"], equal["checkpoint"] * rate)
+    # a cell is the mean of each run's best at t x R x rho on its playouts trace
+    by_hand = np.mean([best_at(r["trace"]["playouts"], r["trace"]["score"], [0.01 * rate * rho["tabu"]])[0]
                        for r in runs.records["tabu"]])
     assert matched.set_index(["variant", "checkpoint"])["mean"][("tabu", 0.01)] == pytest.approx(by_hand)
     assert matched.set_index(["variant", "checkpoint"])["published"][("tabu", 0.01)] == published.loc[0.01, "tabu"]

@@ -168,7 +168,7 @@ def test_a_starved_run_is_set_aside_remade_and_absent_from_a_table_and_a_verdict
     table = final_report(experiment, runs_read, t_interval)[0]
     assert table.frame.set_index("variant")["runs"].to_dict() == {"A": 2, "B": 3}
     assert "set aside as starved" in table.markdown and "A: 1" in table.markdown
-    claim = Claim("P", "c", "A above B", "starved", "compare", pairs=(("A", "B"),))
+    claim = Claim("P", "c", "A above B", "starved", "compare", pairs=(("A", "B"),), basis="final scores")
     decided = decide.decide_table([claim], {"starved": decide.PrefixSource(experiment, cap=3)}, cap=3)
     assert decided.iloc[0]["starved"] == "A: 1" and len(decide.PrefixSource(experiment, cap=3).runs.records["A"]) == 1
     assert "starved A: 1." in decide.starved_lines(decided)[0]

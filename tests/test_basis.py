@@ -1,0 +1,114 @@
+"""Each claim judged on the comparison its paper made (issue 52): the basis a claim file states,
+matched time per column (t x R x rho), the refusal of a reading of another basis, the whole
+sample, the deciding comparison, and why a row is not judged, with its true cost."""
+
+import math
+
+import numpy as np
+import pytest
+
+from analysis import sequential
+from analysis.claims import (NEEDS_COMPUTE, NEEDS_HARDWARE, Claim, Refused, check_basis, effect_cells,
+                             load_claims, paper_cost, why_not_judged, Gap, UNSTATED)
+from experiments.config import PublishedRate, RelativeRate
+from experiments.experiment import load_experiment
+from experiments.rates import baseline_of, geometric_summary
+from nrpa.errors import InputError
+
+
+def rate_with(rho: float) -> PublishedRate:
+    return PublishedRate(1000.0, 900.0, 1100.0, ("base",), "test", (("other", RelativeRate(rho, rho, rho, "base")),))
+
+
+def test_matched_time_gives_each_column_the_papers_work_for_it_and_a_budget_for_both_readings():
+    faster, slower = rate_with(2.0), rate_with(0.5)
+    assert faster.work(1.28, "base") == 1280 and faster.work(1.28, "other") == 2560  # t x R x rho
+    assert slower.work(1.28, "other") == 640
+    # one run serves matched time and equal playouts: its budget is the longer of the two
+    assert (faster.budget(1.28, "other"), slower.budget(1.28, "other"), faster.budget(1.28, "base")) == (2560, 1280, 1280)
+
+
+def test_the_maximum_tables_snrpa10_runs_at_paper_scale_have_about_twice_nrpas_playouts():
+    experiment = load_experiment(["experiment=stabilized_table1", "scale=paper", "matched_work=true"])
+    budgets = {v.label: v.job.settings.max_playouts for v in experiment.variants}
+    rate = experiment.published_rate
+    assert budgets["NRPA"] == round(163.84 * rate.R)
+    assert budgets["SNRPA(10)"] == round(163.84 * rate.R * rate.rho("SNRPA(10)"))
+    assert 1.6 < budgets["SNRPA(10)"] / budgets["NRPA"] < 2.4  # SNRPA(10) adapts once per 10 playouts
+
+
+def test_a_column_without_a_measured_rho_has_no_matched_budget():
+    with pytest.raises(InputError, match="experiments.rates"):
+        load_experiment(["experiment=stabilized_table1", "scale=smoke", "matched_work=true",
+                         "~report.published_rate.relative"])
+
+
+def test_rho_is_the_geometric_mean_of_the_rounds_ratios_against_the_baseline_sharing_most_overrides():
+    rho, low, high = geometric_summary([1.0, 4.0])
+    assert rho == pytest.approx(2.0) and low < 2.0 < high
+    assert geometric_summary([3.0, 3.0, 3.0]) == pytest.approx((3.0, 3.0, 3.0))
+    experiment = load_experiment(["experiment=selective_table5", "scale=smoke"])
+    by_label = {v.label: v for v in experiment.variants}
+    assert baseline_of(by_label["ws_rule_7"], experiment).label == "ws_7"  # the same K, not ws_6
+
+
+def claim(**fields) -> Claim:
+    base = dict(paper="P", id="c", text="a above b", experiment="selective_table3", test="compare",
+                pairs=(("tabu", "no_tabu"),))
+    return Claim(**{**base, **fields})
+
+
+def test_a_reading_of_another_basis_is_refused():
+    check_basis(claim(basis="equal time"), "equal time")
+    check_basis(claim(basis="final scores"), "complete searches")  # a complete search's final score is one
+    for basis, reading in (("equal time", "equal playouts"), ("complete searches", "final scores"),
+                           ("equal playouts", "equal time"), ("wall time", "equal time")):
+        with pytest.raises(Refused, match=f"the paper compares at {basis}; these runs are read at {reading}"):
+            check_basis(claim(basis=basis), reading)
+
+
+def test_every_claim_file_states_its_basis_and_a_reading_for_what_its_paper_leaves_unstated(tmp_path):
+    claims = load_claims()
+    assert all(c.basis for c in claims)
+    assert all(c.reading for c in claims if c.paper_settings.get("unstated"))
+    entry = ("paper: P\nclaims:\n  - {id: x, kind: paper, text: t, source: {where: w, quote: q}, settings: {%s}, "
+             "experiment: selective_table3, test: compare, %s pairs: [[tabu, no_tabu]]}\n")
+    (tmp_path / "no_basis.yaml").write_text(entry % ("level: 4", ""))
+    with pytest.raises(InputError, match="missing \\['basis'\\]"):
+        load_claims(tmp_path)
+    (tmp_path / "no_basis.yaml").write_text(entry % ("unstated: [N]", "basis: equal time,"))
+    with pytest.raises(InputError, match="settings.unstated needs reading"):
+        load_claims(tmp_path)
+
+
+def test_the_effect_shown_is_the_comparison_furthest_from_the_claim_when_none_is_decided():
+    noise = np.random.default_rng(1).normal(0, 400, 15)
+    near, far = (sequential.Contrast("near", 3 + noise), sequential.Contrast("far", -30 + noise))
+    evidence = sequential.judge([near, far])  # both undecided on 15 noisy runs: p-values all 1
+    assert evidence.detail.startswith("far") and evidence.effect == pytest.approx(-30 + noise.mean())
+
+
+def test_a_row_says_when_our_interval_excludes_the_papers_own_effect():
+    row = {"effect": 3.1, "effect_low": -47.0, "effect_high": 50.0, "published": 152.0}
+    assert effect_cells(row) == ("+3.1 [-47, +50]", "+152: not reproduced, ours +3.1 [-47, +50]")
+    assert effect_cells({**row, "published": 20.0})[1] == "+20 (inside ours)"
+    assert effect_cells({**row, "published": math.nan})[1] == "-"
+
+
+def test_a_row_not_judged_says_hardware_before_compute_before_an_unstated_setting():
+    assert why_not_judged([Gap(UNSTATED, "u"), Gap(NEEDS_COMPUTE, "c")]) == NEEDS_COMPUTE
+    assert why_not_judged([Gap(UNSTATED, "u"), Gap(NEEDS_HARDWARE, "h")]) == NEEDS_HARDWARE
+    assert why_not_judged([Gap(UNSTATED, "u")]) == UNSTATED
+
+
+def test_figure_4s_cost_prices_each_column_at_its_own_cores():
+    """The sequential column holds one core, the 32-thread one the paper's 16: 20 runs x 500 s x
+    (1 + 16) cores = 47.2 CPU-h (it was priced at 16 cores a column: 89)."""
+    (fig4,) = [c for c in load_claims(files=["distributed"]) if c.id == "fixed-time-parallel-beats-sequential"]
+
+    class NoRuns:  # the cost of timed columns needs no stored run
+        runs = None
+
+    hours, text = paper_cost(fig4, NoRuns())
+    assert hours == pytest.approx(20 * 500 * 17 / 3600)
+    assert "1 column x 20 runs of 500 s x 1 core" in text and "1 column x 20 runs of 500 s x 16 cores" in text
