@@ -76,7 +76,7 @@ bench: ## engine speed: every domain, parallel scaling, ... (about 10 minutes)
 # CPP_REF_BUILD: the build script)
 # rho of a published time table's columns (experiments/rates.py): the YAML to put under
 # report.published_rate in conf/experiment/<EXPERIMENT>.yaml, e.g. ARGS="--seconds 16 --rounds 6"
-rates: ## each column's playouts per CPU-second over its baseline's, for matched time (EXPERIMENT, ARGS)
+rates: ## rho of a time table's columns, for matched time (EXPERIMENT, ARGS)
 	$(PY) -m experiments.rates experiment=$(EXPERIMENT) $(ARGS)
 
 bench-cpp: ## this engine beside the C++ reference, CPP_REF=its checkout (6 min)

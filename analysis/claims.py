@@ -390,11 +390,11 @@ def settings_gaps(claim: Claim, source: Source) -> list[Gap]:
         return source.gaps(claim)
     gaps = []
     variants = claim_variants(claim, source.experiment)
-    # a setting this machine cannot give: the paper's cores beyond its own
-    cores = NEEDS_HARDWARE if paper_cores(claim) > machine_cores() else NEEDS_COMPUTE
+    # threads, jobs or columns of the paper's machine: beyond this machine's cores, hardware
+    parallel = NEEDS_HARDWARE if paper_cores(claim) > machine_cores() else NEEDS_COMPUTE
     missing = claim.variants() - {v.label for v in source.experiment.variants}
     if missing:
-        gaps.append(Gap(cores, f"{', '.join(sorted(missing))} run only at scale=paper"))
+        gaps.append(Gap(parallel, f"{', '.join(sorted(missing))} run only at scale=paper"))
     if claim.needs_cores:
         cpus = [r.get("machine", {}).get("cpus") for rs in source.runs.records.values() for r in rs]
         cpus = [c for c in cpus if c]
@@ -410,10 +410,10 @@ def settings_gaps(claim: Claim, source: Source) -> list[Gap]:
         if key in paper:
             ours = sorted({getattr(s, key) for s in jobs})
             if (key == "threads" and max(ours) < paper[key]) or (key != "threads" and ours != [paper[key]]):
-                gaps.append(Gap(cores if key == "threads" else NEEDS_COMPUTE,
+                gaps.append(Gap(parallel if key == "threads" else NEEDS_COMPUTE,
                                 f"{noun} {'/'.join(map(str, ours))} for the paper's {paper[key]}"))
     if "jobs" in paper and max(v.root for v in variants) < paper["jobs"]:
-        gaps.append(Gap(cores, f"{max(v.root for v in variants)} jobs for the paper's {paper['jobs']}"))
+        gaps.append(Gap(parallel, f"{max(v.root for v in variants)} jobs for the paper's {paper['jobs']}"))
     if "seconds" in paper:
         reach = min(_seconds(v.job.settings, source.experiment.published_rate, v.label) for v in variants)
         if reach < paper["seconds"] * (1 - 1e-3):  # t x R playouts are rounded to a whole playout
@@ -543,20 +543,23 @@ def checkpoint_times(claim: Claim, source: Source, axis: str, rate=None) -> tupl
     at the paper's work for it in t seconds, t x R x rho(column). Where the claim's time is
     beyond the runs: the last point every column reaches, and the report says so."""
     labels = sorted(claim.variants())
+    empty = [label for label in labels if not source.runs.records.get(label)]
+    if empty:
+        raise NotJudged(f"{', '.join(empty)}: no runs yet")
     unit = "playouts" if axis == "playouts" and rate is None else "s"
     if rate is None:
         last = source.last(axis, labels)
         published = source.published_times(axis, last)
-        reach = lambda t: t <= last * (1 + 1e-9)  # noqa: E731
-        position = lambda t, label: t  # noqa: E731
+
+        def position(t: float, label: str) -> float:  # every column at the same t
+            return t
     else:
-        ends = {label: source.last("playouts", [label]) / rate.work(1.0, label) for label in labels}
-        last = min(ends.values())  # the published seconds every column's runs reach
+        # the published seconds every column's runs reach: a column's fewest playouts over its R x rho
+        last = min(source.last("playouts", [label]) / rate.work(1.0, label) for label in labels)
         published = source.reference["time"].to_numpy(dtype=float)
-        reach = lambda t: t <= last * (1 + 1e-9)  # noqa: E731
         position = rate.work
     wanted = published if claim.at == "every" else [published[-1]] if claim.at == "last" else list(claim.at)
-    times = [float(t) for t in wanted if reach(t)]
+    times = [float(t) for t in wanted if t <= last * (1 + 1e-9)]
     matched = "" if rate is None else " at matched time (each column at t x R x rho playouts)"
     if not times:
         return [(last, {label: position(last, label) for label in labels})], \
@@ -890,7 +893,7 @@ def claims_table(claims: list[Claim], sources: dict[str, Source]) -> pd.DataFram
                          "runs_missing": sum(missing.values()),
                          "runs_starved": sum(source.runs.starved.get(label, 0) for label in source.runs.records),
                          **evidence_columns(evidence), "detail": evidence.detail, "_evidence": evidence})
-    table = apply_settings(pd.DataFrame(rows), by=("basis", "kind"))
+    table = apply_settings(with_evidence_columns(pd.DataFrame(rows)), by=("basis", "kind"))
     # no verdict from fewer runs than the budgeted report accepts (analysis/sequential.py): the sd of
     # a handful of runs says too little, and a smoke report's two runs a column would otherwise decide
     few = np.array([e is not None and e.runs < minimum_runs(test) for e, test in zip(table["_evidence"], table["test"])],
@@ -918,6 +921,16 @@ def evidence_columns(evidence) -> dict:
     return {key: getattr(evidence, key) for key in ("effect", "effect_low", "effect_high", "standardized",
                                                      "standardized_low", "standardized_high", "p_support",
                                                      "p_contradict", "published")}
+
+
+def with_evidence_columns(table: pd.DataFrame) -> pd.DataFrame:
+    """``table`` with every evidence column, NaN where a row has none (a report whose every row is
+    not judged still has them)."""
+    for key in ("effect", "effect_low", "effect_high", "standardized", "standardized_low", "standardized_high",
+                "p_support", "p_contradict", "published", "runs"):
+        if key not in table:
+            table[key] = np.nan
+    return table
 
 
 def unit_of(source) -> str:
@@ -1074,10 +1087,11 @@ def plot_effects(table: pd.DataFrame, ax):
     for _, row in table[table["verdict"].isin(list(colours))].iterrows():
         y = len(claims) - 1 - claims.index(row["claim"]) + (0.15 if row["basis"] == BASES[1] else -0.15)
         colour = colours[row["verdict"]]
-        low, high = row["standardized_low"], row["standardized_high"]
+        # a row with no evidence (not judged) has no interval: nothing drawn on its line
+        low, high = row.get("standardized_low", np.nan), row.get("standardized_high", np.nan)
         if np.isfinite(low) and np.isfinite(high):
             ax.plot([low, high], [y, y], color=colour, linewidth=1.5)
-        if np.isfinite(row["standardized"]):
+        if np.isfinite(row.get("standardized", np.nan)):
             ax.plot([row["standardized"]], [y], marker="o", color=colour,
                     markerfacecolor=colour if row["basis"] == "published time" else "white")
     suffix = {"gain": " [log2 late/early gain]", "value": " [(ours - published) / SD]"}

@@ -39,7 +39,7 @@ from analysis.claims import (
     KIND_SECTIONS, MAKE_TARGETS, NEURAL, SCALED_DOWN, Claim, NeuralSource, NotJudged, Refused, Source, apply_settings,
     NEEDS_COMPUTE, NEEDS_HARDWARE, check_basis, checkpoint_times, claim_cells, claim_columns, claim_variants,
     counts_line, effect_cells, evidence_columns, experiment_of, final_reading, pair_name, published_difference,
-    time_reading,
+    time_reading, with_evidence_columns,
 )
 from analysis.report import FIRST_PLAYOUTS, Runs, machine_counts, variant_key
 from analysis.stats import best_at, doubling_checkpoints
@@ -236,7 +236,7 @@ def decide_table(claims: list[Claim], sources: dict[str, PrefixSource], cap: int
                      **evidence_columns(evidence), "detail": evidence.detail, "_evidence": evidence,
                      # a 20-board total's pairs are the boards: one run a board is a sample
                      "min_runs": 1 if claim.test == "total" else max(c.min_runs for c in found)})
-    table = apply_settings(pd.DataFrame(rows))
+    table = apply_settings(with_evidence_columns(pd.DataFrame(rows)))
     undecided = int((table["verdict"].isin(["inconclusive", "not judged"])).sum())
     table["runs_to_decide"] = [
         sequential.runs_to_decide(e, undecided, cap, int(m)) if v == "inconclusive" else math.nan

@@ -344,17 +344,21 @@ def matched_work(experiment: Experiment, runs: Runs, estimate, time_axis: str | 
     alone = engine_speed(playout_traces, published(list(playout_traces)), resamples=0)["per_variant"]
     speed["published_relative"] = {label: alone[value.against] / alone[label]
                                    for label, value in stated.relative if label in alone and value.against in alone}
-    speed["matched"] = matched = matched_table(runs, reference, scale, estimate, stated.work)
-    speed["equal_playouts"] = matched_table(runs, reference, scale, estimate, lambda t, label: stated.playouts(t))
-    speed["cells_matched_inside"] = cells_inside(matched)
+    # matched time for the table's own columns (a sweep's column beside them has no rho: equal playouts only)
+    measured = [label for label in playout_traces if label in stated.fit_on or label in dict(stated.relative)]
+    matched = matched_table(runs, reference, scale, estimate, stated.work, measured) if measured else None
+    speed["matched"] = matched
+    speed["equal_playouts"] = matched_table(runs, reference, scale, estimate, lambda t, label: stated.playouts(t),
+                                            list(playout_traces))
+    speed["cells_matched_inside"] = cells_inside(matched) if matched is not None else (0, 0)
     return speed, matched
 
 
-def matched_table(runs: Runs, reference: pd.DataFrame, scale: float, estimate, work) -> pd.DataFrame:
-    """Our mean of each column at ``work(t, column)`` playouts (matched time: PublishedRate.work,
-    t x R x rho; equal playouts: t x R) beside the published mean at t, for the published times t
-    whose work every run of every column reaches (one row per t for every column)."""
-    traces = scaled_traces(runs, "playouts", scale)
+def matched_table(runs: Runs, reference: pd.DataFrame, scale: float, estimate, work, labels: list[str]) -> pd.DataFrame:
+    """Our mean of each column of ``labels`` at ``work(t, column)`` playouts (matched time:
+    PublishedRate.work, t x R x rho; equal playouts: t x R) beside the published mean at t, for the
+    published times t whose work every run of every column reaches (one row per t for every column)."""
+    traces = {label: traces for label, traces in scaled_traces(runs, "playouts", scale).items() if label in labels}
     fewest = {label: min(r["result"]["playouts"] for r in runs.records[label]) for label in traces}
     times = [t for t in reference["time"].to_numpy(dtype=float)
              if all(work(t, label) <= fewest[label] * (1 + 1e-9) for label in traces)]
@@ -372,7 +376,8 @@ def matched_table(runs: Runs, reference: pd.DataFrame, scale: float, estimate, w
 def speed_tables(experiment: Experiment, runs: Runs, estimate, speed: dict,
                  matched: pd.DataFrame | None) -> list[Table]:
     """The tables a published time table adds: _engine_speed (k, the stated and estimated R,
-    the cell counts; one row) and, with a stated R, _matched."""
+    the cell counts; one row) and, with a stated R, _matched (the columns with a rho) and
+    _equal_playouts."""
     stated = speed["stated_rate"]
     row = {key: value for key, value in speed.items()
            if key not in ("per_variant", "cells_inside", "cells_matched_inside", "stated_rate", "matched",
@@ -392,6 +397,7 @@ def speed_tables(experiment: Experiment, runs: Runs, estimate, speed: dict,
         outputs.append(Table("_matched", matched, markdown(
             matched, axis_name="published CPU seconds t (each column at t x R x rho playouts)",
             caption=captions.matched_work(experiment, runs, estimate, speed))))
+    if stated is not None:
         equal = speed["equal_playouts"]
         outputs.append(Table("_equal_playouts", equal, markdown(
             equal, axis_name="published CPU seconds t (every column at t x R playouts)",

@@ -209,13 +209,13 @@ def test_the_report_figures_and_the_site_share_one_palette():
 def test_matched_work_runs_get_their_own_section_beside_the_plain_runs(site):
     page = (site / "stabilized.html").read_text()
     matched = section(page, f"{EXPERIMENT}_work")
-    assert "at matched work: budgets t x R playouts" in page and "ARGS=matched_work=true" in matched
+    assert "at matched time: budgets of t x R x max(1, rho) playouts" in page and "ARGS=matched_work=true" in matched
     assert "runs per column: NRPA 2, SNRPA(2) 0 of 2" in matched
-    # runs budgeted in playouts: the figure by playouts, with the published points at t x R, and
-    # the matched-work table (no time axis: the seconds are this machine's)
+    # runs budgeted in playouts: the figure by playouts, with the published points at t x R x rho, and
+    # the matched-time table (no time axis: the seconds are this machine's)
     (payload,) = figure_payloads(matched)
-    assert f'id="{EXPERIMENT}_work-figure_playouts"' in matched and "<h3>At matched work</h3>" in matched
-    assert any(trace.get("name") == "NRPA, published at t x R playouts" for trace in payload["data"])
+    assert f'id="{EXPERIMENT}_work-figure_playouts"' in matched and "<h3>At matched time</h3>" in matched
+    assert any(trace.get("name") == "NRPA, published at t x R x rho playouts" for trace in payload["data"])
     runs = pd.read_parquet(site / "runs_smoke.parquet")
     assert len(set(runs.loc[runs["variant"] == "NRPA", "run_id"])) == 4  # 2 plain, 2 at matched work
 
