@@ -222,7 +222,7 @@ class Campaign:
         for (name, key), (experiment, variant) in self.variants.items():
             runs = self.sources[name].costs[key]
             have[(name, key)] = len(runs)
-            cost[(name, key)] = sum(runs) / len(runs) if runs else budget_of(variant, experiment.published_rate)
+            cost[(name, key)] = sum(runs) / len(runs) if runs else first_cost(experiment, variant, self.sources[name])
         return states, have, cost
 
     def make(self, targets: dict) -> float:
@@ -231,6 +231,23 @@ class Campaign:
         wanted = [(*self.variants[key], target * self.variants[key][1].root) for key, target in targets.items()]
         records, _ = make_runs(wanted, self.backend)
         return sum(decide.run_cost(r) for r in records)
+
+
+def first_cost(experiment: Experiment, variant, source) -> float:
+    """A column's cost before any of its runs is stored: at matched time, a run of column c holds
+    t x R x max(1, rho(c)) playouts made at rho(c) times a baseline's rate, so it costs a baseline
+    run's CPU-seconds times max(1, rho) / rho (a baseline column's runs priced it: the measured
+    cost, not the published engine's, which overestimates it several times over and ranked such a
+    column last); without a baseline's runs, budget_of."""
+    rate = experiment.published_rate
+    relative = dict(rate.relative) if rate is not None else {}
+    if experiment.matched_work and variant.label in relative:
+        baseline = next(v for v in experiment.variants if v.label == relative[variant.label].against)
+        measured = source.costs.get(decide.variant_key(experiment, baseline), [])
+        if measured:
+            rho = relative[variant.label].rho
+            return sum(measured) / len(measured) * max(1.0, rho) / rho
+    return budget_of(variant, rate)
 
 
 def budget_of(variant, rate=None) -> float:

@@ -112,3 +112,21 @@ def test_figure_4s_cost_prices_each_column_at_its_own_cores():
     hours, text = paper_cost(fig4, NoRuns())
     assert hours == pytest.approx(20 * 500 * 17 / 3600)
     assert "1 column x 20 runs of 500 s x 1 core" in text and "1 column x 20 runs of 500 s x 16 cores" in text
+
+
+def test_a_column_without_runs_is_priced_at_its_baselines_measured_cost_over_rho():
+    """At matched time a run of column c costs a baseline run's CPU-seconds times max(1, rho) / rho:
+    priced at the published engine's seconds instead (several times too high), SNRPA(10)'s first
+    runs were ranked last and a campaign spent everything on one table."""
+    from types import SimpleNamespace
+
+    from analysis.campaign import first_cost
+
+    rate = PublishedRate(1000.0, 900.0, 1100.0, ("base",), "test", (("fast", RelativeRate(2.0, 1.9, 2.1, "base")),
+                                                                     ("slow", RelativeRate(0.5, 0.4, 0.6, "base"))))
+    columns = {label: SimpleNamespace(label=label, job=None) for label in ("base", "fast", "slow")}
+    experiment = SimpleNamespace(published_rate=rate, matched_work=True, kind="checkpoints",
+                                 variants=tuple(columns.values()))
+    source = SimpleNamespace(costs={"base": [10.0, 14.0], "fast": [], "slow": []})
+    assert first_cost(experiment, columns["fast"], source) == pytest.approx(12.0)  # same work per CPU-second
+    assert first_cost(experiment, columns["slow"], source) == pytest.approx(24.0)  # t x R playouts at half the rate
