@@ -74,9 +74,9 @@ def describe(experiment, costs: tuple | None = None) -> str:
     ]
     playouts = sorted({v.job.settings.max_playouts for v in experiment.variants if v.job.settings.max_time is None})
     if seconds is None and experiment.matched_work and None not in playouts:
-        lines.append(f"Cost: runs are budgeted in playouts (matched work: {', '.join(f'{p:,}' for p in playouts)} a "
-                     "run, the published work of max_time at the published runs' rate R), so their time is this "
-                     "machine's: it cannot be estimated before the first runs.")
+        lines.append(f"Cost: runs are budgeted in playouts (matched time: {', '.join(f'{p:,}' for p in playouts)} a "
+                     "run, the published work of max_time for each column, max_time x R x max(1, rho)), so their "
+                     "time is this machine's: it cannot be estimated before the first runs.")
     elif seconds is None:
         lines.append("Cost: runs have no time budget, so it cannot be estimated.")
     else:
