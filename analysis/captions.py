@@ -7,6 +7,8 @@ table shows, and returns text; none reads or writes a file. ``runs`` is the repo
 
 from __future__ import annotations
 
+import math
+
 import re
 
 from analysis.stats import bootstrap_interval, t_interval
@@ -199,8 +201,8 @@ def matched_work(experiment, runs, estimate, speed: dict) -> str:
     stated = speed["stated_rate"]
     alone = speed.get("published_relative", {})
     rhos = ", ".join(f"{label} {value.rho:.3g} [{value.ci_low:.3g}, {value.ci_high:.3g}]"
-                     + (f" (the published curves' own: {alone[label]:.3g})" if alone.get(label) == alone.get(label)
-                        and label in alone else "")
+                     + (f" (the published curves' own: {alone[label]:.3g})"
+                        if math.isfinite(alone.get(label, math.nan)) else "")
                      for label, value in stated.relative)
     return captioned(experiment, runs, (
         f"At matched time: each column's mean best at t x R x rho playouts, the work the paper's machine did for "

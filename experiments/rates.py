@@ -30,6 +30,7 @@ import math
 import platform
 import sys
 from dataclasses import replace
+from datetime import date
 
 import numpy as np
 from scipy import stats
@@ -73,8 +74,8 @@ def geometric_summary(ratios: list[float]) -> tuple[float, float, float]:
 def measure(experiment: Experiment, seconds: float, rounds: int, say=print) -> dict[str, tuple]:
     """Per non-baseline column: (rho, its 95% interval, the baseline's label, the rounds' ratios)."""
     for variant in experiment.variants:  # compile (or load the cache) before any run counts
-        replace_settings = replace(variant.job.settings, max_time=0.05, max_playouts=None, clock="cpu")
-        execute_run(Job(variant.job.domain_options, replace_settings), 0)
+        warm_up = replace(variant.job.settings, max_time=0.05, max_playouts=None, clock="cpu")
+        execute_run(Job(variant.job.domain_options, warm_up), 0)
     ratios = {v.label: [] for v in experiment.variants if v.label not in experiment.published_rate.fit_on}
     for round_number in range(rounds):
         order = experiment.variants if round_number % 2 == 0 else experiment.variants[::-1]
@@ -126,8 +127,6 @@ def main(argv: list[str] | None = None) -> int:
         if experiment.published_rate is None:
             raise InputError(f"{experiment.name} states no published runs' rate (report.published_rate): "
                              "rho is measured for a published time table's columns")
-        from datetime import date
-
         found = measure(experiment, arguments.seconds, arguments.rounds)
     except InputError as error:
         exit_on_input_error(error)
