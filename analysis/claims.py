@@ -123,6 +123,7 @@ class Claim:
     needs_cores: int = 0  # wall-clock claims: the cores the runs must have had (0: any)
     basis: str = "equal time"  # the comparison the paper makes (CLAIM_BASES)
     reading: str = ""  # how the runs read what the paper does not state (settings.unstated), in words
+    templates: tuple = ()  # the pairs as the file gives them, before resolve() named the threads of a scale
 
     @property
     def paper_settings(self) -> dict:
@@ -300,7 +301,7 @@ def resolve(claim: Claim, experiment: Experiment) -> Claim:
         return claim
     most = str(max(v.job.settings.threads for v in experiment.variants))
     return replace(claim, pairs=tuple((a.replace("{threads}", most), b.replace("{threads}", most))
-                                      for a, b in claim.pairs))
+                                      for a, b in claim.pairs), templates=claim.pairs)
 
 
 def experiment_of(claim: Claim) -> str:
@@ -376,9 +377,12 @@ def machine_cores() -> int:
 
 
 def paper_cores(claim: Claim) -> int:
-    """The cores the paper's runs had: its `cores`, else threads x jobs, else 1."""
-    paper = claim.paper_settings
-    return int(paper.get("cores", paper.get("threads", 1) * paper.get("jobs", 1)))
+    """The cores the paper's runs had: its `cores`, else threads x jobs, else 1 (a setting given in
+    words, e.g. a transfer's "1, 2, 4" threads, is shown only, and counts as 1 here)."""
+    def number(key: str) -> int:
+        value = claim.paper_settings.get(key, 1)
+        return int(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else 1
+    return number("cores") if "cores" in claim.paper_settings else number("threads") * number("jobs")
 
 
 def settings_gaps(claim: Claim, source: Source) -> list[Gap]:
@@ -481,7 +485,8 @@ def paper_cost(claim: Claim, source: Source) -> tuple[float, str]:
     cores = paper_cores(claim)
     runs = int(paper.get("runs", 200))
     experiment = at_paper_scale(claim.experiment)
-    variants = claim_variants(resolve(claim, experiment), experiment)
+    as_filed = replace(claim, pairs=claim.templates) if claim.templates else claim  # "{threads}": the paper's scale's
+    variants = claim_variants(resolve(as_filed, experiment), experiment)
     command = (f"`make claims SCALE=paper BUDGET=<CPU-h> CLAIMS={claim.file} ARGS=\"--own-paper-budgets"
                + (" backend=dask backend.address=<scheduler>" if cores > machine_cores() else "") + "\"`")
     if paper.get("complete") and any(v.job.settings.max_time or v.job.settings.restart for v in variants):
@@ -506,9 +511,11 @@ def paper_cost(claim: Claim, source: Source) -> tuple[float, str]:
     machine = (f"a machine with {cores} cores (this one has {machine_cores()}); " if cores > machine_cores() else "")
     if unpriced:  # a complete search's cost is read off a stored run of its column (NMCS, SP-MCTS: none defined)
         labels = sorted({key.split(" board ")[0] for key in unpriced})
-        missing = f"; not priced: {', '.join(labels)} (no stored run, or no complete search, to read a cost off)"
-        return (seconds / 3600 if seconds else math.nan), \
-            f"{machine}~{seconds / 3600:,.1f} CPU-h on one core for the rest ({how}){missing}: {command}"
+        missing = f"not priced: {', '.join(labels)} (no stored run, or no complete search, to read a cost off)"
+        if not seconds:
+            return math.nan, f"{machine}{how}; {missing}: {command}"
+        return seconds / 3600, f"{machine}~{seconds / 3600:,.1f} CPU-h on one core for the rest ({how}); {missing}: " \
+                               f"{command}"
     return seconds / 3600, f"{machine}~{seconds / 3600:,.1f} CPU-h on one core ({how}): {command}"
 
 

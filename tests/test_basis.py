@@ -130,3 +130,20 @@ def test_a_column_without_runs_is_priced_at_its_baselines_measured_cost_over_rho
     source = SimpleNamespace(costs={"base": [10.0, 14.0], "fast": [], "slow": []})
     assert first_cost(experiment, columns["fast"], source) == pytest.approx(12.0)  # same work per CPU-second
     assert first_cost(experiment, columns["slow"], source) == pytest.approx(24.0)  # t x R playouts at half the rate
+
+
+def test_the_papers_cores_read_numbers_only_and_figure_4s_most_threads_are_the_papers():
+    """A transfer's settings in words ("1, 2, 4" threads) are shown, not counted; a claim resolved
+    at quick scale ("{threads}" -> 2) is priced at the paper scale's most threads (32, on 16 cores)."""
+    from analysis.claims import paper_cores, resolve
+
+    assert paper_cores(claim(settings=(("threads", "1, 2, 4"),))) == 1
+    assert paper_cores(claim(settings=(("threads", 16), ("jobs", 10)))) == 160
+    (fig4,) = [c for c in load_claims(files=["distributed"]) if c.id == "fixed-time-parallel-beats-sequential"]
+    at_quick = resolve(fig4, load_experiment(["experiment=distributed_fig4", "scale=quick"]))
+    assert at_quick.variants() == {"strategy=leaf_shared threads=2", "strategy=leaf_shared threads=1"}
+
+    class NoRuns:
+        runs = None
+
+    assert paper_cost(at_quick, NoRuns())[0] == pytest.approx(20 * 500 * 17 / 3600)
