@@ -561,8 +561,9 @@ def checkpoint_times(claim: Claim, source: Source, axis: str, rate=None) -> tupl
         def position(t: float, label: str) -> float:  # every column at the same t
             return t
     else:
-        # the published seconds every column's runs reach: a column's fewest playouts over its R x rho
-        last = min(source.last("playouts", [label]) / rate.work(1.0, label) for label in labels)
+        # the published seconds every column's runs reach: a column's fewest playouts over its R x rho (a
+        # budget is t x R x max(1, rho) rounded to a whole playout: half a playout more reads the same runs)
+        last = min((source.last("playouts", [label]) + 0.5) / rate.work(1.0, label) for label in labels)
         published = source.reference["time"].to_numpy(dtype=float)
         position = rate.work
     wanted = published if claim.at == "every" else [published[-1]] if claim.at == "last" else list(claim.at)

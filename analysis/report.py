@@ -360,8 +360,9 @@ def matched_table(runs: Runs, reference: pd.DataFrame, scale: float, estimate, w
     published times t whose work every run of every column reaches (one row per t for every column)."""
     traces = {label: traces for label, traces in scaled_traces(runs, "playouts", scale).items() if label in labels}
     fewest = {label: min(r["result"]["playouts"] for r in runs.records[label]) for label in traces}
+    # a budget is rounded to a whole playout: half a playout more reads the same runs
     times = [t for t in reference["time"].to_numpy(dtype=float)
-             if all(work(t, label) <= fewest[label] * (1 + 1e-9) for label in traces)]
+             if all(work(t, label) <= fewest[label] + 0.5 for label in traces)]
     tables = []
     for label, label_traces in traces.items():
         positions = np.array([work(t, label) for t in times])

@@ -147,3 +147,25 @@ def test_the_papers_cores_read_numbers_only_and_figure_4s_most_threads_are_the_p
         runs = None
 
     assert paper_cost(at_quick, NoRuns())[0] == pytest.approx(20 * 500 * 17 / 3600)
+
+
+def test_a_budget_rounded_down_to_a_whole_playout_still_reaches_its_last_published_time():
+    """round(163.84 x 433 x 1.22) = 86,550 playouts is 163.839 s of bus delta 3's work: the runs
+    are read at 163.84 s, not cut at the checkpoint before (81.92 s)."""
+    from types import SimpleNamespace
+
+    from analysis.claims import Source, checkpoint_times
+
+    import pandas as pd
+
+    rate = PublishedRate(433.0, 368.0, 499.0, ("base",), "test", (("rule", RelativeRate(1.22, 1.14, 1.31, "base")),))
+    budgets = {label: rate.budget(163.84, label) for label in ("base", "rule")}
+    assert budgets["rule"] < 163.84 * rate.work(1.0, "rule")  # rounded down
+    runs = SimpleNamespace(records={label: [{"result": {"playouts": n}}] * 2 for label, n in budgets.items()})
+
+    class Table(Source):
+        reference = pd.DataFrame({"time": [81.92, 163.84], "base": [1.0, 2.0], "rule": [1.0, 2.0]})
+
+    source = Table(SimpleNamespace(variants=[]), runs)
+    points, where = checkpoint_times(claim(pairs=(("rule", "base"),)), source, "playouts", rate)
+    assert [t for t, _ in points] == [163.84] and "the runs end there" not in where
