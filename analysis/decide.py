@@ -313,9 +313,10 @@ def write_report(table: pd.DataFrame, plan, *, scale: str, files, budget_hours: 
         f"(this call's, earlier calls', archived ones) hold {table['cpu_seconds'].sum() / 3600:.2f} CPU-h "
         "(a column shared by several claims counts once per claim).",
         "- Verdicts of the papers' claims: " + counts_line(papers)
-        + f". Inconclusive: {len(plan.capped)} claims got no more runs (beyond the cap of {cap} runs per column, "
-        f"no effect, or nothing more runs would lift), and about {plan.still_needed / 3600:.1f} CPU-h more would "
-        f"decide the others within the cap. Not judged, needing compute: ~{compute.sum():,.1f} CPU-h on one core "
+        + f". A campaign gives no more runs to {len(plan.capped)} claims of every kind (decided, beyond the cap of "
+        f"{cap} runs per column, no effect, or not judged on anything more runs of this machine would give), and "
+        f"about {plan.still_needed / 3600:.1f} CPU-h more would decide the inconclusive others within the cap. "
+        f"Not judged, needing compute: ~{compute.sum():,.1f} CPU-h on one core "
         f"at the papers' settings ({int(compute.notna().sum())} of {len(compute)} rows priced; the rows say how), "
         f"needing hardware: {len(hardware)} rows, which name the machine; an unstated setting: the rows show the "
         "verdict under the harness's reading, marked as resting on it.",
@@ -338,11 +339,16 @@ def write_report(table: pd.DataFrame, plan, *, scale: str, files, budget_hours: 
         "every run of its columns there is, up to the paper's own count where it states one (the cap limits what a "
         "campaign makes, not what a claim reads). analysis/sequential.py; the false-verdict rate of the whole loop "
         "on null claims is checked by simulation in tests/test_sequential.py.",
-        "- The effect: the comparison that decides the verdict (the weakest of a \"best\" or \"every\" claim's; "
-        "named in the \"decided by\" column), signed so that **> 0 always means as claimed** (for a lower-is-better "
-        "unit, lower; for a published value, inside its margin), in the paper's unit with its scale (the unit "
-        "column), with its 95% confidence sequence; beside it the paper's own value of the same comparison, and "
-        "where our interval excludes it, \"not reproduced\".",
+        "- The effect: the comparison that decides the verdict (of a \"best\" or \"every\" claim's comparisons, "
+        "the one with the least evidence for it, its largest p-value, which need not be the smallest difference; "
+        "heading for a contradiction, the one with the most evidence against; named in the \"decided by\" column), "
+        "signed so that **> 0 always means as claimed** (for a lower-is-better unit, lower; for a published value, "
+        "inside its margin), in the paper's unit with its scale (the unit column), with its 95% confidence "
+        "sequence for that comparison alone (not corrected across the claims: the verdict reads the Holm-corrected "
+        "p-values, so an interval clear of 0 can sit beside \"inconclusive\"); beside it the paper's own value of the "
+        "same comparison, and where our interval excludes it, \"not reproduced\". Runs are paired by repeat index: "
+        "a column's runs beyond its partner's count wait for their pair, and runs of a column made under another "
+        "budget (an earlier basis) are other runs, not read.",
         f"- Runs: {protocols}.", *starved_lines(table), "",
         ""]
     for kind, (title, about) in KIND_SECTIONS.items():

@@ -216,7 +216,8 @@ def test_the_claims_report_on_smoke_runs(tmp_outputs):
     experiment = load_experiments(claims, ["scale=smoke", f"outputs_dir={tmp_outputs}"])["selective_table3"]
     runs = collect(experiment).records
     rate = experiment.published_rate
-    last = min(min(r["result"]["playouts"] for r in runs[label]) / rate.work(1.0, label) for label in ("t_gt_10", "tabu"))
+    last = min((min(r["result"]["playouts"] for r in runs[label]) + 0.5) / rate.work(1.0, label)
+               for label in ("t_gt_10", "tabu"))  # within half a playout: a budget is a whole number of them
     assert late[1] == (f"{last:.4g} s at matched time (each column at t x R x rho playouts): the runs end there; "
                        "the claim is at 163.84 s")
     report = (tmp_outputs / "claims" / "claims_smoke.md").read_text()
