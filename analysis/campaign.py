@@ -214,10 +214,10 @@ class Campaign:
                           for name, e in self.experiments.items()}, self.scale)
         self.table = decide.decide_table(self.claims, self.sources, self.cap)
         states = [ClaimState(row["claim"], tuple((row["experiment"], key) for key in row["columns"]),
-                             row["verdict"], row["runs_to_decide"],
+                             verdict, row["runs_to_decide"],
                              int(row["min_runs"]) if row["min_runs"] == row["min_runs"] and row["min_runs"] is not None
                              else sequential.MIN_RUNS)
-                  for _, row in self.table.iterrows()]
+                  for (_, row), verdict in zip(self.table.iterrows(), decide.campaign_verdicts(self.table))]
         have, cost = {}, {}
         for (name, key), (experiment, variant) in self.variants.items():
             runs = self.sources[name].costs[key]

@@ -37,7 +37,7 @@ import pandas as pd
 from analysis import sequential, verdicts
 from analysis.claims import (
     KIND_SECTIONS, MAKE_TARGETS, NEURAL, SCALED_DOWN, Claim, NeuralSource, NotJudged, Refused, Source, apply_settings,
-    NEEDS_COMPUTE, NEEDS_HARDWARE, check_basis, checkpoint_times, claim_cells, claim_columns, claim_variants,
+    NEEDS_COMPUTE, NEEDS_HARDWARE, UNSTATED, check_basis, checkpoint_times, claim_cells, claim_columns, claim_variants,
     counts_line, effect_cells, evidence_columns, experiment_of, final_reading, pair_name, published_difference,
     time_reading, with_evidence_columns,
 )
@@ -240,8 +240,16 @@ def decide_table(claims: list[Claim], sources: dict[str, PrefixSource], cap: int
     undecided = int((table["verdict"].isin(["inconclusive", "not judged"])).sum())
     table["runs_to_decide"] = [
         sequential.runs_to_decide(e, undecided, cap, int(m)) if v == "inconclusive" else math.nan
-        for e, v, m in zip(table["_evidence"], table["verdict"], table["min_runs"])]
+        for e, v, m in zip(table["_evidence"], campaign_verdicts(table), table["min_runs"])]
     return table.drop(columns=["_evidence"])
+
+
+def campaign_verdicts(table: pd.DataFrame) -> list[str]:
+    """The verdict a campaign works toward, per row: the row's own, or for a claim not judged for an
+    unstated setting, its verdict under the claim file's reading (more runs under the reading decide
+    that one; runs away from the paper's hardware or compute decide nothing of the claim)."""
+    return [under if verdict == SCALED_DOWN and why == UNSTATED else verdict
+            for verdict, why, under in zip(table["verdict"], table["why"], table["scaled_down"])]
 
 
 def starved_text(runs: Runs, keys) -> str:
@@ -263,10 +271,11 @@ def to_decide(row) -> str:
     """What an undecided claim would need, in words."""
     if row["verdict"] == "not judged":
         return row["detail"]
-    if row["verdict"] not in ("inconclusive", "supported", "contradicted"):  # not judged at the paper's settings
+    under_reading = row["verdict"] == SCALED_DOWN and row["why"] == UNSTATED  # runs under the reading decide it
+    if row["verdict"] not in ("inconclusive", "supported", "contradicted") and not under_reading:
         return f"~{row['paper_cost_hours']:,.1f} CPU-h at the paper's settings" \
             if row["why"] == NEEDS_COMPUTE and row["paper_cost_hours"] == row["paper_cost_hours"] else ""
-    if row["verdict"] != "inconclusive":
+    if (row["scaled_down"] if under_reading else row["verdict"]) != "inconclusive":
         return ""
     if row["runs"] < row["min_runs"]:
         return f"{row['min_runs']:.0f} runs per column before a verdict can be read"
@@ -313,8 +322,9 @@ def write_report(table: pd.DataFrame, plan, *, scale: str, files, budget_hours: 
         f"(this call's, earlier calls', archived ones) hold {table['cpu_seconds'].sum() / 3600:.2f} CPU-h "
         "(a column shared by several claims counts once per claim).",
         "- Verdicts of the papers' claims: " + counts_line(papers)
-        + f". A campaign gives no more runs to {len(plan.capped)} claims of every kind (decided, beyond the cap of "
-        f"{cap} runs per column, no effect, or not judged on anything more runs of this machine would give), and "
+        + f". A campaign gives no more runs to {len(plan.capped)} undecided claims of every kind (beyond the cap of "
+        f"{cap} runs per column, no effect, or not judged on anything more runs of this machine would give; a claim "
+        "not judged for an unstated setting gets runs toward a verdict under its reading), and "
         f"about {plan.still_needed / 3600:.1f} CPU-h more would decide the inconclusive others within the cap. "
         f"Not judged, needing compute: ~{compute.sum():,.1f} CPU-h on one core "
         f"at the papers' settings ({int(compute.notna().sum())} of {len(compute)} rows priced; the rows say how), "

@@ -169,3 +169,16 @@ def test_a_budget_rounded_down_to_a_whole_playout_still_reaches_its_last_publish
     source = Table(SimpleNamespace(variants=[]), runs)
     points, where = checkpoint_times(claim(pairs=(("rule", "base"),)), source, "playouts", rate)
     assert [t for t, _ in points] == [163.84] and "the runs end there" not in where
+
+
+def test_a_campaign_works_toward_the_verdict_under_the_reading_of_an_unstated_setting():
+    """More runs under the reading decide the verdict the row shows; runs away from the paper's
+    hardware or compute decide nothing of the claim, so such a row gets none."""
+    import pandas as pd
+
+    from analysis.claims import SCALED_DOWN
+    from analysis.decide import campaign_verdicts
+
+    table = pd.DataFrame({"verdict": [SCALED_DOWN, SCALED_DOWN, "supported"],
+                          "why": [UNSTATED, NEEDS_HARDWARE, ""], "scaled_down": ["inconclusive", "inconclusive", ""]})
+    assert campaign_verdicts(table) == ["inconclusive", SCALED_DOWN, "supported"]
