@@ -39,6 +39,7 @@ import os
 import sys
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pandas as pd
@@ -422,12 +423,17 @@ def settings_gaps(claim: Claim, source: Source) -> list[Gap]:
         reach = min(_seconds(v.job.settings, source.experiment.published_rate, v.label) for v in variants)
         if reach < paper["seconds"] * (1 - 1e-3):  # t x R playouts are rounded to a whole playout
             gaps.append(Gap(NEEDS_COMPUTE, f"{reach:.3g} s for the paper's {paper['seconds']:g} s"))
-    if paper.get("complete") and any(s.max_time or s.max_playouts or s.restart for s in jobs):
+    if paper.get("complete") and not all(map(complete, jobs)):
         budget = min(_seconds(v.job.settings, source.experiment.published_rate, v.label) for v in variants)
         gaps.append(Gap(NEEDS_COMPUTE, f"searches stopped at {budget:g} s for the paper's complete searches"
                         if math.isfinite(budget) else
                         "searches cut short (a playout budget or restarts) for the paper's complete searches"))
     return gaps
+
+
+def complete(settings) -> bool:
+    """A search run to the end of its top level: no time or playout budget, no restart."""
+    return not (settings.max_time or settings.max_playouts or settings.restart)
 
 
 def why_not_judged(gaps: list[Gap]) -> str:
@@ -461,9 +467,7 @@ def complete_search_seconds(variant, source: Source, key: str) -> float:
     at the playouts per CPU-second its stored runs made."""
     settings = variant.job.settings
     stored = source.runs.records.get(key, []) if isinstance(source, Source) else []
-    if stored and not (settings.max_time or settings.max_playouts or settings.restart) and all(
-            not (r["settings"].get("max_time") or r["settings"].get("max_playouts") or r["settings"].get("restart"))
-            for r in stored):
+    if stored and complete(settings) and all(complete(SimpleNamespace(**r["settings"])) for r in stored):
         return float(np.mean([r["result"]["cpu_seconds"] for r in stored]))
     if not stored or settings.algorithm not in ("nrpa", "snrpa"):
         return math.nan
@@ -531,7 +535,7 @@ def final_reading(claim: Claim, source: Source) -> str:
     """A reading of runs' final scores: of complete searches when no column the claim reads has
     a budget or restarts (each search ran to the end of its top level), else of final scores."""
     jobs = [v.job.settings for v in claim_variants(claim, source.experiment)]
-    return "complete searches" if jobs and not any(s.max_time or s.max_playouts or s.restart for s in jobs) \
+    return "complete searches" if jobs and all(map(complete, jobs)) \
         else "final scores"
 
 
