@@ -97,7 +97,9 @@ def warnings(runs) -> list[str]:
 
 def captioned(experiment, runs, text: str) -> str:
     """The heading, the text, then the warnings, one a line."""
-    return "\n".join([heading(experiment), "", text, *warnings(runs)])
+    return "\n".join([heading(experiment), "", *(f"- {note}" for note in experiment.notes),
+                      *([""] if experiment.notes else []), text,
+                      *warnings(runs)])
 
 
 def checkpoints(experiment, runs, axis_name: str, estimate, published: bool) -> str:

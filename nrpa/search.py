@@ -8,7 +8,7 @@ constant of its variance term).
 """
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable, Optional
 
 import numpy as np
@@ -96,6 +96,13 @@ class Algorithm:
     biased: bool = False  # whether its playouts take GNRPA's bias (``domain.bias``)
     # The parallel strategy's part of a run's identity (with parallel != none)
     parallel_identity: Callable[[SearchSettings], dict] = lambda s: _nrpa_parallel_identity(s)
+    # Another algorithm whose search this one is under these settings (SNRPA with P = 1 is NRPA:
+    # the same kernel, the same draws), or None. A run is then stored under that algorithm's
+    # name (``same_search``), so the two spellings find each other's runs.
+    same_as: Callable[[SearchSettings], Optional[str]] = lambda s: None
+    # Its name as a table's column, with the setting that names it (SNRPA(4), Beam NRPA(B=3));
+    # None: its title
+    column: Optional[Callable[[SearchSettings], str]] = None
 
 
 def _parallel_text(s: SearchSettings) -> str:
@@ -107,9 +114,12 @@ def _parallel_text(s: SearchSettings) -> str:
     return ""
 
 
+def _nrpa_column(s: SearchSettings) -> str:
+    return "NRPA" if s.P == 1 else f"SNRPA({s.P})"
+
+
 def _nrpa_label(s: SearchSettings) -> str:
-    name = "NRPA" if s.P == 1 else f"SNRPA({s.P})"
-    return f"{name} level {s.level} N={s.N} alpha={s.alpha:g}{_parallel_text(s)}"
+    return f"{_nrpa_column(s)} level {s.level} N={s.N} alpha={s.alpha:g}{_parallel_text(s)}"
 
 
 def _nrpa_checks(s: SearchSettings) -> list[tuple[bool, str]]:
@@ -118,6 +128,11 @@ def _nrpa_checks(s: SearchSettings) -> list[tuple[bool, str]]:
         (math.isfinite(s.alpha) and s.alpha > 0, f"alpha={s.alpha} is out of range: it must be > 0"),
         (s.P >= 1, f"P={s.P} is out of range: it must be >= 1"),
     ]
+
+
+def _gnrpa_column(s: SearchSettings) -> str:
+    name = "GNRPA" if s.repetitions is None else f"GNRPA-LR(R={s.repetitions})"
+    return name + (f" P={s.P}" if s.P > 1 else "")
 
 
 def _gnrpa_label(s: SearchSettings) -> str:
@@ -254,15 +269,16 @@ def _nrpa_only_checks(s: SearchSettings) -> list[tuple[bool, str]]:
             (s.P == 1, f"P={s.P} is the Stabilized NRPA parameter: NRPA is SNRPA(1); use algo=snrpa P={s.P}")]
 
 
-register(Algorithm("nrpa", "NRPA", NRPA_KERNELS, ("level", "N", "alpha", "P"), _nrpa_label, _nrpa_only_checks))
+register(Algorithm("nrpa", "NRPA", NRPA_KERNELS, ("level", "N", "alpha", "P"), _nrpa_label, _nrpa_only_checks,
+                   column=_nrpa_column))
 register(Algorithm("snrpa", "Stabilized NRPA", {"none": nrpa_search}, ("level", "N", "alpha", "P"), _nrpa_label,
-                   _nrpa_checks))
+                   _nrpa_checks, same_as=lambda s: "nrpa" if s.P == 1 else None, column=_nrpa_column))
 # GNRPA's identity has its own keys: NRPA's runs keep theirs.
 register(Algorithm("gnrpa", "GNRPA", NRPA_KERNELS, ("level", "N", "alpha", "P", "tau", "repetitions"), _gnrpa_label,
-                   _gnrpa_checks, own_settings=("tau", "repetitions"), biased=True))
+                   _gnrpa_checks, own_settings=("tau", "repetitions"), biased=True, column=_gnrpa_column))
 register(Algorithm("beam", "Beam NRPA", {"none": beam_search}, ("level", "N", "alpha", "beam"),
                    lambda s: f"Beam NRPA(B={s.beam}) level {s.level} N={s.N} alpha={s.alpha:g}", _beam_checks,
-                   own_settings=("beam",)))
+                   own_settings=("beam",), column=lambda s: f"Beam NRPA(B={s.beam})"))
 register(Algorithm("nmcs", "NMCS", {"none": nmcs_search}, ("level",), lambda s: f"NMCS level {s.level}"))
 register(Algorithm("spmcts", "SP-MCTS",
                    {"none": spmcts_search, "shared": shared_tree_search, "averaged": averaged_trees_search,
@@ -271,6 +287,20 @@ register(Algorithm("spmcts", "SP-MCTS",
                    own_settings=("C", "D", "simulations_per_move", "tree_nodes", "share_depth", "share_min_visits",
                                  "share_every"),
                    parallel_identity=_spmcts_parallel_identity))
+
+
+def same_search(settings: SearchSettings) -> SearchSettings:
+    """``settings`` under the one name of its search: SNRPA(1) is run and stored as NRPA."""
+    other = ALGORITHMS[settings.algorithm].same_as(settings)
+    return settings if other is None else replace(settings, algorithm=other)
+
+
+def other_spellings(settings: SearchSettings) -> list[SearchSettings]:
+    """The same search under the other algorithms' names that ``same_search`` maps to it
+    (NRPA: SNRPA with P = 1), for runs stored under those names before they were one."""
+    return [replace(settings, algorithm=name) for name, algorithm in ALGORITHMS.items()
+            if name != settings.algorithm and settings.parallel in algorithm.kernels
+            and algorithm.same_as(settings) == settings.algorithm]
 
 
 def own_settings() -> dict[str, str]:
@@ -336,6 +366,12 @@ def _unsupported_parallel(algorithm: Algorithm, parallel: str) -> str:
                 f"for independent searches (parallel={parallel} runs with algo={runners})")
     strategies = ", ".join(key for key in algorithm.kernels if key != "none")
     return f"parallel={parallel}: {algorithm.title} runs parallel={strategies}; parallel={parallel} runs with algo={runners}"
+
+
+def column_name(settings: SearchSettings) -> str:
+    """The search's name as a table's column: the algorithm and the setting that names it."""
+    algorithm = ALGORITHMS[settings.algorithm]
+    return algorithm.title if algorithm.column is None else algorithm.column(settings)
 
 
 def label(settings: SearchSettings) -> str:
