@@ -78,9 +78,9 @@ if __name__ == "__main__":
             sys.exit(0)
     except InputError as error:
         exit_on_input_error(error)
-    except KeyboardInterrupt:  # Ctrl-C: one line, no traceback
-        exit_interrupted()
+    except KeyboardInterrupt as stop:  # Ctrl-C: one line, no traceback
+        exit_interrupted(stop)
     try:
         main()
-    except KeyboardInterrupt:  # Ctrl-C: one line, no traceback (a Hydra sweep stops too: Hydra lets it through)
-        exit_interrupted()
+    except KeyboardInterrupt as stop:  # Ctrl-C: one line, no traceback (a Hydra sweep stops too: Hydra lets it through)
+        exit_interrupted(stop)

@@ -17,7 +17,7 @@ from nrpa.beam import beam_search
 from nrpa.bias import NO_BIAS, KernelBias, no_bias
 from nrpa.clock import CLOCKS
 from nrpa.errors import InputError, did_you_mean, require
-from nrpa.interrupt import STOP_REQUEST, run_kernel
+from nrpa.interrupt import STOP_REQUEST, Interrupted, run_kernel
 from nrpa.leaf_node import STRATEGIES, leaf_node_search
 from nrpa.nested import nrpa_search
 from nrpa.nmcs import nmcs_search
@@ -457,7 +457,13 @@ def run_search(kernel_domain, settings: SearchSettings, bias: Optional[KernelBia
     if kernel is None:
         raise InputError(f"parallel={settings.parallel} runs on a dask cluster: run it with run.py "
                          "(experiments.cluster.cluster_search)")
-    outcome = run_kernel(kernel, kernel_domain, kernel_params(settings, bias))  # Ctrl-C stops it
+    try:
+        outcome = run_kernel(kernel, kernel_domain, kernel_params(settings, bias))  # Ctrl-C stops it
+    except Interrupted as stop:  # the best so far, for the command to show (the run is dropped)
+        if stop.partial is not None:
+            best, playouts, cpu_total = stop.partial[0], stop.partial[6], stop.partial[9]
+            stop.best_so_far = (float(best), int(playouts), float(cpu_total))
+        raise
     best, moves, wall, cpu, playouts_at, scores, playouts, restarts, wall_total, cpu_total = outcome
     return SearchResult(
         best_score=float(best),
