@@ -70,6 +70,7 @@ test-slow: ## the slow checks only (20 minutes from a fresh clone on a busy mach
 # schema and docs/results/ (analysis/mkdocs_hooks.py)
 docs: ## the documentation site: outputs/docs/index.html (opens from disk)
 	NO_MKDOCS_2_WARNING=1 $(PY) -m mkdocs build --strict --quiet
+	@echo "documentation site: $(CURDIR)/outputs/docs/index.html (open it from disk)"
 
 # playouts per CPU-second of every domain, leaf parallel speed-up, the scaling figure (root and leaf
 # parallelism on 1..all cores: outputs/bench/scaling.{csv,png}; alone: ARGS=--scaling-only), where a

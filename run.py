@@ -20,7 +20,7 @@ from omegaconf import DictConfig
 from experiments.cli import run_from_config
 from experiments.config import exit_interrupted, exit_on_input_error, register_configs
 from experiments.experiment import check_command_line
-from experiments.sweep import make_sweep
+from experiments.sweep import check_against, make_sweep
 from nrpa import interrupt
 from nrpa.errors import InputError
 
@@ -70,8 +70,12 @@ if __name__ == "__main__":
             raise InputError("against=EXPERIMENT draws a sweep beside a paper's columns: give it with -m")
         if other_game and not against:
             raise InputError("--other-game lets a sweep drawn against=EXPERIMENT play another game: give against=")
+        if against:
+            check_against(against[-1])
         if flags <= {"-m", "--multirun"}:  # a run or a sweep (not --help, --cfg, ...): check it all first
-            check_command_line([argument for argument in sys.argv[1:] if argument not in flags])
+            # beside an experiment, the options are checked on its settings (P=8 on Table 4's SNRPA)
+            check_command_line([*(f"experiment={name}" for name in against[-1:]),
+                                *(argument for argument in sys.argv[1:] if argument not in flags)])
         if sweep is not None:
             for path in run_sweep(sweep, against[-1] if against else None, yes, other_game):
                 print(path)

@@ -59,6 +59,13 @@ class Experiment:
     own_budgets: bool = False  # its budgets per scale are its own (scale_budgets), not the scale file's
     force: bool = False  # force=true: its runs are made again even where the store holds them
     notes: tuple[str, ...] = ()  # said under its reports' heading (a sweep's differences from the experiment beside it)
+    command: str | None = None  # the command that makes it, where not its make target (a sweep's run.py -m)
+
+    @property
+    def make_command(self) -> str:
+        """The command that makes its runs and report."""
+        matched = " ARGS=matched_work=true" if self.matched_work else ""
+        return self.command or f"make {self.name.replace('_', '-')} SCALE={self.scale}{matched}"
 
     @property
     def output_name(self) -> str:

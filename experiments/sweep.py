@@ -67,11 +67,11 @@ def load_sweep(overrides: list[str], against: str | None = None, other_game: boo
     named = [*overrides, *([f"settings_of={against}"] if against else [])]
     report = {"name": sweep_name(named), "kind": "checkpoints", "title": f"Sweep: {shown}",
               "paper": "a sweep", "table": shown}
+    command = " ".join(["python run.py -m", *(o for o in overrides if not o.startswith(("outputs_dir=", "force="))),
+                        *([f"against={against}"] if against else []), *(["--other-game"] if other_game else [])])
     if against is None:
-        return _named_by_algorithm(load_experiment(overrides, default_report=report), ())
-    if against not in experiment_names():
-        raise InputError(f"against={against} is not an experiment: "
-                         + did_you_mean(against, experiment_names(), "choose among"))
+        return replace(_named_by_algorithm(load_experiment(overrides, default_report=report), ()), command=command)
+    check_against(against)
     outputs = [o for o in overrides if o.startswith("outputs_dir=")]
     scale = [o for o in overrides if o.startswith("scale=")]
     paper = load_experiment([f"experiment={against}", *scale, *outputs])
@@ -96,8 +96,15 @@ def load_sweep(overrides: list[str], against: str | None = None, other_game: boo
               for v, (_, _, text) in zip(experiment.variants, differences)]
     return replace(experiment, title=f"{experiment.title}, against {paper.name}",
                    report_source=paper.report_source, reference=paper.reference, value_scale=paper.value_scale,
-                   unit=paper.unit, published_rate=paper.published_rate, notes=tuple(notes),
+                   unit=paper.unit, published_rate=paper.published_rate, notes=tuple(notes), command=command,
                    variants=experiment.variants + (paper.variants if paper_columns else ()))
+
+
+def check_against(against: str) -> None:
+    """InputError unless ``against`` names an experiment."""
+    if against not in experiment_names():
+        raise InputError(f"against={against} is not an experiment: "
+                         + did_you_mean(against, experiment_names(), "choose among"))
 
 
 def differences_from(variant: Variant, paper: Experiment) -> tuple[str, list[str], str]:
