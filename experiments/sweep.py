@@ -29,6 +29,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import replace
 from pathlib import Path
+from typing import NamedTuple
 
 import yaml
 
@@ -84,7 +85,8 @@ def load_sweep(overrides: list[str], against: str | None = None, other_game: boo
     yours = tuple(v for v, column in same if column is None)
     differences = [differences_from(v, paper) for v in yours]
     experiment = _named_by_algorithm(replace(experiment, variants=yours), paper.variants, differences)
-    other_games = [f"{v.label}: " + "; ".join(game) for v, (_, game, _) in zip(experiment.variants, differences) if game]
+    other_games = [f"{v.label}: " + "; ".join(apart.game) for v, apart in zip(experiment.variants, differences)
+                   if apart.game]
     if other_games and not other_game:
         raise InputError(f"against={against}: your columns play another game than its columns ("
                          + "; ".join(other_games) + "): add --other-game to draw them beside it anyway")
@@ -92,8 +94,8 @@ def load_sweep(overrides: list[str], against: str | None = None, other_game: boo
              "budgets, scale) except what the command sets."]
     notes += [f"{' '.join(v.overrides) or 'Your column'} is {against}'s {column.label}: the same search, "
               "its column and runs are the experiment's." for v, column in same if column is not None]
-    notes += [f"{v.label} differs from {against}'s nearest column: {text}."
-              for v, (_, _, text) in zip(experiment.variants, differences)]
+    notes += [f"{v.label} differs from {against}'s nearest column: {apart.said}."
+              for v, apart in zip(experiment.variants, differences)]
     return replace(experiment, title=f"{experiment.title}, against {paper.name}",
                    report_source=paper.report_source, reference=paper.reference, value_scale=paper.value_scale,
                    unit=paper.unit, published_rate=paper.published_rate, notes=tuple(notes), command=command,
@@ -107,14 +109,21 @@ def check_against(against: str) -> None:
                          + did_you_mean(against, experiment_names(), "choose among"))
 
 
-def differences_from(variant: Variant, paper: Experiment) -> tuple[str, list[str], str]:
-    """How ``variant``'s search differs from the nearest of ``paper``'s columns (the fewest
-    settings apart): that column's label, the settings of the game that differ (the domain,
-    its instance or rules: a domain option that is not one of its ``playout_options``) in
-    words, and every difference in words ("P = 8 where SNRPA(10) has 10")."""
+class Difference(NamedTuple):
+    """How a swept column's search differs from the nearest column of the experiment beside it."""
+
+    game: list[str]  # the differences in the game (domain, instance, rules), in words
+    said: str  # every difference in words ("P = 8 where SNRPA(7) has 7")
+    settings: list[str]  # the differing settings as overrides would set them ("P=8")
+
+
+def differences_from(variant: Variant, paper: Experiment) -> Difference:
+    """How ``variant``'s search differs from the nearest of ``paper``'s columns: the fewest
+    settings apart, then the nearest values. A domain option that is not one of the domain's
+    ``playout_options`` is the game (its instance, its rules)."""
     mine = _flat(variant.job.semantic_config())
 
-    def apart(column):  # the fewest settings apart, then the nearest values (P = 8: SNRPA(7), not SNRPA(2))
+    def apart(column):  # (how far, column, the keys that differ, its settings)
         theirs = _flat(column.job.semantic_config())
         keys = [key for key in dict.fromkeys([*mine, *theirs]) if mine.get(key) != theirs.get(key)]
         gaps = [abs(mine[key] - theirs[key]) for key in keys if _numbers(mine.get(key), theirs.get(key))]
@@ -125,7 +134,7 @@ def differences_from(variant: Variant, paper: Experiment) -> tuple[str, list[str
     said = {key: f"{key} = {_shown(mine.get(key))} where {column.label} has {_shown(theirs.get(key))}"
             for key in keys}
     game = [said[key] for key in keys if key.startswith("domain.") and key.split(".", 1)[1] not in playout]
-    return column.label, game, "; ".join(said.values()) or f"none: it is {column.label}"
+    return Difference(game, "; ".join(said.values()), [f"{key}={_shown(mine.get(key))}" for key in keys])
 
 
 def _flat(config: dict, prefix: str = "") -> dict:
@@ -148,7 +157,7 @@ def _shown(value) -> str:
 
 
 def _named_by_algorithm(experiment: Experiment, taken: tuple[Variant, ...],
-                        differences: list[tuple[str, list[str], str]] | None = None) -> Experiment:
+                        differences: list[Difference] | None = None) -> Experiment:
     """A sweep's columns named by their algorithms (SNRPA(8), GNRPA); a column whose name
     another column has (among them or ``taken``, the columns of the experiment drawn beside
     them) gets its swept settings added, then the settings that set it apart from the
@@ -156,8 +165,7 @@ def _named_by_algorithm(experiment: Experiment, taken: tuple[Variant, ...],
     def candidates(index, variant):
         name = column_name(variant.job.settings)
         swept = [o for o in variant.overrides if not o.startswith("algo=")]
-        apart = ([part.split(" where ")[0].replace(" = ", "=") for part in differences[index][2].split("; ")]
-                 if differences else list(variant.overrides))
+        apart = differences[index].settings if differences else list(variant.overrides)
         return [name, " ".join([name, *swept]), " ".join([name, *dict.fromkeys([*swept, *apart])])]
 
     options = [candidates(i, v) for i, v in enumerate(experiment.variants)]
