@@ -8,7 +8,7 @@ constant of its variance term).
 """
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Callable, Optional
 
 import numpy as np
@@ -103,6 +103,10 @@ class Algorithm:
     # Its name as a table's column, with the setting that names it (SNRPA(4), Beam NRPA(B=3));
     # None: its title
     column: Optional[Callable[[SearchSettings], str]] = None
+    # A valid value of each of its own settings other than its conf/algo file's, at which
+    # tests/test_algorithm_contract.py runs the contract: a setting that acts only away from
+    # its default (GNRPA-LR's repetitions) is otherwise never run by the tests
+    examples: dict[str, object] = field(default_factory=dict)
 
 
 def _parallel_text(s: SearchSettings) -> str:
@@ -275,10 +279,11 @@ register(Algorithm("snrpa", "Stabilized NRPA", {"none": nrpa_search}, ("level", 
                    _nrpa_checks, same_as=lambda s: "nrpa" if s.P == 1 else None, column=_nrpa_column))
 # GNRPA's identity has its own keys: NRPA's runs keep theirs.
 register(Algorithm("gnrpa", "GNRPA", NRPA_KERNELS, ("level", "N", "alpha", "P", "tau", "repetitions"), _gnrpa_label,
-                   _gnrpa_checks, own_settings=("tau", "repetitions"), biased=True, column=_gnrpa_column))
+                   _gnrpa_checks, own_settings=("tau", "repetitions"), biased=True, column=_gnrpa_column,
+                   examples={"tau": 0.5, "repetitions": 1}))
 register(Algorithm("beam", "Beam NRPA", {"none": beam_search}, ("level", "N", "alpha", "beam"),
                    lambda s: f"Beam NRPA(B={s.beam}) level {s.level} N={s.N} alpha={s.alpha:g}", _beam_checks,
-                   own_settings=("beam",), column=lambda s: f"Beam NRPA(B={s.beam})"))
+                   own_settings=("beam",), column=lambda s: f"Beam NRPA(B={s.beam})", examples={"beam": 2}))
 register(Algorithm("nmcs", "NMCS", {"none": nmcs_search}, ("level",), lambda s: f"NMCS level {s.level}"))
 register(Algorithm("spmcts", "SP-MCTS",
                    {"none": spmcts_search, "shared": shared_tree_search, "averaged": averaged_trees_search,
@@ -286,7 +291,10 @@ register(Algorithm("spmcts", "SP-MCTS",
                    ("C", "D", "simulations_per_move", "tree_nodes"), _spmcts_label, _spmcts_checks,
                    own_settings=("C", "D", "simulations_per_move", "tree_nodes", "share_depth", "share_min_visits",
                                  "share_every"),
-                   parallel_identity=_spmcts_parallel_identity))
+                   parallel_identity=_spmcts_parallel_identity,
+                   # tree_nodes under the contract's 240 simulations: a pool that fills up
+                   examples={"C": 0.0, "D": 1.0, "simulations_per_move": 20, "tree_nodes": 64, "share_depth": 1,
+                             "share_min_visits": 0.0, "share_every": 3}))
 
 
 def same_search(settings: SearchSettings) -> SearchSettings:
