@@ -3,8 +3,8 @@
 The papers' symbols are kept where users type them: ``level``, ``N`` (iterations per
 level), ``alpha`` (Adapt step), ``P`` (playouts per level-1 step of Stabilized NRPA),
 ``tau`` (GNRPA's temperature), ``repetitions`` (R of GNRPA with limited repetitions),
-``beam`` (B of Beam NRPA), ``C`` and ``D`` (SP-MCTS's exploration constant and the
-constant of its variance term).
+``patience`` (K of restarting NRPA), ``beam`` (B of Beam NRPA), ``C`` and ``D`` (SP-MCTS's
+exploration constant and the constant of its variance term).
 """
 
 import math
@@ -52,6 +52,7 @@ class SearchSettings:
     P: int = 1
     tau: float = 1.0
     repetitions: Optional[int] = None
+    patience: Optional[int] = None
     beam: int = 1
     C: float = 0.5
     D: float = 10000.0
@@ -179,6 +180,19 @@ def _beam_checks(s: SearchSettings) -> list[tuple[bool, str]]:
     ]
 
 
+def _restarting_column(s: SearchSettings) -> str:
+    return f"Restarting NRPA(K={s.patience})" + (f" P={s.P}" if s.P > 1 else "")
+
+
+def _restarting_checks(s: SearchSettings) -> list[tuple[bool, str]]:
+    return [
+        *_nrpa_checks(s),
+        (s.patience is not None and s.patience >= 1,
+         f"patience={'null' if s.patience is None else s.patience} is out of range: it must be >= 1 (the level-1 "
+         "iterations in a row without a better score after which the call goes back to the policy it started from)"),
+    ]
+
+
 def _spmcts_label(s: SearchSettings) -> str:
     moves = f" {s.simulations_per_move} simulations per move" if s.simulations_per_move else ""
     text = f"SP-MCTS C={s.C:g} D={s.D:g}{moves}"
@@ -284,6 +298,12 @@ register(Algorithm("gnrpa", "GNRPA", NRPA_KERNELS, ("level", "N", "alpha", "P", 
 register(Algorithm("beam", "Beam NRPA", {"none": beam_search}, ("level", "N", "alpha", "beam"),
                    lambda s: f"Beam NRPA(B={s.beam}) level {s.level} N={s.N} alpha={s.alpha:g}", _beam_checks,
                    own_settings=("beam",), column=lambda s: f"Beam NRPA(B={s.beam})", examples={"beam": 2}))
+# The worked example of docs/howto/add-algorithm.md: a step of nrpa_until (nrpa/nested.py),
+# sequential only (the step restores the policy a level-1 call of nrpa_search starts from).
+register(Algorithm("rnrpa", "Restarting NRPA", {"none": nrpa_search}, ("level", "N", "alpha", "P", "patience"),
+                   lambda s: f"{_restarting_column(s)} level {s.level} N={s.N} alpha={s.alpha:g}",
+                   _restarting_checks, own_settings=("patience",), column=_restarting_column,
+                   examples={"patience": 2}))
 register(Algorithm("nmcs", "NMCS", {"none": nmcs_search}, ("level",), lambda s: f"NMCS level {s.level}"))
 register(Algorithm("spmcts", "SP-MCTS",
                    {"none": spmcts_search, "shared": shared_tree_search, "averaged": averaged_trees_search,
@@ -431,6 +451,7 @@ def kernel_params(settings: SearchSettings, bias: Optional[KernelBias] = None) -
         alpha=float(s.alpha),
         temperature=float(s.tau),
         repetitions=int(s.repetitions) if s.repetitions is not None else 0,
+        patience=int(s.patience) if s.patience is not None else 0,
         beam=int(s.beam),
         bias=int(bias.kind),
         bias_keys=bias.keys,
