@@ -17,6 +17,9 @@ Everything here is nopython code, compiled once per domain type and cached on di
 * GNRPA with limited repetitions (Cazenave 2024): a level's call ends (without adapting)
   when an iteration finds the level's best score again for the R-th time since that best
   was found; without R it runs its N iterations, as NRPA.
+* Restarting NRPA (beyond the papers; ``docs/howto/add-algorithm.md`` builds it as its worked
+  example): a level-1 call whose last K (``patience``) iterations did not raise its best score
+  goes back to the policy it started from, keeping its best sequence, and counts afresh.
 
 A run repeats the top level from a fresh policy until the budget runs out (the papers'
 harness did this), keeping the global best. Every improvement of the global best is traced
@@ -55,9 +58,11 @@ Workspace = namedtuple(
      "seq_factor", "seq_starts", "seq_len", "update_slots", "update_deltas"],
 )
 # The loop state of one NRPA call, so that it can pause and resume (``nrpa_until``): per
-# level, the best score of its current call, the iterations it has done and (GNRPA-LR) how
-# many times an iteration found that best score again; the cursor.
-Call = namedtuple("Call", ["best", "done", "repeats", "cursor"])
+# level, the best score of its current call, the iterations it has done, (GNRPA-LR) how many
+# times an iteration found that best score again and (restarting NRPA) how many iterations
+# in a row did not raise it; the cursor. A variant's state of its own is one more per-level
+# array here, made in ``new_call`` and zeroed in ``begin_call`` and where a child call starts.
+Call = namedtuple("Call", ["best", "done", "repeats", "stale", "cursor"])
 # Call.cursor slots: the level being iterated, whether the call has ended, its top level,
 # the iterations of its top level, and the level whose calls the caller makes (0: none).
 LEVEL, ENDED, TOP, TOP_ITERATIONS, BOTTOM = 0, 1, 2, 3, 4
@@ -271,7 +276,8 @@ def copy_sequence(source, source_level, target, target_level):
 @njit(cache=True)
 def new_call(levels):
     return Call(best=np.full(levels + 1, -np.inf), done=np.zeros(levels + 1, dtype=np.int64),
-                repeats=np.zeros(levels + 1, dtype=np.int64), cursor=np.zeros(CURSOR_SLOTS, dtype=np.int64))
+                repeats=np.zeros(levels + 1, dtype=np.int64), stale=np.zeros(levels + 1, dtype=np.int64),
+                cursor=np.zeros(CURSOR_SLOTS, dtype=np.int64))
 
 
 @njit(cache=True)
@@ -282,6 +288,7 @@ def begin_call(call, top, top_iterations, bottom):
     call.best[:] = -np.inf
     call.done[:] = 0
     call.repeats[:] = 0
+    call.stale[:] = 0
     call.cursor[LEVEL] = top
     call.cursor[ENDED] = 0
     call.cursor[TOP] = top
@@ -327,6 +334,23 @@ def _repeated(repeats, level, before, value, limit):
     return repeats[level] >= limit
 
 
+@njit(cache=True, inline="always")
+def _out_of_patience(stale, level, before, value, patience):
+    """Restarting NRPA: an iteration of ``level`` scored ``value``, the level's best being
+    ``before``. Counts the iterations in a row that did not raise the best; returns whether
+    this was the ``patience``-th, counting afresh from it (never when ``patience`` is 0)."""
+    if patience <= 0:
+        return False
+    if value > before:
+        stale[level] = 0
+        return False
+    stale[level] += 1
+    if stale[level] < patience:
+        return False
+    stale[level] = 0
+    return True
+
+
 @njit(cache=True)
 def nrpa_until(domain, ws, policy, run, params, call, deadline):
     """Advance the NRPA call ``call`` (set by ``begin_call``) until it ends
@@ -341,12 +365,15 @@ def nrpa_until(domain, ws, policy, run, params, call, deadline):
     l into row l-1, run level l-1, keep its sequence if its score is >= the best, adapt row l
     toward the best sequence. Level 1 runs N iterations of P playouts on row 1 (SNRPA(P);
     P = 1 is NRPA). With GNRPA-LR's R, a level's call ends early, without adapting, at the
-    iteration that finds its best score for the R-th time again. A loop over an explicit
-    stack of levels rather than a recursion because numba does not reliably link
+    iteration that finds its best score for the R-th time again. With restarting NRPA's K
+    (``params.patience``), the level-1 iteration that ends K in a row without raising the
+    call's best puts row 1 back as the call found it, instead of adapting it. A loop over an
+    explicit stack of levels rather than a recursion because numba does not reliably link
     self-recursive functions loaded from its cache."""
     best = call.best
     done = call.done
     repeats = call.repeats
+    stale = call.stale
     cursor = call.cursor
     top = cursor[TOP]
     bottom = cursor[BOTTOM]
@@ -365,6 +392,7 @@ def nrpa_until(domain, ws, policy, run, params, call, deadline):
                 best[level] = -np.inf
                 done[level] = 0
                 repeats[level] = 0
+                stale[level] = 0
                 continue
             before = best[1]
             iteration_best = -np.inf
@@ -379,6 +407,15 @@ def nrpa_until(domain, ws, policy, run, params, call, deadline):
                     return
             if _repeated(repeats, 1, before, iteration_best, params.repetitions):
                 done[1] = iterations
+            elif _out_of_patience(stale, 1, before, iteration_best, params.patience):
+                # Back to the policy the call started from: its parent's row 2, which the
+                # parent adapts only once the call has returned, or at the top the cleared row
+                # (restarting NRPA runs in nrpa_search alone, whose top call starts cleared).
+                if top > 1:
+                    pol.copy_row(policy, 2, 1)
+                else:
+                    pol.clear(policy, 1)
+                done[1] += 1
             else:
                 adapt(ws, policy, 1, 1, step)
                 done[1] += 1

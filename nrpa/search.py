@@ -3,12 +3,12 @@
 The papers' symbols are kept where users type them: ``level``, ``N`` (iterations per
 level), ``alpha`` (Adapt step), ``P`` (playouts per level-1 step of Stabilized NRPA),
 ``tau`` (GNRPA's temperature), ``repetitions`` (R of GNRPA with limited repetitions),
-``beam`` (B of Beam NRPA), ``C`` and ``D`` (SP-MCTS's exploration constant and the
-constant of its variance term).
+``patience`` (K of restarting NRPA), ``beam`` (B of Beam NRPA), ``C`` and ``D`` (SP-MCTS's
+exploration constant and the constant of its variance term).
 """
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Callable, Optional
 
 import numpy as np
@@ -52,6 +52,7 @@ class SearchSettings:
     P: int = 1
     tau: float = 1.0
     repetitions: Optional[int] = None
+    patience: Optional[int] = None
     beam: int = 1
     C: float = 0.5
     D: float = 10000.0
@@ -103,6 +104,10 @@ class Algorithm:
     # Its name as a table's column, with the setting that names it (SNRPA(4), Beam NRPA(B=3));
     # None: its title
     column: Optional[Callable[[SearchSettings], str]] = None
+    # A valid value of each of its own settings other than its conf/algo file's, at which
+    # tests/test_algorithm_contract.py runs the contract: a setting that acts only away from
+    # its default (GNRPA-LR's repetitions) is otherwise never run by the tests
+    examples: dict[str, object] = field(default_factory=dict)
 
 
 def _parallel_text(s: SearchSettings) -> str:
@@ -172,6 +177,19 @@ def _beam_checks(s: SearchSettings) -> list[tuple[bool, str]]:
          "limit: lower beam, level or policy_capacity_bits"),
         (s.level >= 1, f"level={s.level} is out of range for Beam NRPA: it must be >= 1"),
         (s.P == 1, f"P={s.P}: Beam NRPA runs with P = 1 (SNRPA's P is not defined for a beam)"),
+    ]
+
+
+def _restarting_column(s: SearchSettings) -> str:
+    return f"Restarting NRPA(K={s.patience})" + (f" P={s.P}" if s.P > 1 else "")
+
+
+def _restarting_checks(s: SearchSettings) -> list[tuple[bool, str]]:
+    return [
+        *_nrpa_checks(s),
+        (s.patience is not None and s.patience >= 1,
+         f"patience={'null' if s.patience is None else s.patience} is out of range: it must be >= 1 (the level-1 "
+         "iterations in a row without a better score after which the call goes back to the policy it started from)"),
     ]
 
 
@@ -275,10 +293,17 @@ register(Algorithm("snrpa", "Stabilized NRPA", {"none": nrpa_search}, ("level", 
                    _nrpa_checks, same_as=lambda s: "nrpa" if s.P == 1 else None, column=_nrpa_column))
 # GNRPA's identity has its own keys: NRPA's runs keep theirs.
 register(Algorithm("gnrpa", "GNRPA", NRPA_KERNELS, ("level", "N", "alpha", "P", "tau", "repetitions"), _gnrpa_label,
-                   _gnrpa_checks, own_settings=("tau", "repetitions"), biased=True, column=_gnrpa_column))
+                   _gnrpa_checks, own_settings=("tau", "repetitions"), biased=True, column=_gnrpa_column,
+                   examples={"tau": 0.5, "repetitions": 1}))
 register(Algorithm("beam", "Beam NRPA", {"none": beam_search}, ("level", "N", "alpha", "beam"),
                    lambda s: f"Beam NRPA(B={s.beam}) level {s.level} N={s.N} alpha={s.alpha:g}", _beam_checks,
-                   own_settings=("beam",), column=lambda s: f"Beam NRPA(B={s.beam})"))
+                   own_settings=("beam",), column=lambda s: f"Beam NRPA(B={s.beam})", examples={"beam": 2}))
+# The worked example of docs/howto/add-algorithm.md: a step of nrpa_until (nrpa/nested.py),
+# sequential only (the step restores the policy a level-1 call of nrpa_search starts from).
+register(Algorithm("rnrpa", "Restarting NRPA", {"none": nrpa_search}, ("level", "N", "alpha", "P", "patience"),
+                   lambda s: f"{_restarting_column(s)} level {s.level} N={s.N} alpha={s.alpha:g}",
+                   _restarting_checks, own_settings=("patience",), column=_restarting_column,
+                   examples={"patience": 2}))
 register(Algorithm("nmcs", "NMCS", {"none": nmcs_search}, ("level",), lambda s: f"NMCS level {s.level}"))
 register(Algorithm("spmcts", "SP-MCTS",
                    {"none": spmcts_search, "shared": shared_tree_search, "averaged": averaged_trees_search,
@@ -286,7 +311,10 @@ register(Algorithm("spmcts", "SP-MCTS",
                    ("C", "D", "simulations_per_move", "tree_nodes"), _spmcts_label, _spmcts_checks,
                    own_settings=("C", "D", "simulations_per_move", "tree_nodes", "share_depth", "share_min_visits",
                                  "share_every"),
-                   parallel_identity=_spmcts_parallel_identity))
+                   parallel_identity=_spmcts_parallel_identity,
+                   # tree_nodes under the contract's 240 simulations: a pool that fills up
+                   examples={"C": 0.0, "D": 1.0, "simulations_per_move": 20, "tree_nodes": 64, "share_depth": 1,
+                             "share_min_visits": 0.0, "share_every": 3}))
 
 
 def same_search(settings: SearchSettings) -> SearchSettings:
@@ -423,6 +451,7 @@ def kernel_params(settings: SearchSettings, bias: Optional[KernelBias] = None) -
         alpha=float(s.alpha),
         temperature=float(s.tau),
         repetitions=int(s.repetitions) if s.repetitions is not None else 0,
+        patience=int(s.patience) if s.patience is not None else 0,
         beam=int(s.beam),
         bias=int(bias.kind),
         bias_keys=bias.keys,
