@@ -14,12 +14,9 @@ Everything here is nopython code, compiled once per domain type and cached on di
   best sequence, w[code(m)] += (alpha / tau) * (delta_bm - p_m). The policy table holds
   v = w / tau, so a playout reads exp(v) as NRPA's does and Adapt steps v by alpha / tau^2.
   With tau = 1 and no bias it is NRPA, operation for operation (tested on whole runs).
-* GNRPA with limited repetitions (Cazenave 2024): a level's call ends (without adapting)
-  when an iteration finds the level's best score again for the R-th time since that best
-  was found; without R it runs its N iterations, as NRPA.
-* Restarting NRPA (beyond the papers; ``docs/howto/add-algorithm.md`` builds it as its worked
-  example): a level-1 call whose last K (``patience``) iterations did not raise its best score
-  goes back to the policy it started from, keeping its best sequence, and counts afresh.
+* GNRPA with limited repetitions (Cazenave 2024) and restarting NRPA (beyond the papers, the
+  worked example of ``docs/howto/add-algorithm.md``): a step of ``nrpa_until`` each, whose
+  decision (end the call; go back to the policy the call started from) is in ``nrpa.variants``.
 
 A run repeats the top level from a fresh policy until the budget runs out (the papers'
 harness did this), keeping the global best. Every improvement of the global best is traced
@@ -44,6 +41,7 @@ from nrpa.domains.contract import (
     bias, code_bound, legal_moves, max_length, max_moves, new_state, play, reset, score,
 )
 from nrpa.run import STOP, elapsed, end_playout, go_on, new_run, result, start_clocks
+from nrpa.variants import out_of_patience, repeated
 
 Workspace = namedtuple(
     "Workspace",
@@ -320,37 +318,6 @@ def _iterations(cursor, iterations, level):
     return cursor[TOP_ITERATIONS] if level == cursor[TOP] else iterations
 
 
-@njit(cache=True, inline="always")
-def _repeated(repeats, level, before, value, limit):
-    """GNRPA-LR: an iteration of ``level`` scored ``value``, the level's best being
-    ``before``. Counts the times the best score is found again since it was first found;
-    returns whether this was the ``limit``-th (never when ``limit`` is 0: no limit)."""
-    if limit <= 0:
-        return False
-    if value > before:
-        repeats[level] = 0
-    elif value == before:
-        repeats[level] += 1
-    return repeats[level] >= limit
-
-
-@njit(cache=True, inline="always")
-def _out_of_patience(stale, level, before, value, patience):
-    """Restarting NRPA: an iteration of ``level`` scored ``value``, the level's best being
-    ``before``. Counts the iterations in a row that did not raise the best; returns whether
-    this was the ``patience``-th, counting afresh from it (never when ``patience`` is 0)."""
-    if patience <= 0:
-        return False
-    if value > before:
-        stale[level] = 0
-        return False
-    stale[level] += 1
-    if stale[level] < patience:
-        return False
-    stale[level] = 0
-    return True
-
-
 @njit(cache=True)
 def nrpa_until(domain, ws, policy, run, params, call, deadline):
     """Advance the NRPA call ``call`` (set by ``begin_call``) until it ends
@@ -405,9 +372,9 @@ def nrpa_until(domain, ws, policy, run, params, call, deadline):
                 if run.counters[STOP]:
                     cursor[ENDED] = 1
                     return
-            if _repeated(repeats, 1, before, iteration_best, params.repetitions):
+            if repeated(repeats, 1, before, iteration_best, params.repetitions):
                 done[1] = iterations
-            elif _out_of_patience(stale, 1, before, iteration_best, params.patience):
+            elif out_of_patience(stale, 1, before, iteration_best, params.patience):
                 # Back to the policy the call started from: its parent's row 2, which the
                 # parent adapts only once the call has returned, or at the top the cleared row
                 # (restarting NRPA runs in nrpa_search alone, whose top call starts cleared).
@@ -428,11 +395,11 @@ def nrpa_until(domain, ws, policy, run, params, call, deadline):
             return
         value = best[level]  # the child call ended: its parent keeps and adapts
         level += 1
-        repeated = _repeated(repeats, level, best[level], value, params.repetitions)
-        if keep_then_adapt(ws, policy, run, best, level, value, step, not repeated):
+        ends = repeated(repeats, level, best[level], value, params.repetitions)
+        if keep_then_adapt(ws, policy, run, best, level, value, step, not ends):
             cursor[ENDED] = 1
             return
-        done[level] = _iterations(cursor, params.iterations, level) if repeated else done[level] + 1
+        done[level] = _iterations(cursor, params.iterations, level) if ends else done[level] + 1
 
 
 @njit(cache=True)

@@ -9,7 +9,7 @@ The guide's steps, and where each lands here:
    domain contract and the run runtime: ``random_restarts_search``. The guide puts it in a
    file of ``nrpa/``; a test must not add one there (the file would change the kernel
    cache's key for every other process of the checkout);
-2. its declaration, ``register(Algorithm(...))`` (in ``nrpa/search.py`` in the guide):
+2. its declaration, ``register(Algorithm(...))`` (in ``nrpa/algorithms.py`` in the guide):
    ``add``;
 3. its ``conf/algo/<name>.yaml``, ``CONF_FILE``: ``add`` writes it into a copy of ``conf/``,
    where ``experiments.experiment.CONFIG_DIR`` points while the plugin is loaded (the command
