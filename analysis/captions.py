@@ -202,6 +202,19 @@ def engine_speed(speed: dict) -> str:
             f"{matched} Published value inside our CI here: {inside} of {cells} cells.")
 
 
+def equal_time_figure_note(speed: dict, axis_name: str) -> str:
+    """What a published time table's figure shows, on its face: the axis, and why our curves
+    sit apart from the published values at equal time."""
+    k = speed["k"]
+    if k != k:  # not estimable
+        gap = "its speed against the published runs is not estimable from these runs"
+    else:
+        gap = (f"it does about k = {k:.2g} times the published runs' work per {axis_name.split()[0]}-second, so at "
+               f"equal time its curves sit {'above' if k > 1 else 'below'} the published values")
+    return (f"x: {axis_name} of this engine on this machine, not the paper's: {gap}. The _matched table compares each "
+            "column at the paper's work for t (t x R x rho playouts).")
+
+
 def matched_work(experiment, runs, estimate, speed: dict) -> str:
     inside, cells = speed["cells_matched_inside"]
     same_time, same_time_cells = speed["cells_inside"]
