@@ -35,17 +35,24 @@ help: ## list the targets
 	@echo "  its cost (over an hour, on a terminal: asks first; YES=1 does not ask), then runs what"
 	@echo "  the store lacks; \`make list\`: the experiments and their papers."
 	@echo "  ARGS: more overrides (ARGS=\"threads=1,2,4\"); claims: BUDGET=6h, CLAIMS=\"gnrpa\";"
-	@echo "  list: COST=1; export, rates: EXPERIMENT=name; bench-cpp: CPP_REF=dir; install: NEURAL=no."
+	@echo "  list: COST=1; export, rates: EXPERIMENT=name; bench-cpp: CPP_REF=dir;"
+	@echo "  install: NEURAL=no (no PyTorch), TORCH_INDEX=URL (PyTorch from that index: CPU-only)."
 	@echo
 	@grep -E '^[a-zA-Z0-9_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-19s %s\n", $$1, $$2}'
 
 NEURAL ?= yes  # make install NEURAL=no: without PyTorch (the neural Morpion targets then say what is missing)
 extras = dev$(if $(filter no,$(strip $(NEURAL))),,$(comma)neural)
 comma := ,
+# PyTorch's default wheels bring 4 GB of CUDA libraries (docs/notes/requirements.md); its CPU-only
+# wheels are on its own index, which cannot serve the project's other packages: torch comes from
+# there first, and the project's install then finds torch>=2.4 satisfied and keeps it
+TORCH_INDEX ?=  # make install TORCH_INDEX=https://download.pytorch.org/whl/cpu: PyTorch without CUDA
+torch_first = $(if $(and $(strip $(TORCH_INDEX)),$(findstring neural,$(extras))),$(PY) -m pip install --quiet torch --index-url $(strip $(TORCH_INDEX)))
 
 install: ## create .venv: the project, its dev extras, PyTorch (NEURAL=no: none)
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
+	$(torch_first)
 	$(PY) -m pip install --quiet -e ".[$(extras)]"
 	@# the browser test of the results site drives Debian's chromium; without apt (or root) it is skipped
 	command -v chromium >/dev/null || apt-get install -y chromium || echo "chromium not installed: tests/test_site_browser.py will be skipped"
@@ -63,6 +70,7 @@ test-slow: ## the slow checks only (20 minutes from a fresh clone on a busy mach
 # schema and docs/results/ (analysis/mkdocs_hooks.py)
 docs: ## the documentation site: outputs/docs/index.html (opens from disk)
 	NO_MKDOCS_2_WARNING=1 $(PY) -m mkdocs build --strict --quiet
+	@echo "documentation site: $(CURDIR)/outputs/docs/index.html (open it from disk)"
 
 # playouts per CPU-second of every domain, leaf parallel speed-up, the scaling figure (root and leaf
 # parallelism on 1..all cores: outputs/bench/scaling.{csv,png}; alone: ARGS=--scaling-only), where a

@@ -3,7 +3,7 @@
     python run.py domain=samegame domain.board=1 algo=nrpa level=3 N=100 max_time=5
     python run.py algo=snrpa P=4
     python run.py algo=nmcs level=2
-    python run.py -m algo=snrpa P=2,3,4 scale=smoke [against=stabilized_table4] [--yes]
+    python run.py -m algo=snrpa P=8,12 scale=smoke [against=stabilized_table4 [--other-game]] [--yes]
 
 A sweep (-m) on Hydra's basic launcher is run by experiments/sweep.py: its cost first (and a
 question when it takes over an hour, on a terminal), its runs in one pool across its jobs; its
@@ -20,7 +20,7 @@ from omegaconf import DictConfig
 from experiments.cli import run_from_config
 from experiments.config import exit_interrupted, exit_on_input_error, register_configs
 from experiments.experiment import check_command_line
-from experiments.sweep import make_sweep
+from experiments.sweep import check_against, make_sweep
 from nrpa import interrupt
 from nrpa.errors import InputError
 
@@ -35,13 +35,13 @@ def main(cfg: DictConfig) -> float:
         exit_on_input_error(error)
 
 
-def run_sweep(overrides: list[str], against: str | None, yes: bool) -> list[Path]:
+def run_sweep(overrides: list[str], against: str | None, yes: bool, other_game: bool = False) -> list[Path]:
     """A sweep from start to report: its runs (experiments/sweep.py), then the report an
     experiment gets (analysis/report.py), whose paths it returns. run.py is the top of the
     layers: experiments/ makes runs, analysis/ reads them, and only here does one call the other."""
     from analysis.report import write_report  # a single run does without pandas and matplotlib
 
-    experiment, folder = make_sweep(overrides, against, yes)
+    experiment, folder = make_sweep(overrides, against, yes, other_game)
     return write_report(experiment, overrides=overrides, folder=folder)
 
 
@@ -59,24 +59,32 @@ def sweep_or_hydra(arguments: list[str]) -> list[str] | None:
 if __name__ == "__main__":
     interrupt.install()
     yes = "--yes" in sys.argv[1:]  # start without asking, however long it takes (as YES=1)
+    other_game = "--other-game" in sys.argv[1:]  # against=: columns of another game than the experiment's, knowingly
     against = [argument.split("=", 1)[1] for argument in sys.argv[1:] if argument.startswith("against=")]
-    sys.argv = [sys.argv[0], *(a for a in sys.argv[1:] if a != "--yes" and not a.startswith("against="))]
+    sys.argv = [sys.argv[0], *(a for a in sys.argv[1:]
+                               if a not in ("--yes", "--other-game") and not a.startswith("against="))]
     flags = {argument for argument in sys.argv[1:] if argument.startswith("-")}
     sweep = sweep_or_hydra(sys.argv[1:])
     try:
         if against and sweep is None:
             raise InputError("against=EXPERIMENT draws a sweep beside a paper's columns: give it with -m")
+        if other_game and not against:
+            raise InputError("--other-game lets a sweep drawn against=EXPERIMENT play another game: give against=")
+        if against:
+            check_against(against[-1])
         if flags <= {"-m", "--multirun"}:  # a run or a sweep (not --help, --cfg, ...): check it all first
-            check_command_line([argument for argument in sys.argv[1:] if argument not in flags])
+            # beside an experiment, the options are checked on its settings (P=8 on Table 4's SNRPA)
+            check_command_line([*(f"experiment={name}" for name in against[-1:]),
+                                *(argument for argument in sys.argv[1:] if argument not in flags)])
         if sweep is not None:
-            for path in run_sweep(sweep, against[-1] if against else None, yes):
+            for path in run_sweep(sweep, against[-1] if against else None, yes, other_game):
                 print(path)
             sys.exit(0)
     except InputError as error:
         exit_on_input_error(error)
-    except KeyboardInterrupt:  # Ctrl-C: one line, no traceback
-        exit_interrupted()
+    except KeyboardInterrupt as stop:  # Ctrl-C: one line, no traceback
+        exit_interrupted(stop)
     try:
         main()
-    except KeyboardInterrupt:  # Ctrl-C: one line, no traceback (a Hydra sweep stops too: Hydra lets it through)
-        exit_interrupted()
+    except KeyboardInterrupt as stop:  # Ctrl-C: one line, no traceback (a Hydra sweep stops too: Hydra lets it through)
+        exit_interrupted(stop)

@@ -24,10 +24,16 @@ def interval_name(estimate) -> str:
     return INTERVAL_NAMES[estimate]
 
 
-def heading(experiment) -> str:
+def heading(experiment, vs: str | None = None) -> str:
+    """The table's title in bold; ``vs``: what its rows are where not the experiment's axis
+    (a matched-time table's rows are published seconds, read at playouts)."""
     work = (", at the paper's work: each column budgeted t x R x max(1, rho) playouts, R the published runs' "
             "rate, rho the column's relative rate" if experiment.matched_work else "")
-    return f"**{experiment.title}** ({experiment.scale} scale{work})"
+    title = experiment.title
+    if vs is not None:
+        title, found = _VS_AXIS.subn(f"vs {vs}", title)
+        title += "" if found else f", vs {vs}"
+    return f"**{title}** ({experiment.scale} scale{work})"
 
 
 def figure_title(experiment, detail: str, axis: str | None = None) -> str:
@@ -95,9 +101,11 @@ def warnings(runs) -> list[str]:
     return lines
 
 
-def captioned(experiment, runs, text: str) -> str:
-    """The heading, the text, then the warnings, one a line."""
-    return "\n".join([heading(experiment), "", text, *warnings(runs)])
+def captioned(experiment, runs, text: str, vs: str | None = None) -> str:
+    """The heading (``vs``: what the rows are, see heading), the text, then the warnings, one a line."""
+    return "\n".join([heading(experiment, vs), "", *(f"- {note}" for note in experiment.notes),
+                      *([""] if experiment.notes else []), text,
+                      *warnings(runs)])
 
 
 def checkpoints(experiment, runs, axis_name: str, estimate, published: bool) -> str:
@@ -194,6 +202,19 @@ def engine_speed(speed: dict) -> str:
             f"{matched} Published value inside our CI here: {inside} of {cells} cells.")
 
 
+def equal_time_figure_note(speed: dict, axis_name: str) -> str:
+    """What a published time table's figure shows, on its face: the axis, and why our curves
+    sit apart from the published values at equal time."""
+    k = speed["k"]
+    if k != k:  # not estimable
+        gap = "its speed against the published runs is not estimable from these runs"
+    else:
+        gap = (f"it does about k = {k:.2g} times the published runs' work per {axis_name.split()[0]}-second, so at "
+               f"equal time its curves sit {'above' if k > 1 else 'below'} the published values")
+    return (f"x: {axis_name} of this engine on this machine, not the paper's: {gap}. The _matched table compares each "
+            "column at the paper's work for t (t x R x rho playouts).")
+
+
 def matched_work(experiment, runs, estimate, speed: dict) -> str:
     inside, cells = speed["cells_matched_inside"]
     same_time, same_time_cells = speed["cells_inside"]
@@ -214,7 +235,8 @@ def matched_work(experiment, runs, estimate, speed: dict) -> str:
         f"its {interval_name(estimate)} in brackets, beside the published mean at t in parentheses (* where it lies "
         f"outside the CI). Published value inside our CI: {inside} of {cells} cells at matched time{equal_time}. "
         "Rows stop where t x R x rho passes a column's runs. The same at equal playouts (t x R for every column, "
-        "which uses a playout better, not the papers' comparison) is the _equal_playouts table."))
+        "which uses a playout better, not the papers' comparison) is the _equal_playouts table."),
+        vs="published time t, each column at matched time (t x R x rho playouts)")
 
 
 def equal_playouts(experiment, runs, estimate, speed: dict) -> str:
@@ -223,7 +245,8 @@ def equal_playouts(experiment, runs, estimate, speed: dict) -> str:
         f"{interval_name(estimate)} in brackets, beside the published mean at t in parentheses. This answers which "
         "column uses a playout better, a question the papers do not ask: they compare their columns at the same "
         "time, and the columns do not cost the same per playout (the _matched table reads each at its own work). "
-        "No verdict on a paper's claim is read here."))
+        "No verdict on a paper's claim is read here."),
+        vs="published time t, every column at t x R playouts")
 
 
 def fixed_targets(experiment, runs, axis_name: str, source: str) -> str:

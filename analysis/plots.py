@@ -53,6 +53,43 @@ def plot_checkpoints(table: pd.DataFrame, ax, *, xlabel: str, ylabel: str = "mea
     return ax
 
 
+def plot_checkpoint_panels(table: pd.DataFrame, *, xlabel: str, ylabel: str, note: str):
+    """A published time table as small multiples: one panel per column (its mean with its CI
+    band, its published values as hollow circles of the same colour), on shared axes, so that
+    each curve is read against its own published values; ``note`` under the panels says what
+    the axis is and how to read the gap. Returns the figure."""
+    variants = list(table["variant"].unique())
+    columns = min(4, len(variants))
+    rows_of_panels = -(-len(variants) // columns)
+    figure, axes = plt.subplots(rows_of_panels, columns, figsize=(3.2 * columns, 2.6 * rows_of_panels + 0.8),
+                                sharex=True, sharey=True, squeeze=False)
+    checkpoints = sorted(table["checkpoint"].unique())
+    for index, ax in enumerate(axes.flat):
+        if index >= len(variants):
+            ax.set_visible(False)
+            continue
+        rows = table[table["variant"] == variants[index]]
+        colour = column_colour(index)
+        _line_with_band(ax, rows["checkpoint"], rows["mean"], rows, colour, variants[index], linewidth=1.5)
+        if rows["published"].notna().any():
+            ax.plot(rows["checkpoint"], rows["published"], linestyle="none", marker="o", markerfacecolor="none",
+                    color=colour, markersize=4)
+        ax.set_title(variants[index], fontsize="small", color=colour)
+        ax.set_xscale("log", base=2)
+        ax.set_xticks(checkpoints[::2], labels=[f"{c:g}" for c in checkpoints[::2]], rotation=45, fontsize="x-small")
+        ax.minorticks_off()
+        ax.tick_params(labelsize="x-small")
+        ax.grid(True, which="both", alpha=0.3)
+    key = [plt.Line2D([], [], color=KEY_GREY, linewidth=1.5, label="ours: mean, band: CI"),
+           plt.Line2D([], [], linestyle="none", marker="o", markerfacecolor="none", color=KEY_GREY,
+                      label="published at t (hollow)")]
+    figure.legend(handles=key, loc="upper right", fontsize="x-small")
+    figure.supxlabel(xlabel, fontsize="small")
+    figure.supylabel(ylabel, fontsize="small")
+    figure.text(0.5, -0.02, note, ha="center", va="top", fontsize="small", wrap=True)
+    return figure
+
+
 def save_figure(figure, stem: Path) -> list[Path]:
     """Write ``stem``.png and ``stem``.pdf; return both paths."""
     stem.parent.mkdir(parents=True, exist_ok=True)

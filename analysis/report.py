@@ -53,8 +53,8 @@ import pandas as pd
 from analysis import captions
 from analysis.boards import best_known, board_markdown, board_table, comparisons
 from analysis.domain_views import domain_view
-from analysis.plots import (new_figure, plot_boards, plot_checkpoints, plot_ecdf, plot_finals, plot_profiles,
-                            plot_speedups, save_figure)
+from analysis.plots import (new_figure, plot_boards, plot_checkpoint_panels, plot_checkpoints, plot_ecdf,
+                            plot_finals, plot_profiles, plot_speedups, save_figure)
 from analysis.speedup import engine_speed, speedup_table
 from analysis.stats import (ESTIMATORS, best_at, checkpoint_statistics, doubling_checkpoints, final_statistics,
                             t_interval)
@@ -135,6 +135,15 @@ def plotted(experiment: Experiment, title_detail: str, plot: Callable, suffix: s
     return Figure(suffix, partial(save_figure, figure))
 
 
+def paneled(experiment: Experiment, table: pd.DataFrame, axis: str, xlabel: str, ylabel: str, note: str,
+            interval: str) -> Figure:
+    """A published time table's figure: a panel per column, the note on its face."""
+    figure = plot_checkpoint_panels(table, xlabel=xlabel, ylabel=ylabel, note=note)
+    figure.suptitle(captions.figure_title(experiment, f", mean and {interval} per column, published values hollow",
+                                          axis), fontsize="medium")
+    return Figure("", partial(save_figure, figure))
+
+
 def with_table(caption: str, table_markdown: str) -> str:
     return f"{caption}\n\n{table_markdown}\n"
 
@@ -196,12 +205,16 @@ def checkpoints_report(experiment: Experiment, runs: Runs, estimate) -> list[Tab
             speed["cells_inside"] = cells_inside(table)
             caption += "\n" + captions.engine_speed(speed)
         on_figure = matched if axis == "playouts" else None
-        outputs += [
-            Table(suffix, table, markdown(table, axis_name=axis_name, caption=caption)),
-            plotted(experiment, f", mean and {captions.interval_name(estimate)}", suffix=suffix, axis=axis,
-                    plot=lambda ax, table=table, on_figure=on_figure: plot_checkpoints(
-                        table, ax, xlabel=f"{axis_name} (log2 scale)", ylabel=ylabel, matched=on_figure)),
-        ]
+        outputs.append(Table(suffix, table, markdown(table, axis_name=axis_name, caption=caption)))
+        if speed is not None and published is not None:  # a published time table: a panel per column
+            outputs.append(paneled(experiment, table, axis, f"{axis_name} of this engine (log2 scale)", ylabel,
+                                   captions.equal_time_figure_note(speed, axis_name),
+                                   captions.interval_name(estimate)))
+        else:
+            outputs.append(plotted(experiment, f", mean and {captions.interval_name(estimate)}", suffix=suffix,
+                                   axis=axis, plot=lambda ax, table=table, on_figure=on_figure: plot_checkpoints(
+                                       table, ax, xlabel=f"{axis_name} (log2 scale)", ylabel=ylabel,
+                                       matched=on_figure)))
     if speed is not None:
         outputs += speed_tables(experiment, runs, estimate, speed, matched)
     if budgets and min(budgets) >= FIRST_TIME:

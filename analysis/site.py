@@ -188,9 +188,7 @@ class Built:
     def meta(self) -> str:
         experiment, runs = self.experiment, self.source.runs
         hosts = sorted({r["host"]["name"] for rs in runs.records.values() for r in rs if "host" in r})
-        matched = " ARGS=matched_work=true" if experiment.matched_work else ""
-        facts = [html.escape(experiment.report_source),
-                 f"<code>make {experiment.name.replace('_', '-')} SCALE={experiment.scale}{matched}</code>",
+        facts = [html.escape(experiment.report_source), f"<code>{html.escape(experiment.make_command)}</code>",
                  f"runs per column: {html.escape(self.runs_text())}"]
         speed = engine_speed_text(self.outputs or [])
         if speed:
@@ -370,7 +368,7 @@ def build(overrides: list[str], names: list[str] | None = None, folder: Path | N
     found = [pair for name in names or known for pair in compositions(name, overrides)]
     first = found[0][0]
     root, scale = first.store.root, first.scale
-    sweeps = [sweep_of_folder(sweep, against=False)  # `run.py -m` sweeps, their own columns
+    sweeps = [sweep_of_folder(sweep)  # `run.py -m` sweeps, with the columns they were drawn beside
               for sweep in (sweep_folders(root, scale) if names is None else [])]
     found += [(experiment, collect(experiment)) for experiment in sweeps]
     built = {section_id(experiment): Built(experiment, Source(experiment, runs), *make_report(experiment, runs))

@@ -377,8 +377,7 @@ def make_report(experiment: Experiment, runs: Runs) -> tuple[list | None, str | 
     """The report's outputs, or why there are none (no runs; a report that refuses, as a
     speed-up table without runs of its baseline)."""
     if not any(runs.records.values()):
-        target = experiment.name.replace("_", "-")
-        return None, f"No runs at {experiment.scale} scale: `make {target} SCALE={experiment.scale}` makes them."
+        return None, f"No runs at {experiment.scale} scale: `{experiment.make_command}` makes them."
     try:
         return REPORTS[experiment.kind](experiment, runs, t_interval), None
     except InputError as error:

@@ -114,11 +114,17 @@ def experiment_domain(name: str) -> str | None:
     return None
 
 
+# RunConfig keys the experiment and scale files set for the harness, not options for users
+INTERNAL_KEYS = ("scale_name", "report", "scale_budgets")
+
+
 def check_override_keys(arguments: list[str]) -> None:
     """Reject an unknown key such as ``levle=3`` with the closest valid key and the list of
     them (Hydra's own message does not list them). Group choices (``algo=...``, ``domain=...``) and
     ``hydra.*``, ``+key``, ``~key`` overrides are left to Hydra."""
     top_keys = [f.name for f in fields(RunConfig) if f.name not in ("domain", "backend", "starved")]
+    # what a user sets; the experiment files' own sections are accepted but not offered
+    offered = [key for key in top_keys if key not in INTERNAL_KEYS]
     domain_name = "samegame"
     for argument in arguments:  # the experiment's domain (selective_table2: bus), unless domain= names one
         if argument.startswith("experiment=") and "," not in argument:
@@ -148,7 +154,7 @@ def check_override_keys(arguments: list[str]) -> None:
                                  + did_you_mean(key, [f"domain.{name}" for name in valid], "valid are"))
         elif head not in top_keys:
             raise InputError(f"unknown option {key!r}: "
-                             + did_you_mean(key, top_keys + [f"{group}=" for group in CONFIG_GROUPS], "valid are"))
+                             + did_you_mean(key, offered + [f"{group}=" for group in CONFIG_GROUPS], "valid are"))
 
 
 @dataclass(frozen=True)
@@ -277,9 +283,15 @@ def exit_on_input_error(error: InputError) -> None:
     sys.exit(2)
 
 
-def exit_interrupted() -> None:
+def exit_interrupted(stop: BaseException | None = None) -> None:
     """The one line a command prints when Ctrl-C stopped it (the runs it stored, and where),
-    then exit status 130 (a shell's 128 + SIGINT); nrpa/interrupt.py stops the kernel."""
+    then exit status 130 (a shell's 128 + SIGINT); nrpa/interrupt.py stops the kernel. A run
+    cut short (``stop.best_so_far``, a single run's) shows its best so far on a line before."""
+    best = getattr(stop, "best_so_far", None)
+    if best is not None:
+        score, playouts, cpu = best
+        print(f"\nThe run stopped had found a best score of {score:g} after {playouts:,} playouts "
+              f"({cpu:.1f} CPU-seconds); a run cut short is not stored.", file=sys.stderr, flush=True)
     count = len(STORED_RUNS)
     kept = f"{count} run{'s' if count != 1 else ''} finished by this command"
     if count:

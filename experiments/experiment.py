@@ -58,6 +58,14 @@ class Experiment:
     targets: tuple[float, ...] | None = None  # report.targets: the fixed-target view's scores (table unit)
     own_budgets: bool = False  # its budgets per scale are its own (scale_budgets), not the scale file's
     force: bool = False  # force=true: its runs are made again even where the store holds them
+    notes: tuple[str, ...] = ()  # said under its reports' heading (a sweep's differences from the experiment beside it)
+    command: str | None = None  # the command that makes it, where not its make target (a sweep's run.py -m)
+
+    @property
+    def make_command(self) -> str:
+        """The command that makes its runs and report."""
+        matched = " ARGS=matched_work=true" if self.matched_work else ""
+        return self.command or f"make {self.name.replace('_', '-')} SCALE={self.scale}{matched}"
 
     @property
     def output_name(self) -> str:
@@ -69,29 +77,39 @@ class Experiment:
         return [variant.job.run_path(self.store, r) for r in range(variant.repeats * variant.root)]
 
 
-def load_experiment(overrides: list[str], default_report: dict | None = None) -> Experiment:
+def load_experiment(overrides: list[str], default_report: dict | None = None,
+                    settings_of: str | None = None) -> Experiment:
     """The experiment that ``python run.py -m <overrides>`` would run. ``default_report``: the
-    report section of a sweep without experiment= (experiments/sweep.py), else InputError."""
+    report section of a sweep without experiment= (experiments/sweep.py), else InputError.
+    ``settings_of``: an experiment whose settings (domain, instance, playout rule, level, N,
+    budgets...) the sweep's columns start from, the command's overrides on top; the sweep keeps
+    its own columns (not the experiment's swept ones) and ``default_report``."""
     register_configs()
     fixed, swept = _split_sweeps(overrides)
+    if settings_of is not None:
+        fixed = [f"experiment={settings_of}", *fixed]
     with initialize_config_dir(config_dir=str(CONFIG_DIR), version_base="1.3"):
         base = _compose(fixed)
         plain = _without_hydra(base)  # what _compose(fixed, hydra=False) gives, without composing again
-        spec = base.report if base.report is not None or default_report is None else OmegaConf.create(default_report)
+        own_report = base.report is not None and settings_of is None
+        spec = base.report if own_report or default_report is None else OmegaConf.create(default_report)
         if spec is None:
             raise InputError(
                 f"no experiment given: add experiment=NAME, one of {', '.join(experiment_names())}"
             )
         # resolved, as Hydra's sweeper resolves them: a swept value may depend on the scale
-        # (distributed_fig4.yaml's threads, spmcts_speedup's columns)
-        params_config = base.hydra.sweeper.params
+        # (distributed_fig4.yaml's threads, spmcts_speedup's columns); a sweep drawn beside an
+        # experiment sweeps its own keys only
+        params_config = base.hydra.sweeper.params if settings_of is None else None
         configured = OmegaConf.to_container(params_config, resolve=True) if params_config else {}
         # a key the command line sets, swept or not (P=1), replaces the file's sweep of it, as in Hydra
         given = {override.split("=", 1)[0].lstrip("+~") for override in fixed} | set(swept)
         params = {**{key: str(values).split(",") for key, values in configured.items() if key not in given}, **swept}
         keys = list(params)
         grid = [params[key] for key in keys]
-        columns = OmegaConf.to_container(spec.columns) if spec.get("columns") else {}
+        # a sweep beside an experiment names a column that is one of the experiment's by its name
+        named_by = base.report if settings_of is not None else spec
+        columns = OmegaConf.to_container(named_by.columns) if named_by.get("columns") else {}
         variants = []
         composed = {(): plain}  # the config of each choice of config groups, composed once
         for values in itertools.product(*grid):

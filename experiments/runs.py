@@ -22,7 +22,7 @@ from experiments.store import RunStore, code_version
 from nrpa.bias import bias_for
 from nrpa.domains.registry import MissingInstance, make_domain, replay_domain
 from nrpa.errors import InputError
-from nrpa.search import ALGORITHMS, SearchSettings, run_search
+from nrpa.search import ALGORITHMS, SearchSettings, other_spellings, run_search, same_search
 from nrpa.threading_layer import threading_layer_name
 
 
@@ -34,23 +34,12 @@ class Job:
     domain_options: object
     settings: SearchSettings
 
+    def __post_init__(self):
+        # One identity per search: SNRPA(1) and NRPA are the same runs (nrpa.search.same_search)
+        object.__setattr__(self, "settings", same_search(self.settings))
+
     def semantic_config(self) -> dict:
-        values = asdict(self.settings)
-        algorithm = ALGORITHMS[self.settings.algorithm]
-        return {
-            "domain": domain_identity(self.domain_options),
-            "algorithm": self.settings.algorithm,
-            **{key: values[key] for key in algorithm.identity},
-            "budget": {
-                "max_time": self.settings.max_time,
-                "max_playouts": self.settings.max_playouts,
-                "clock": self.settings.clock,
-                "restart": self.settings.restart,
-            },
-            "base_seed": self.settings.seed,
-            # only parallel runs carry the key, so sequential runs keep their identities
-            **({"parallel": algorithm.parallel_identity(self.settings)} if self.settings.parallel != "none" else {}),
-        }
+        return semantic_config(self.domain_options, self.settings)
 
     def run_config(self, repeat: int) -> dict:
         return {**self.semantic_config(), "repeat": repeat}
@@ -64,7 +53,38 @@ class Job:
         return replace(self.settings, seed=self.run_seed(repeat))
 
     def run_path(self, store: RunStore, repeat: int) -> Path:
-        return store.path_for(self.domain_options.name, run_id(self.run_config(repeat)))
+        """Where repeat ``repeat`` is stored: its file, or the file of the same search stored
+        under another spelling before the two were one (Table 4's NRPA runs as SNRPA(1)) when
+        only that one is in the store or the archive."""
+        path = store.path_for(self.domain_options.name, run_id(self.run_config(repeat)))
+        if path.exists() or store.archived(path) is not None:
+            return path
+        for spelled in other_spellings(self.settings):
+            spelled_config = {**semantic_config(self.domain_options, spelled), "repeat": repeat}
+            other = store.path_for(self.domain_options.name, run_id(spelled_config))
+            if other.exists() or store.archived(other) is not None:
+                return other
+        return path
+
+
+def semantic_config(domain_options, settings: SearchSettings) -> dict:
+    """A run's identity without its repeat index: what makes two runs the same search."""
+    values = asdict(settings)
+    algorithm = ALGORITHMS[settings.algorithm]
+    return {
+        "domain": domain_identity(domain_options),
+        "algorithm": settings.algorithm,
+        **{key: values[key] for key in algorithm.identity},
+        "budget": {
+            "max_time": settings.max_time,
+            "max_playouts": settings.max_playouts,
+            "clock": settings.clock,
+            "restart": settings.restart,
+        },
+        "base_seed": settings.seed,
+        # only parallel runs carry the key, so sequential runs keep their identities
+        **({"parallel": algorithm.parallel_identity(settings)} if settings.parallel != "none" else {}),
+    }
 
 
 def domain_identity(options) -> dict:

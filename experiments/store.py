@@ -26,6 +26,7 @@ archive is the project's ``archive/`` folder, or the folder ``$NRPA_ARCHIVE`` na
 
 from __future__ import annotations
 
+import atexit
 import json
 import os
 import secrets
@@ -77,7 +78,16 @@ def code_version() -> dict:
     return version
 
 
-_SAID_STARVED: set[str] = set()  # archived run ids judged starved and said on stderr
+_SAID_STARVED: dict[str, str] = {}  # archived run id judged starved -> why, said on stderr at exit
+
+
+def _say_starved_archived() -> None:
+    """One line for the starved archived runs a command met: they are not read, and a command
+    that makes their columns' runs makes them again."""
+    count = len(_SAID_STARVED)
+    first, reason = next(iter(_SAID_STARVED.items()))
+    print(f"{count} starved archived run{'s' if count != 1 else ''} not used (e.g. {first}: {reason}); a "
+          "command that makes their columns' runs makes them again", file=sys.stderr)
 # A domain folder of run files -> column -> run id -> rate of its records without a machine
 # section (experiments/machine.py), read once per process: new runs always record the section.
 _FILE_RATES: dict[Path, dict[str, dict[str, float]]] = {}
@@ -190,9 +200,9 @@ class RunStore:
             return record
         self._starved_archived.add(record["run_id"])
         if record["run_id"] not in _SAID_STARVED:  # once per process, however many stores read the archive
-            _SAID_STARVED.add(record["run_id"])
-            print(f"starved archived run {record['run_id']}: {reason}; not used, the run will be made again",
-                  file=sys.stderr)
+            if not _SAID_STARVED:  # one line in all at the command's end, not one per run
+                atexit.register(_say_starved_archived)
+            _SAID_STARVED[record["run_id"]] = reason
         return None
 
     def archived_runs(self):

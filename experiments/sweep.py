@@ -12,13 +12,16 @@ here; this module imports nothing of analysis/), whose paths it prints:
                          ``python -m analysis.report experiment=NAME scale=S`` writes them
   without                outputs/sweeps/sweep_<hash>/: sweep.yaml (its overrides, scale and
                          ``against``), the checkpoint tables (CSV, Markdown) and figures, one
-                         column per swept combination ("P=2"); rebuilt later by
+                         column per swept combination, named by its algorithm
+                         ("SNRPA(2)"); rebuilt later by
                          ``python -m analysis.report sweep=<folder or name>``
 
-``against=EXPERIMENT`` (e.g. against=stabilized_table4) adds that experiment's columns at the
-sweep's scale (their runs are the experiment's own: the store shares them with `make table4`)
-and its published table, so the researcher's variant is drawn beside the paper's columns and
-published values.
+``against=EXPERIMENT`` (e.g. against=stabilized_table4) runs the swept columns on that
+experiment's settings (domain, instance, playout rule, level, N, budgets; the command's
+overrides on top, a difference in the game refused unless --other-game), says what still
+differs from its nearest column, and adds its columns at the sweep's scale (their runs are the
+experiment's own: the store shares them with `make table4`) and its published table, so the
+researcher's variant is drawn beside the paper's columns and published values on its basis.
 """
 
 from __future__ import annotations
@@ -26,13 +29,16 @@ from __future__ import annotations
 import hashlib
 from dataclasses import replace
 from pathlib import Path
+from typing import NamedTuple
 
 import yaml
 
 from experiments.estimate import confirm, cost, describe, wall_seconds
 from experiments.experiment import Experiment, Variant, load_experiment, load_outputs_dir
+from experiments.experiment_targets import experiment_names
 from experiments.workers import compile_kernels, run_job, run_runs
-from nrpa.errors import InputError
+from nrpa.errors import InputError, did_you_mean
+from nrpa.search import column_name
 
 SWEEPS = "sweeps"  # the sweeps' folder under outputs_dir
 DEFINITION = "sweep.yaml"
@@ -45,51 +51,154 @@ def sweep_name(overrides: list[str]) -> str:
     return "sweep_" + hashlib.sha256("\n".join(named).encode()).hexdigest()[:8]
 
 
-def load_sweep(overrides: list[str], against: str | None = None) -> Experiment:
+def load_sweep(overrides: list[str], against: str | None = None, other_game: bool = False,
+               paper_columns: bool = True) -> Experiment:
     """The Experiment of ``run.py -m OVERRIDES``: the experiment named by experiment=, or a
-    sweep of its own with a checkpoints report; ``against``: an experiment whose columns and
-    published table join it."""
+    sweep of its own with a checkpoints report; ``against``: an experiment whose settings the
+    sweep's columns start from and whose columns and published table join it (without
+    ``paper_columns``, the sweep's own columns only); a difference in the game is refused
+    unless ``other_game``."""
     if any(o.startswith("experiment=") for o in overrides):
-        experiment = load_experiment(overrides)
-    else:
-        shown = " ".join(o for o in overrides if o.split("=", 1)[0] not in NOT_NAMED)
-        experiment = load_experiment(overrides, default_report={
-            "name": sweep_name(overrides), "kind": "checkpoints", "title": f"Sweep: {shown}",
-            "paper": "a sweep", "table": shown})
+        if against is not None:
+            raise InputError(f"against={against} draws a sweep beside an experiment's columns; experiment= runs an "
+                             "experiment's own columns: give one of them")
+        return load_experiment(overrides)
+    shown = " ".join(o for o in overrides if o.split("=", 1)[0] not in NOT_NAMED)
+    # beside an experiment, the same overrides are other searches (its settings): another folder
+    named = [*overrides, *([f"settings_of={against}"] if against else [])]
+    report = {"name": sweep_name(named), "kind": "checkpoints", "title": f"Sweep: {shown}",
+              "paper": "a sweep", "table": shown}
+    command = " ".join(["python run.py -m", *(o for o in overrides if not o.startswith(("outputs_dir=", "force="))),
+                        *([f"against={against}"] if against else []), *(["--other-game"] if other_game else [])])
     if against is None:
-        return experiment
-    if experiment.kind != "checkpoints":
-        raise InputError(f"against={against} draws a published table beside a checkpoints report; "
-                         f"{experiment.name}'s report is {experiment.kind}")
+        return replace(_named_by_algorithm(load_experiment(overrides, default_report=report), ()), command=command)
+    check_against(against)
     outputs = [o for o in overrides if o.startswith("outputs_dir=")]
-    paper = load_experiment([f"experiment={against}", f"scale={experiment.scale}", *outputs])
+    scale = [o for o in overrides if o.startswith("scale=")]
+    paper = load_experiment([f"experiment={against}", *scale, *outputs])
     if paper.kind != "checkpoints" or paper.reference is None:
         raise InputError(f"against={against}: its report is not a published table of scores at checkpoints "
                          "(choose an experiment whose report.kind is checkpoints with a report.reference)")
+    experiment = load_experiment(overrides, default_report=report, settings_of=against)
+    same = [(v, next((p for p in paper.variants if p.job.semantic_config() == v.job.semantic_config()), None))
+            for v in experiment.variants]
+    yours = tuple(v for v, column in same if column is None)
+    differences = [differences_from(v, paper) for v in yours]
+    experiment = _named_by_algorithm(replace(experiment, variants=yours), paper.variants, differences)
+    other_games = [f"{v.label}: " + "; ".join(apart.game) for v, apart in zip(experiment.variants, differences)
+                   if apart.game]
+    if other_games and not other_game:
+        raise InputError(f"against={against}: your columns play another game than its columns ("
+                         + "; ".join(other_games) + "): add --other-game to draw them beside it anyway")
+    notes = [f"Your columns take every setting of {against} (domain, instance, playout rule, level, N, alpha, "
+             "budgets, scale) except what the command sets."]
+    notes += [f"{' '.join(v.overrides) or 'Your column'} is {against}'s {column.label}: the same search, "
+              "its column and runs are the experiment's." for v, column in same if column is not None]
+    notes += [f"{v.label} differs from {against}'s nearest column: {apart.said}."
+              for v, apart in zip(experiment.variants, differences)]
     return replace(experiment, title=f"{experiment.title}, against {paper.name}",
                    report_source=paper.report_source, reference=paper.reference, value_scale=paper.value_scale,
-                   unit=paper.unit, published_rate=paper.published_rate,
-                   variants=experiment.variants + tuple(v for v in paper.variants if v not in experiment.variants))
+                   unit=paper.unit, published_rate=paper.published_rate, notes=tuple(notes), command=command,
+                   variants=experiment.variants + (paper.variants if paper_columns else ()))
+
+
+def check_against(against: str) -> None:
+    """InputError unless ``against`` names an experiment."""
+    if against not in experiment_names():
+        raise InputError(f"against={against} is not an experiment: "
+                         + did_you_mean(against, experiment_names(), "choose among"))
+
+
+class Difference(NamedTuple):
+    """How a swept column's search differs from the nearest column of the experiment beside it."""
+
+    game: list[str]  # the differences in the game (domain, instance, rules), in words
+    said: str  # every difference in words ("P = 8 where SNRPA(7) has 7")
+    settings: list[str]  # the differing settings as overrides would set them ("P=8")
+
+
+def differences_from(variant: Variant, paper: Experiment) -> Difference:
+    """How ``variant``'s search differs from the nearest of ``paper``'s columns: the fewest
+    settings apart, then the nearest values. A domain option that is not one of the domain's
+    ``playout_options`` is the game (its instance, its rules)."""
+    mine = _flat(variant.job.semantic_config())
+
+    def apart(column):  # (how far, column, the keys that differ, its settings)
+        theirs = _flat(column.job.semantic_config())
+        keys = [key for key in dict.fromkeys([*mine, *theirs]) if mine.get(key) != theirs.get(key)]
+        gaps = [abs(mine[key] - theirs[key]) for key in keys if _numbers(mine.get(key), theirs.get(key))]
+        return (len(keys), sum(gaps)), column, keys, theirs
+
+    _, column, keys, theirs = min((apart(column) for column in paper.variants), key=lambda found: found[0])
+    playout = getattr(type(variant.job.domain_options), "playout_options", ("bias", "bias_weight"))
+    said = {key: f"{key} = {_shown(mine.get(key))} where {column.label} has {_shown(theirs.get(key))}"
+            for key in keys}
+    game = [said[key] for key in keys if key.startswith("domain.") and key.split(".", 1)[1] not in playout]
+    return Difference(game, "; ".join(said.values()), [f"{key}={_shown(mine.get(key))}" for key in keys])
+
+
+def _flat(config: dict, prefix: str = "") -> dict:
+    """A run identity's settings as dotted keys (domain.policy, budget.max_time)."""
+    flat = {}
+    for key, value in config.items():
+        if isinstance(value, dict):
+            flat.update(_flat(value, f"{prefix}{key}."))
+        else:
+            flat[f"{prefix}{key}"] = value
+    return flat
+
+
+def _numbers(*values) -> bool:
+    return all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values)
+
+
+def _shown(value) -> str:
+    return "unset" if value is None else str(value)
+
+
+def _named_by_algorithm(experiment: Experiment, taken: tuple[Variant, ...],
+                        differences: list[Difference] | None = None) -> Experiment:
+    """A sweep's columns named by their algorithms (SNRPA(8), GNRPA); a column whose name
+    another column has (among them or ``taken``, the columns of the experiment drawn beside
+    them) gets its swept settings added, then the settings that set it apart from the
+    experiment's nearest column (``differences``) or, in a sweep of its own, every override."""
+    def candidates(index, variant):
+        name = column_name(variant.job.settings)
+        swept = [o for o in variant.overrides if not o.startswith("algo=")]
+        apart = differences[index].settings if differences else list(variant.overrides)
+        return [name, " ".join([name, *swept]), " ".join([name, *dict.fromkeys([*swept, *apart])])]
+
+    options = [candidates(i, v) for i, v in enumerate(experiment.variants)]
+    labels: list[str | None] = [None] * len(options)
+    used = {v.label for v in taken}
+    for level in range(3):
+        wanted = [option[level] for option in options]
+        for i, option in enumerate(options):
+            if labels[i] is None and (level == 2 or (wanted.count(option[level]) == 1 and option[level] not in used)):
+                labels[i] = option[level]
+        used |= {label for label in labels if label is not None}
+    return replace(experiment, variants=tuple(replace(v, label=label) for v, label in zip(experiment.variants, labels)))
 
 
 def folder_of(experiment: Experiment) -> Path:
     return experiment.store.root / SWEEPS / experiment.name
 
 
-def make_sweep(overrides: list[str], against: str | None = None,
-               yes: bool = False) -> tuple[Experiment, Path | None]:
+def make_sweep(overrides: list[str], against: str | None = None, yes: bool = False,
+               other_game: bool = False) -> tuple[Experiment, Path | None]:
     """Print the cost, ask when it is over an hour, make the runs in one pool. Returns the
     experiment and the folder its report goes in (None: an experiment's own, under
     outputs/tables and outputs/figures); run.py writes the report (analysis/report.py)."""
-    experiment = load_sweep(overrides, against)
+    experiment = load_sweep(overrides, against, other_game)
     costs = cost(experiment)  # once: it looks up every run file in the store
-    print(describe(experiment, costs), flush=True)
+    print("\n".join([*experiment.notes, describe(experiment, costs)]), flush=True)
     confirm(wall_seconds(costs), costs[3], yes)
     named = any(o.startswith("experiment=") for o in overrides) and against is None
     folder = None if named else folder_of(experiment)
     if folder is not None:  # its definition first: a sweep stopped half way can be reported on
         folder.mkdir(parents=True, exist_ok=True)
         definition = {"name": experiment.name, "scale": experiment.scale, "against": against,
+                      **({"other_game": True} if other_game else {}),
                       "overrides": [o for o in overrides if not o.startswith(("outputs_dir=", "force="))]}
         (folder / DEFINITION).write_text(yaml.safe_dump(definition, sort_keys=False))
     wanted = [(experiment, v, v.repeats * v.root) for v in experiment.variants]
@@ -160,8 +269,8 @@ def sweep_of_folder(folder: Path, against: bool = True) -> Experiment:
     without ``against``, its own columns only (export: the paper's are exported as its own)."""
     definition = read_definition(folder)
     outputs_dir = Path(folder).resolve().parent.parent
-    return load_sweep([*definition["overrides"], f"outputs_dir={outputs_dir}"],
-                      definition.get("against") if against else None)
+    return load_sweep([*definition["overrides"], f"outputs_dir={outputs_dir}"], definition.get("against"),
+                      definition.get("other_game", False), paper_columns=against)
 
 
 def sweep_folders(root: Path, scale: str | None = None) -> list[Path]:

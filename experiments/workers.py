@@ -65,6 +65,8 @@ def run_job(job: Job, repeats: int, store: RunStore, *, n_jobs: int | None = Non
     else:
         records = []
     starved = sum(store.starved(record) is not None for record in records)
+    if force:  # remade under the search's one name: a run stored as SNRPA(1) is now found as NRPA
+        paths = tuple(job.run_path(store, repeat) for repeat in range(repeats))
     return JobOutcome(paths=paths, ran=len(pending) - starved, found=repeats - len(pending), starved=starved)
 
 
@@ -114,7 +116,8 @@ def run_runs(runs: list[tuple[Job, int]], store: RunStore, *, n_jobs: int | None
                 wait_for_cores(sum(needs[i] for i in batch), store.rule)
                 checked, starved = time.monotonic(), False
             for index, record in parallel(joblib.delayed(_numbered)(index, *runs[index]) for index in batch):
-                path = runs[index][0].run_path(store, record["repeat"])
+                # the record's own id: force=true remakes a run stored under another spelling (SNRPA(1))
+                path = store.path_for(runs[index][0].domain_options.name, record["run_id"])
                 reason = store.starved(record)
                 if reason is None:
                     store.write(path, record)

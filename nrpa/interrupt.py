@@ -42,6 +42,17 @@ _POLL = 0.05  # seconds between two looks of the waiting thread (a signal interr
 _requests = [0]  # the stops asked by request_stop in this process so far
 
 
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C stopped a kernel on the main thread: ``partial`` is what the kernel returned when
+    it stopped (its best so far), or None. The run is dropped all the same; a single run's
+    command shows that best (``experiments.config.exit_interrupted``), never stores it."""
+
+    def __init__(self, partial=None):
+        super().__init__()
+        self.partial = partial
+        self.best_so_far = None  # set by nrpa.search.run_search: (best score, playouts, CPU-seconds)
+
+
 class Stopped(RuntimeError):
     """A run off the main thread cut short by a stop request (``request_stop``): dropped, so no
     result. An ordinary exception: a dask worker shuts down on a KeyboardInterrupt."""
@@ -74,23 +85,29 @@ def run_kernel(kernel, *args):
             raise Stopped()
         return value
     outcome = {}
+    # Waited on instead of the thread itself: a Thread.join interrupted by Ctrl-C can mark a
+    # thread still running as stopped (CPython 3.11, bpo-45274's fix), so a join after it
+    # returned at once and the kernel went on without being waited for.
+    finished = threading.Event()
 
     def call():
         try:
             outcome["value"] = kernel(*args)
         except BaseException as error:  # handed to the waiting thread, which raises it
             outcome["error"] = error
+        finally:
+            finished.set()
 
-    worker = threading.Thread(target=call, name="nrpa-kernel", daemon=True)
-    worker.start()
+    threading.Thread(target=call, name="nrpa-kernel", daemon=True).start()
     try:
-        while worker.is_alive():
-            worker.join(_POLL)
+        while not finished.wait(_POLL):
+            pass
     except KeyboardInterrupt:
         request_stop()
-        worker.join()  # the kernel stops at its next playout's end
+        while not finished.wait(_POLL):  # the kernel stops at its next playout's end
+            pass
         clear_stop()
-        raise
+        raise Interrupted(outcome.get("value")) from None
     if "error" in outcome:
         raise outcome["error"]
     return outcome["value"]

@@ -14,9 +14,9 @@ Everything here is nopython code, compiled once per domain type and cached on di
   best sequence, w[code(m)] += (alpha / tau) * (delta_bm - p_m). The policy table holds
   v = w / tau, so a playout reads exp(v) as NRPA's does and Adapt steps v by alpha / tau^2.
   With tau = 1 and no bias it is NRPA, operation for operation (tested on whole runs).
-* GNRPA with limited repetitions (Cazenave 2024): a level's call ends (without adapting)
-  when an iteration finds the level's best score again for the R-th time since that best
-  was found; without R it runs its N iterations, as NRPA.
+* GNRPA with limited repetitions (Cazenave 2024) and restarting NRPA (beyond the papers, the
+  worked example of ``docs/howto/add-algorithm.md``): a step of ``nrpa_until`` each, whose
+  decision (end the call; go back to the policy the call started from) is in ``nrpa.variants``.
 
 A run repeats the top level from a fresh policy until the budget runs out (the papers'
 harness did this), keeping the global best. Every improvement of the global best is traced
@@ -41,6 +41,7 @@ from nrpa.domains.contract import (
     bias, code_bound, legal_moves, max_length, max_moves, new_state, play, reset, score,
 )
 from nrpa.run import STOP, elapsed, end_playout, go_on, new_run, result, start_clocks
+from nrpa.variants import out_of_patience, repeated
 
 Workspace = namedtuple(
     "Workspace",
@@ -55,9 +56,11 @@ Workspace = namedtuple(
      "seq_factor", "seq_starts", "seq_len", "update_slots", "update_deltas"],
 )
 # The loop state of one NRPA call, so that it can pause and resume (``nrpa_until``): per
-# level, the best score of its current call, the iterations it has done and (GNRPA-LR) how
-# many times an iteration found that best score again; the cursor.
-Call = namedtuple("Call", ["best", "done", "repeats", "cursor"])
+# level, the best score of its current call, the iterations it has done, (GNRPA-LR) how many
+# times an iteration found that best score again and (restarting NRPA) how many iterations
+# in a row did not raise it; the cursor. A variant's state of its own is one more per-level
+# array here, made in ``new_call`` and zeroed in ``begin_call`` and where a child call starts.
+Call = namedtuple("Call", ["best", "done", "repeats", "stale", "cursor"])
 # Call.cursor slots: the level being iterated, whether the call has ended, its top level,
 # the iterations of its top level, and the level whose calls the caller makes (0: none).
 LEVEL, ENDED, TOP, TOP_ITERATIONS, BOTTOM = 0, 1, 2, 3, 4
@@ -271,7 +274,8 @@ def copy_sequence(source, source_level, target, target_level):
 @njit(cache=True)
 def new_call(levels):
     return Call(best=np.full(levels + 1, -np.inf), done=np.zeros(levels + 1, dtype=np.int64),
-                repeats=np.zeros(levels + 1, dtype=np.int64), cursor=np.zeros(CURSOR_SLOTS, dtype=np.int64))
+                repeats=np.zeros(levels + 1, dtype=np.int64), stale=np.zeros(levels + 1, dtype=np.int64),
+                cursor=np.zeros(CURSOR_SLOTS, dtype=np.int64))
 
 
 @njit(cache=True)
@@ -282,6 +286,7 @@ def begin_call(call, top, top_iterations, bottom):
     call.best[:] = -np.inf
     call.done[:] = 0
     call.repeats[:] = 0
+    call.stale[:] = 0
     call.cursor[LEVEL] = top
     call.cursor[ENDED] = 0
     call.cursor[TOP] = top
@@ -313,20 +318,6 @@ def _iterations(cursor, iterations, level):
     return cursor[TOP_ITERATIONS] if level == cursor[TOP] else iterations
 
 
-@njit(cache=True, inline="always")
-def _repeated(repeats, level, before, value, limit):
-    """GNRPA-LR: an iteration of ``level`` scored ``value``, the level's best being
-    ``before``. Counts the times the best score is found again since it was first found;
-    returns whether this was the ``limit``-th (never when ``limit`` is 0: no limit)."""
-    if limit <= 0:
-        return False
-    if value > before:
-        repeats[level] = 0
-    elif value == before:
-        repeats[level] += 1
-    return repeats[level] >= limit
-
-
 @njit(cache=True)
 def nrpa_until(domain, ws, policy, run, params, call, deadline):
     """Advance the NRPA call ``call`` (set by ``begin_call``) until it ends
@@ -341,12 +332,15 @@ def nrpa_until(domain, ws, policy, run, params, call, deadline):
     l into row l-1, run level l-1, keep its sequence if its score is >= the best, adapt row l
     toward the best sequence. Level 1 runs N iterations of P playouts on row 1 (SNRPA(P);
     P = 1 is NRPA). With GNRPA-LR's R, a level's call ends early, without adapting, at the
-    iteration that finds its best score for the R-th time again. A loop over an explicit
-    stack of levels rather than a recursion because numba does not reliably link
+    iteration that finds its best score for the R-th time again. With restarting NRPA's K
+    (``params.patience``), the level-1 iteration that ends K in a row without raising the
+    call's best puts row 1 back as the call found it, instead of adapting it. A loop over an
+    explicit stack of levels rather than a recursion because numba does not reliably link
     self-recursive functions loaded from its cache."""
     best = call.best
     done = call.done
     repeats = call.repeats
+    stale = call.stale
     cursor = call.cursor
     top = cursor[TOP]
     bottom = cursor[BOTTOM]
@@ -365,6 +359,7 @@ def nrpa_until(domain, ws, policy, run, params, call, deadline):
                 best[level] = -np.inf
                 done[level] = 0
                 repeats[level] = 0
+                stale[level] = 0
                 continue
             before = best[1]
             iteration_best = -np.inf
@@ -377,8 +372,17 @@ def nrpa_until(domain, ws, policy, run, params, call, deadline):
                 if run.counters[STOP]:
                     cursor[ENDED] = 1
                     return
-            if _repeated(repeats, 1, before, iteration_best, params.repetitions):
+            if repeated(repeats, 1, before, iteration_best, params.repetitions):
                 done[1] = iterations
+            elif out_of_patience(stale, 1, before, iteration_best, params.patience):
+                # Back to the policy the call started from: its parent's row 2, which the
+                # parent adapts only once the call has returned, or at the top the cleared row
+                # (restarting NRPA runs in nrpa_search alone, whose top call starts cleared).
+                if top > 1:
+                    pol.copy_row(policy, 2, 1)
+                else:
+                    pol.clear(policy, 1)
+                done[1] += 1
             else:
                 adapt(ws, policy, 1, 1, step)
                 done[1] += 1
@@ -391,11 +395,11 @@ def nrpa_until(domain, ws, policy, run, params, call, deadline):
             return
         value = best[level]  # the child call ended: its parent keeps and adapts
         level += 1
-        repeated = _repeated(repeats, level, best[level], value, params.repetitions)
-        if keep_then_adapt(ws, policy, run, best, level, value, step, not repeated):
+        ends = repeated(repeats, level, best[level], value, params.repetitions)
+        if keep_then_adapt(ws, policy, run, best, level, value, step, not ends):
             cursor[ENDED] = 1
             return
-        done[level] = _iterations(cursor, params.iterations, level) if repeated else done[level] + 1
+        done[level] = _iterations(cursor, params.iterations, level) if ends else done[level] + 1
 
 
 @njit(cache=True)

@@ -18,11 +18,12 @@ caller's stream; where the pauses fall depends on the clock, so runs are not rep
 
 import numpy as np
 from numba import njit, prange
+from numba.typed import List
 
 from nrpa import policy as pol
 from nrpa.domains.contract import code_bound
 from nrpa.leaf_node import _new_threads
-from nrpa.nested import CURSOR_SLOTS, ENDED, Call, begin_call, nrpa_until
+from nrpa.nested import ENDED, begin_call, new_call, nrpa_until
 from nrpa.run import RESTARTS, STOP, end_section, go_on, new_run, result, start_clocks, start_section
 
 
@@ -43,13 +44,31 @@ def _search_until(domain, ws, policy, run, params, call, deadline):
         start_call(policy, params, call)
 
 
+@njit(cache=True)
+def _new_calls(searches, level):
+    """One NRPA call state per search, made by ``new_call``: a field that ``nrpa.nested.Call``
+    gains needs no change here."""
+    calls = List()
+    for _ in range(searches):
+        calls.append(new_call(level))
+    return calls
+
+
+@njit(cache=True)
+def _all_ended(calls):
+    for call in calls:
+        if not call.cursor[ENDED]:
+            return False
+    return True
+
+
 @njit(cache=True, parallel=True)
-def _period(domain, params, deadline, workspaces, policies, runs, bests, dones, repeats, cursors, seeds):
+def _period(domain, params, deadline, workspaces, policies, runs, calls, seeds):
     for k in prange(params.threads):
         i = np.int64(k)  # prange counts in uint64; typed List indices are int64
         np.random.seed(seeds[i])
-        if not (cursors[i, ENDED] and not params.restart):
-            call = Call(bests[i], dones[i], repeats[i], cursors[i])
+        call = calls[i]
+        if not (call.cursor[ENDED] and not params.restart):
             _search_until(domain, workspaces[i], policies[i], runs[i], params, call, deadline)
 
 
@@ -84,28 +103,24 @@ def policy_averaging_search(domain, params):
     run = new_run(domain, params)
     workspaces, policies, runs = _new_threads(domain, params, searches, level)
     scratch = pol.new_policy(0, params.policy_capacity_bits, code_bound(domain))
-    bests = np.full((searches, level + 1), -np.inf)
-    dones = np.zeros((searches, level + 1), dtype=np.int64)
-    repeats = np.zeros((searches, level + 1), dtype=np.int64)
-    cursors = np.zeros((searches, CURSOR_SLOTS), dtype=np.int64)
+    calls = _new_calls(searches, level)
     seeds = np.zeros(searches + 1, dtype=np.int64)  # + the caller's (run.start_section)
     for i in range(searches):
-        start_call(policies[i], params, Call(bests[i], dones[i], repeats[i], cursors[i]))
+        start_call(policies[i], params, calls[i])
     start_clocks(run)
     period = 0
     while True:
         period += 1
         deadline = period * params.average_every
         if searches == 1:  # on the caller's stream and run: the sequential search
-            call = Call(bests[0], dones[0], repeats[0], cursors[0])
-            _search_until(domain, workspaces[0], policies[0], run, params, call, deadline)
+            _search_until(domain, workspaces[0], policies[0], run, params, calls[0], deadline)
         else:
             start_section(run, runs, seeds, searches)
-            _period(domain, params, deadline, workspaces, policies, runs, bests, dones, repeats, cursors, seeds)
+            _period(domain, params, deadline, workspaces, policies, runs, calls, seeds)
             end_section(run, runs, seeds, searches)
             for i in range(searches):  # (each period starts the threads' counters afresh)
                 run.counters[RESTARTS] += runs[i].counters[RESTARTS]
-        if run.counters[STOP] or (not params.restart and np.all(cursors[:, ENDED] == 1)):
+        if run.counters[STOP] or (not params.restart and _all_ended(calls)):
             break
         average_top_policies(policies, searches, level, scratch)
     return result(run)

@@ -26,7 +26,8 @@ from nrpa.domains.contract import max_length
 Params = namedtuple(
     "Params",
     # level; iterations: N; playouts_per_step: P of SNRPA; alpha; temperature: tau of GNRPA;
-    # repetitions: R of GNRPA-LR (0: no limit); beam: B of Beam NRPA; bias: a kind of
+    # repetitions: R of GNRPA-LR (0: no limit); patience: K of restarting NRPA (0: never
+    # restarts a level-1 call's policy); beam: B of Beam NRPA; bias: a kind of
     # ``nrpa.bias`` (NO_BIAS, DOMAIN_BIAS: the domain's ``bias`` function, or TABLE_BIAS:
     # bias_keys and bias_factors, one row of a policy-like hash table of code -> exp(beta),
     # shift bias_shift); strategy, parallel_level, threads, average_every: the parallel
@@ -37,7 +38,7 @@ Params = namedtuple(
     # share_depth, share_min_visits and share_every (K, N_min and T0 in simulations of each
     # tree of the averaged trees, nrpa.spmcts_parallel); interrupt: nrpa.interrupt's
     # STOP_REQUEST (one int64, 1 once Ctrl-C asked the run to stop).
-    ["level", "iterations", "playouts_per_step", "alpha", "temperature", "repetitions", "beam", "bias",
+    ["level", "iterations", "playouts_per_step", "alpha", "temperature", "repetitions", "patience", "beam", "bias",
      "bias_keys", "bias_factors", "bias_shift", "strategy", "parallel_level", "threads", "average_every", "seed",
      "budget_clock", "max_time", "max_playouts", "restart", "policy_capacity_bits", "trace_capacity",
      "exploration", "variance_bias", "simulations_per_move", "tree_capacity", "share_depth", "share_min_visits",

@@ -3,28 +3,22 @@
 The papers' symbols are kept where users type them: ``level``, ``N`` (iterations per
 level), ``alpha`` (Adapt step), ``P`` (playouts per level-1 step of Stabilized NRPA),
 ``tau`` (GNRPA's temperature), ``repetitions`` (R of GNRPA with limited repetitions),
-``beam`` (B of Beam NRPA), ``C`` and ``D`` (SP-MCTS's exploration constant and the
-constant of its variance term).
+``patience`` (K of restarting NRPA), ``beam`` (B of Beam NRPA), ``C`` and ``D`` (SP-MCTS's
+exploration constant and the constant of its variance term).
 """
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Callable, Optional
 
 import numpy as np
 
-from nrpa.beam import beam_search
 from nrpa.bias import NO_BIAS, KernelBias, no_bias
 from nrpa.clock import CLOCKS
 from nrpa.errors import InputError, did_you_mean, require
-from nrpa.interrupt import STOP_REQUEST, run_kernel
-from nrpa.leaf_node import STRATEGIES, leaf_node_search
-from nrpa.nested import nrpa_search
-from nrpa.nmcs import nmcs_search
-from nrpa.policy_averaging import policy_averaging_search
+from nrpa.interrupt import STOP_REQUEST, Interrupted, run_kernel
+from nrpa.leaf_node import STRATEGIES
 from nrpa.run import Params
-from nrpa.spmcts import spmcts_search
-from nrpa.spmcts_parallel import averaged_trees_search, shared_tree_search
 
 TRACE_CAPACITY = 1 << 16
 
@@ -52,6 +46,7 @@ class SearchSettings:
     P: int = 1
     tau: float = 1.0
     repetitions: Optional[int] = None
+    patience: Optional[int] = None
     beam: int = 1
     C: float = 0.5
     D: float = 10000.0
@@ -78,7 +73,8 @@ class SearchSettings:
 @dataclass(frozen=True)
 class Algorithm:
     """An algorithm users choose with ``algo=NAME`` (conf/algo/NAME.yaml sets ``algorithm``):
-    everything the harness knows of it. ``register`` adds one to ``ALGORITHMS``."""
+    everything the harness knows of it. ``register`` adds one to ``ALGORITHMS``; the
+    harness's own are declared in ``nrpa.algorithms``."""
 
     name: str
     title: str  # its name in messages ("Beam NRPA")
@@ -95,123 +91,21 @@ class Algorithm:
     own_settings: tuple[str, ...] = ()
     biased: bool = False  # whether its playouts take GNRPA's bias (``domain.bias``)
     # The parallel strategy's part of a run's identity (with parallel != none)
-    parallel_identity: Callable[[SearchSettings], dict] = lambda s: _nrpa_parallel_identity(s)
+    parallel_identity: Callable[[SearchSettings], dict] = lambda s: nrpa_parallel_identity(s)
+    # Another algorithm whose search this one is under these settings (SNRPA with P = 1 is NRPA:
+    # the same kernel, the same draws), or None. A run is then stored under that algorithm's
+    # name (``same_search``), so the two spellings find each other's runs.
+    same_as: Callable[[SearchSettings], Optional[str]] = lambda s: None
+    # Its name as a table's column, with the setting that names it (SNRPA(4), Beam NRPA(B=3));
+    # None: its title
+    column: Optional[Callable[[SearchSettings], str]] = None
+    # A valid value of each of its own settings other than its conf/algo file's, at which
+    # tests/test_algorithm_contract.py runs the contract: a setting that acts only away from
+    # its default (GNRPA-LR's repetitions) is otherwise never run by the tests
+    examples: dict[str, object] = field(default_factory=dict)
 
 
-def _parallel_text(s: SearchSettings) -> str:
-    """The NRPA parallel strategies in words (nrpa.leaf_node, nrpa.policy_averaging)."""
-    if s.parallel == "averaged":
-        return f", {s.threads} root searches averaging their policies every {s.average_every:g} s"
-    if s.parallel != "none":
-        return f", {s.parallel} policy at level {s.parallel_level} on {s.threads} thread(s)"
-    return ""
-
-
-def _nrpa_label(s: SearchSettings) -> str:
-    name = "NRPA" if s.P == 1 else f"SNRPA({s.P})"
-    return f"{name} level {s.level} N={s.N} alpha={s.alpha:g}{_parallel_text(s)}"
-
-
-def _nrpa_checks(s: SearchSettings) -> list[tuple[bool, str]]:
-    return [
-        (s.N >= 1, f"N={s.N} is out of range: it must be >= 1"),
-        (math.isfinite(s.alpha) and s.alpha > 0, f"alpha={s.alpha} is out of range: it must be > 0"),
-        (s.P >= 1, f"P={s.P} is out of range: it must be >= 1"),
-    ]
-
-
-def _gnrpa_label(s: SearchSettings) -> str:
-    name = "GNRPA" if s.repetitions is None else f"GNRPA-LR(R={s.repetitions})"
-    stabilized = f" P={s.P}" if s.P > 1 else ""
-    return f"{name} level {s.level} N={s.N} alpha={s.alpha:g} tau={s.tau:g}{stabilized}{_parallel_text(s)}"
-
-
-def _gnrpa_checks(s: SearchSettings) -> list[tuple[bool, str]]:
-    return [
-        *_nrpa_checks(s),
-        (math.isfinite(s.tau) and s.tau > 0, f"tau={s.tau} is out of range: it must be > 0"),
-        (s.repetitions is None or s.repetitions >= 1,
-         f"repetitions={s.repetitions} is out of range: it must be >= 1 (or null: no limit)"),
-        (s.repetitions is None or s.parallel == "none",
-         f"repetitions={s.repetitions} (GNRPA-LR) runs sequentially only: set parallel=none, or use root=K "
-         "for independent searches"),
-    ]
-
-
-BEAM_MEMORY_LIMIT = 4 * 2**30  # bytes of policy tables a Beam NRPA run may take
-
-
-def _beam_policy_bytes(s: SearchSettings) -> int:
-    """Beam NRPA's policy tables: 2B rows per level (nrpa/beam.py), each of 2**bits slots of
-    32 bytes (key, weight, exp(weight), used-slot index)."""
-    return (2 * s.beam * s.level + 1) * 2**s.policy_capacity_bits * 32
-
-
-def _beam_checks(s: SearchSettings) -> list[tuple[bool, str]]:
-    return [
-        *_nrpa_checks(s),
-        (1 <= s.beam <= 64, f"beam={s.beam} is out of range: 1..64 (B = 1 is NRPA)"),
-        (_beam_policy_bytes(s) <= BEAM_MEMORY_LIMIT,
-         f"beam={s.beam} at level={s.level} takes {_beam_policy_bytes(s) / 2**30:.1f} GiB of policy tables "
-         f"(2B rows per level of 2**{s.policy_capacity_bits} slots), over the {BEAM_MEMORY_LIMIT / 2**30:g} GiB "
-         "limit: lower beam, level or policy_capacity_bits"),
-        (s.level >= 1, f"level={s.level} is out of range for Beam NRPA: it must be >= 1"),
-        (s.P == 1, f"P={s.P}: Beam NRPA runs with P = 1 (SNRPA's P is not defined for a beam)"),
-    ]
-
-
-def _spmcts_label(s: SearchSettings) -> str:
-    moves = f" {s.simulations_per_move} simulations per move" if s.simulations_per_move else ""
-    text = f"SP-MCTS C={s.C:g} D={s.D:g}{moves}"
-    each = " each" if s.simulations_per_move else ""
-    if s.parallel == "shared":
-        text += f"{each}, one tree shared by {s.threads} thread(s), playing the most simulated move"
-    elif s.parallel == "averaged" and s.share_every == 0:
-        text += f"{each}, {s.threads} trees voting at the end (T0 = infinity) for the most simulated move"
-    elif s.parallel in ("averaged", "cluster"):
-        where = " on a dask cluster" if s.parallel == "cluster" else ""
-        every = (f"{s.average_every:g} s" if s.parallel == "cluster"
-                 else f"{s.share_every} simulations of each tree")
-        text += (f"{each}, {s.threads} trees{where} averaging the statistics of their moves down to depth "
-                 f"{s.share_depth} (at least {s.share_min_visits:g} visits) every {every}")
-        if s.parallel == "averaged":
-            text += ", playing the most simulated move"
-    return text
-
-
-TREE_NODE_BYTES = 92  # SP-MCTS: 7 int64 and 4 float64 arrays per node, plus the path and marks
-
-
-def _spmcts_checks(s: SearchSettings) -> list[tuple[bool, str]]:
-    return [
-        (math.isfinite(s.C) and s.C >= 0, f"C={s.C} is out of range: it must be >= 0"),
-        (math.isfinite(s.D) and s.D >= 0, f"D={s.D} is out of range: it must be >= 0"),
-        (s.simulations_per_move >= 0,
-         f"simulations_per_move={s.simulations_per_move} is out of range: >= 0 (0: one tree for the whole budget)"),
-        (1 <= s.tree_nodes <= 2**28, f"tree_nodes={s.tree_nodes} is out of range: 1..2**28 "
-                                     f"({TREE_NODE_BYTES} bytes per node in use)"),
-        (s.max_time is not None or s.max_playouts is not None or (s.simulations_per_move > 0 and not s.restart),
-         "SP-MCTS needs a budget: set max_time and/or max_playouts (or simulations_per_move > 0 and restart=false "
-         "to play one game)"),
-        (s.parallel != "cluster" or (s.simulations_per_move == 0 and s.max_time is not None
-                                     and s.max_playouts is None),
-         "parallel=cluster grows one tree per machine for the whole budget: set simulations_per_move=0 and a "
-         "max_time budget (no max_playouts)"),
-        (0 <= s.share_depth <= 16, f"share_depth={s.share_depth} is out of range: 0..16 (0: the root's moves)"),
-        (math.isfinite(s.share_min_visits) and s.share_min_visits >= 0,
-         f"share_min_visits={s.share_min_visits} is out of range: it must be >= 0"),
-        (s.share_every >= 0, f"share_every={s.share_every} is out of range: >= 0 simulations of each tree "
-                             "(0: T0 = infinity, the trees meet only at the decision)"),
-        (s.parallel != "averaged" or s.average_every == SearchSettings.average_every,
-         f"average_every={s.average_every}: SP-MCTS parallel=averaged averages every share_every simulations of "
-         "each tree (Gelly's T0 in simulations); average_every is parallel=cluster's T0 in seconds"),
-        (s.parallel != "cluster" or s.share_every == SearchSettings.share_every,
-         f"share_every={s.share_every}: parallel=cluster averages every average_every wall-seconds; share_every "
-         "is parallel=averaged's T0 in simulations of each tree"),
-    ]
-
-
-def _nrpa_parallel_identity(s: SearchSettings) -> dict:
+def nrpa_parallel_identity(s: SearchSettings) -> dict:
     if s.parallel == "averaged":
         return {"strategy": s.parallel, "searches": s.threads, "average_every": s.average_every}
     identity = {"strategy": s.parallel, "level": s.parallel_level, "threads": s.threads}
@@ -223,23 +117,6 @@ def _nrpa_parallel_identity(s: SearchSettings) -> dict:
     return identity
 
 
-def _spmcts_parallel_identity(s: SearchSettings) -> dict:
-    """The cluster's: its K trees, T0 in seconds, the depth and visits averaged. The threaded
-    versions' also say that each thread or tree makes S simulations per move and that they
-    play the most simulated move, so that the runs made before (S split among the threads or
-    trees, the best top score played) are not taken for theirs."""
-    if s.parallel == "cluster":
-        return {"strategy": s.parallel, "searches": s.threads, "average_every": s.average_every,
-                "share_depth": s.share_depth, "share_min_visits": s.share_min_visits}
-    gelly = {"decision": "most simulated"}
-    if s.parallel == "averaged":
-        return {"strategy": s.parallel, "searches": s.threads, "share_every": s.share_every,
-                "share_depth": s.share_depth, "share_min_visits": s.share_min_visits, "per_move": "each tree", **gelly}
-    return {**_nrpa_parallel_identity(s), "per_move": "each thread", **gelly}
-
-
-NRPA_KERNELS = {"none": nrpa_search, "shared": leaf_node_search, "thread_local": leaf_node_search,
-                "averaged": policy_averaging_search}
 ALGORITHMS: dict[str, Algorithm] = {}
 
 
@@ -249,28 +126,18 @@ def register(algorithm: Algorithm) -> Algorithm:
     return algorithm
 
 
-def _nrpa_only_checks(s: SearchSettings) -> list[tuple[bool, str]]:
-    return [*_nrpa_checks(s),
-            (s.P == 1, f"P={s.P} is the Stabilized NRPA parameter: NRPA is SNRPA(1); use algo=snrpa P={s.P}")]
+def same_search(settings: SearchSettings) -> SearchSettings:
+    """``settings`` under the one name of its search: SNRPA(1) is run and stored as NRPA."""
+    other = ALGORITHMS[settings.algorithm].same_as(settings)
+    return settings if other is None else replace(settings, algorithm=other)
 
 
-register(Algorithm("nrpa", "NRPA", NRPA_KERNELS, ("level", "N", "alpha", "P"), _nrpa_label, _nrpa_only_checks))
-register(Algorithm("snrpa", "Stabilized NRPA", {"none": nrpa_search}, ("level", "N", "alpha", "P"), _nrpa_label,
-                   _nrpa_checks))
-# GNRPA's identity has its own keys: NRPA's runs keep theirs.
-register(Algorithm("gnrpa", "GNRPA", NRPA_KERNELS, ("level", "N", "alpha", "P", "tau", "repetitions"), _gnrpa_label,
-                   _gnrpa_checks, own_settings=("tau", "repetitions"), biased=True))
-register(Algorithm("beam", "Beam NRPA", {"none": beam_search}, ("level", "N", "alpha", "beam"),
-                   lambda s: f"Beam NRPA(B={s.beam}) level {s.level} N={s.N} alpha={s.alpha:g}", _beam_checks,
-                   own_settings=("beam",)))
-register(Algorithm("nmcs", "NMCS", {"none": nmcs_search}, ("level",), lambda s: f"NMCS level {s.level}"))
-register(Algorithm("spmcts", "SP-MCTS",
-                   {"none": spmcts_search, "shared": shared_tree_search, "averaged": averaged_trees_search,
-                    "cluster": None},
-                   ("C", "D", "simulations_per_move", "tree_nodes"), _spmcts_label, _spmcts_checks,
-                   own_settings=("C", "D", "simulations_per_move", "tree_nodes", "share_depth", "share_min_visits",
-                                 "share_every"),
-                   parallel_identity=_spmcts_parallel_identity))
+def other_spellings(settings: SearchSettings) -> list[SearchSettings]:
+    """The same search under the other algorithms' names that ``same_search`` maps to it
+    (NRPA: SNRPA with P = 1), for runs stored under those names before they were one."""
+    return [replace(settings, algorithm=name) for name, algorithm in ALGORITHMS.items()
+            if name != settings.algorithm and settings.parallel in algorithm.kernels
+            and algorithm.same_as(settings) == settings.algorithm]
 
 
 def own_settings() -> dict[str, str]:
@@ -338,6 +205,12 @@ def _unsupported_parallel(algorithm: Algorithm, parallel: str) -> str:
     return f"parallel={parallel}: {algorithm.title} runs parallel={strategies}; parallel={parallel} runs with algo={runners}"
 
 
+def column_name(settings: SearchSettings) -> str:
+    """The search's name as a table's column: the algorithm and the setting that names it."""
+    algorithm = ALGORITHMS[settings.algorithm]
+    return algorithm.title if algorithm.column is None else algorithm.column(settings)
+
+
 def label(settings: SearchSettings) -> str:
     """The search in words, for tables and logs: the algorithm's label, with its parallel strategy."""
     return ALGORITHMS[settings.algorithm].label(settings)
@@ -387,6 +260,7 @@ def kernel_params(settings: SearchSettings, bias: Optional[KernelBias] = None) -
         alpha=float(s.alpha),
         temperature=float(s.tau),
         repetitions=int(s.repetitions) if s.repetitions is not None else 0,
+        patience=int(s.patience) if s.patience is not None else 0,
         beam=int(s.beam),
         bias=int(bias.kind),
         bias_keys=bias.keys,
@@ -421,7 +295,13 @@ def run_search(kernel_domain, settings: SearchSettings, bias: Optional[KernelBia
     if kernel is None:
         raise InputError(f"parallel={settings.parallel} runs on a dask cluster: run it with run.py "
                          "(experiments.cluster.cluster_search)")
-    outcome = run_kernel(kernel, kernel_domain, kernel_params(settings, bias))  # Ctrl-C stops it
+    try:
+        outcome = run_kernel(kernel, kernel_domain, kernel_params(settings, bias))  # Ctrl-C stops it
+    except Interrupted as stop:  # the best so far, for the command to show (the run is dropped)
+        if stop.partial is not None:
+            best, playouts, cpu_total = stop.partial[0], stop.partial[6], stop.partial[9]
+            stop.best_so_far = (float(best), int(playouts), float(cpu_total))
+        raise
     best, moves, wall, cpu, playouts_at, scores, playouts, restarts, wall_total, cpu_total = outcome
     return SearchResult(
         best_score=float(best),
@@ -437,3 +317,7 @@ def run_search(kernel_domain, settings: SearchSettings, bias: Optional[KernelBia
         wall_seconds=float(wall_total),
         cpu_seconds=float(cpu_total),
     )
+
+
+# Last: the algorithms' declarations import this module's Algorithm and register
+from nrpa import algorithms  # noqa: E402,F401

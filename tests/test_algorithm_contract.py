@@ -4,24 +4,25 @@ trace rises strictly and ends at its best score, its best sequence is a certific
 replays to that score, the same seed gives the same run, and each parallel strategy on one
 thread is the sequential run.
 
-The last test adds an algorithm the way the README's "Add an algorithm" says (its kernel,
-its declaration; its conf/algo yaml is what lets users type ``algo=NAME``) and holds it to
-the same contract, so the checklist stays true."""
+An algorithm runs on the settings ``python run.py algo=NAME`` gives it (its conf/algo/NAME.yaml,
+composed by Hydra), with the contract's level, N, budget and seed on top; and again at the
+value its declaration's ``examples`` gives each setting of its own, which must change the run
+exactly when the setting is part of the run's identity.
 
-from dataclasses import replace
-from pathlib import Path
+The tests marked ``algorithms`` depend on the list of algorithms: tests/test_add_algorithm.py
+runs them on a throwaway algorithm added as docs/howto/add-algorithm.md says."""
 
-import numpy as np
 import pytest
-from numba import njit
+from hydra import initialize_config_dir
 
-from nrpa.domains.contract import legal_moves, max_moves, new_state, play, reset, score
+from experiments import experiment
+from experiments.cli import settings_from
+from experiments.config import register_configs
 from nrpa.domains.registry import KnapsackOptions, make_domain
-from nrpa.run import end_playout, go_on, new_run, result, start_clocks
-from nrpa.search import ALGORITHMS, Algorithm, SearchSettings, register, run_search
+from nrpa.search import ALGORITHMS, SearchSettings, run_search
 
-CONF_ALGO = Path(__file__).resolve().parents[1] / "conf" / "algo"
 BUDGET = 240  # playouts
+CONTRACT = ("level=2", "N=6", "max_time=null", f"max_playouts={BUDGET}", "seed=3")
 
 
 @pytest.fixture(scope="module")
@@ -29,8 +30,19 @@ def knapsack():
     return make_domain(KnapsackOptions())
 
 
-def settings_for(name: str, **changes) -> SearchSettings:
-    return SearchSettings(algorithm=name, level=2, N=6, max_time=None, max_playouts=BUDGET, seed=3, **changes)
+def settings_for(name: str, *overrides: str) -> SearchSettings:
+    """The settings of ``python run.py algo=NAME`` with the contract's and ``overrides``: the
+    algorithm's conf file composed by Hydra (from ``experiments.experiment.CONFIG_DIR``, which
+    tests/test_add_algorithm.py points at a copy holding a throwaway algorithm's file)."""
+    register_configs()
+    with initialize_config_dir(config_dir=str(experiment.CONFIG_DIR), version_base="1.3"):
+        return settings_from(experiment._compose([f"algo={name}", *CONTRACT, *overrides], hydra=False))
+
+
+def override(key: str, value) -> str:
+    """``key=value`` as a command line writes it."""
+    text = "null" if value is None else str(value).lower() if isinstance(value, bool) else str(value)
+    return f"{key}={text}"
 
 
 def keeps_the_contract(adapter, settings: SearchSettings):
@@ -49,58 +61,46 @@ def keeps_the_contract(adapter, settings: SearchSettings):
     return first
 
 
+def the_run(result) -> tuple:
+    return result.best_moves, result.trace.score, result.trace.playouts, result.restarts
+
+
+@pytest.mark.algorithms
 @pytest.mark.parametrize("name", sorted(ALGORITHMS))
 def test_every_algorithm_keeps_the_contract_and_users_can_choose_it(knapsack, name):
-    keeps_the_contract(knapsack, settings_for(name))
-    assert f"algorithm: {name}\n" in (CONF_ALGO / f"{name}.yaml").read_text()
+    settings = settings_for(name)
+    assert settings.algorithm == name  # algo=NAME chooses it: conf/algo/NAME.yaml sets `algorithm: NAME`
+    keeps_the_contract(knapsack, settings)
+    algorithm = ALGORITHMS[name]
+    assert set(algorithm.examples) <= set(algorithm.own_settings), f"{name}: examples of settings not its own"
 
 
+@pytest.mark.algorithms
+@pytest.mark.parametrize("name, key", [(algorithm.name, key) for algorithm in ALGORITHMS.values()
+                                       for key in algorithm.own_settings])
+def test_every_setting_of_its_own_keeps_the_contract_away_from_its_conf_value(knapsack, name, key):
+    algorithm = ALGORITHMS[name]
+    assert key in algorithm.examples, (f"{name}: give examples={{{key!r}: VALUE}} in its declaration, a valid "
+                                       f"value other than conf/algo/{name}.yaml's")
+    conf_value = getattr(settings_for(name), key)
+    value = algorithm.examples[key]
+    assert value != conf_value, f"{name}: examples[{key!r}] is conf/algo/{name}.yaml's value"
+    settings = settings_for(name, override(key, value))
+    assert getattr(settings, key) == value
+    run = keeps_the_contract(knapsack, settings)
+    # A setting of the run's identity must change the run (else its example runs none of its
+    # code); one outside it (SP-MCTS's share_*: parallel=averaged's) must not, or two
+    # different runs would be stored under one run id.
+    changed = the_run(run) != the_run(run_search(knapsack.kernel_domain(), settings_for(name)))
+    assert changed == (key in algorithm.identity), (name, key, value)
+
+
+@pytest.mark.algorithms
 @pytest.mark.slow  # ~90 s of compiling the threaded kernels for the knapsack domain
 @pytest.mark.parametrize("name, parallel", [(algorithm.name, parallel) for algorithm in ALGORITHMS.values()
                                             for parallel, kernel in algorithm.kernels.items()
                                             if parallel != "none" and kernel is not None])
 def test_every_parallel_strategy_on_one_thread_is_the_sequential_run(knapsack, name, parallel):
     sequential = run_search(knapsack.kernel_domain(), settings_for(name))
-    one_thread = keeps_the_contract(knapsack, settings_for(name, parallel=parallel, threads=1))
-    assert (one_thread.best_moves, one_thread.trace.score, one_thread.trace.playouts) == (
-        sequential.best_moves, sequential.trace.score, sequential.trace.playouts)
-
-
-@njit
-def random_restarts_search(domain, params):
-    """The example algorithm: uniform playouts from the initial state until the budget."""
-    np.random.seed(params.seed)
-    run = new_run(domain, params)
-    state = new_state(domain)
-    moves = np.zeros(max_moves(domain), dtype=np.int64)
-    codes = np.zeros(max_moves(domain), dtype=np.int64)
-    start_clocks(run)
-    while True:
-        reset(domain, state)
-        length = 0
-        while True:
-            n = legal_moves(domain, state, moves, codes)
-            if n == 0:
-                break
-            run.path[length] = moves[np.random.randint(0, n)]
-            play(domain, state, run.path[length])
-            length += 1
-        end_playout(run, score(domain, state), run.path, length)
-        if not go_on(run, params):
-            break
-    return result(run)
-
-
-@pytest.fixture
-def random_restarts():
-    algorithm = register(Algorithm("random_restarts", "random restarts", {"none": random_restarts_search},
-                                   identity=(), label=lambda s: "random restarts"))
-    yield algorithm
-    del ALGORITHMS[algorithm.name]
-
-
-def test_an_algorithm_added_as_the_readme_says_keeps_the_contract(knapsack, random_restarts):
-    run = keeps_the_contract(knapsack, settings_for("random_restarts"))
-    assert run.restarts == BUDGET - 1  # one playout per top-level call
-    other_seed = run_search(knapsack.kernel_domain(), replace(settings_for("random_restarts"), seed=4))
-    assert other_seed.trace.score != run.trace.score or other_seed.best_moves != run.best_moves
+    one_thread = keeps_the_contract(knapsack, settings_for(name, f"parallel={parallel}", "threads=1"))
+    assert the_run(one_thread)[:3] == the_run(sequential)[:3]

@@ -9,7 +9,9 @@ import shutil
 
 import pytest
 
+from nrpa.domains.registry import DOMAINS
 from nrpa.errors import did_you_mean
+from nrpa.search import ALGORITHMS
 from tests.conftest import cli
 
 BAD_FILES = {
@@ -36,11 +38,8 @@ CASES = [
                                "(valid are domain.board, domain.policy"),
     (RUN + ("backend.workers=3",), "valid are backend.n_jobs, backend.address"),
     (RUN + ("starved.wiat=3",), "unknown option 'starved.wiat': did you mean starved.wait?"),
-    (RUN + ("algo=snrpaa",), "algo=snrpaa is not valid: did you mean snrpa? (choose one of beam, gnrpa, nmcs, "
-                             "nrpa, snrpa, spmcts)"),
+    # (a mistyped or unknown algo= or domain=: test_an_unknown_group_choice_lists_every_registered_one)
     (RUN + ("-m", "algo=nrpa,snrpaa"), "algo=snrpaa is not valid: did you mean snrpa?"),  # a swept value
-    (RUN + ("algo=foo",), "algo=foo is not valid: choose one of beam, gnrpa, nmcs, nrpa, snrpa, spmcts"),
-    (RUN + ("domain=chess",), "domain=chess is not valid: choose one of bus, knapsack, maximum, morpion, "),
     (RUN + ("domain=samegam",), "domain=samegam is not valid: did you mean samegame?"),
     (RUN + ("scale=huge",), "scale=huge is not valid: choose one of paper, quick, smoke"),
     (RUN + ("variant=gnrpa_tabu_rl",), "variant=gnrpa_tabu_rl is not valid: did you mean gnrpa_tabu_lr?"),
@@ -58,6 +57,10 @@ CASES = [
     (RUN + ("algo=snrpa", "repetitions=2"), "repetitions=2 is a setting of GNRPA"),
     (RUN + ("algo=gnrpa", "repetitions=2", "parallel=shared", "threads=2", "clock=wall"),
      "repetitions=2 (GNRPA-LR) runs sequentially only"),
+    (RUN + ("algo=rnrpa", "patience=0"), "patience=0 is out of range: it must be >= 1"),
+    (RUN + ("algo=rnrpa", "patience=null"), "patience=null is out of range"),
+    (RUN + ("patience=3",), "patience=3 is a setting of Restarting NRPA: use algo=rnrpa"),
+    (RUN + ("algo=rnrpa", "parallel=shared", "threads=2", "clock=wall"), "Restarting NRPA runs sequentially only"),
     (RUN + ("algo=beam", "beam=0"), "beam=0 is out of range: 1..64"),
     (RUN + ("beam=3",), "beam=3 is a setting of Beam NRPA: use algo=beam"),
     (RUN + ("algo=beam", "level=0"), "level=0 is out of range for Beam NRPA"),
@@ -173,9 +176,30 @@ def test_bad_input_is_refused_with_status_2_and_its_reason(tmp_path, bad_files, 
 
 
 
+def choices(names) -> str:
+    """Every name, sorted, as the messages list them (the registry's, never a copy of it)."""
+    return "choose one of " + ", ".join(sorted(names))
+
+
+@pytest.mark.algorithms
+@pytest.mark.parametrize("argument, message", [
+    ("algo=snrpaa", "algo=snrpaa is not valid: did you mean snrpa? ({algorithms})"),
+    ("algo=foo", "algo=foo is not valid: {algorithms}"),
+    ("domain=chess", "domain=chess is not valid: {domains}"),
+], ids=["algo=snrpaa", "algo=foo", "domain=chess"])
+def test_an_unknown_group_choice_lists_every_registered_one(tmp_path, argument, message):
+    """The message names every algorithm (domain) of the registry in order: one registered
+    without its conf/algo (conf/domain) file, or a file of none, shows here."""
+    refused = cli("run.py", argument, f"outputs_dir={tmp_path}")
+    assert refused.returncode == 2
+    expected = message.format(algorithms=choices(ALGORITHMS), domains=choices(DOMAINS))
+    assert refused.stderr.strip() == f"error: {expected}"
+
+
+@pytest.mark.algorithms
 def test_did_you_mean_gives_the_closest_choice_then_every_choice():
-    algorithms = ["beam", "gnrpa", "nmcs", "nrpa", "snrpa", "spmcts"]
-    listed = "choose one of beam, gnrpa, nmcs, nrpa, snrpa, spmcts"
+    algorithms = sorted(ALGORITHMS)
+    listed = choices(algorithms)
     assert did_you_mean("snrpaa", algorithms) == f"did you mean snrpa? ({listed})"
     assert did_you_mean("SNRPA", algorithms) == f"did you mean snrpa? ({listed})"  # case ignored
     assert did_you_mean("chess", algorithms) == listed  # nothing close: the list alone

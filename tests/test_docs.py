@@ -22,9 +22,11 @@ from experiments.store import PROJECT_ROOT
 from nrpa.domains.registry import DOMAINS
 from analysis.docs_reference import config_page, make_page, makefile_targets, results_page
 
-# the pages whose commands a reader copies: the front page and the tutorials
+# the pages whose commands a reader copies: the front page, the tutorials, and the guide whose
+# worked example ends in a comparison with a paper's table
 COMMAND_PAGES = ["README.md", *sorted(p.relative_to(PROJECT_ROOT).as_posix()
-                                      for p in (PROJECT_ROOT / "docs" / "tutorials").glob("*.md"))]
+                                      for p in (PROJECT_ROOT / "docs" / "tutorials").glob("*.md")),
+                 "docs/howto/add-algorithm.md"]
 CODE_BLOCK = re.compile(r"^```[^\n]*\n(.*?)^```", re.MULTILINE | re.DOTALL)
 PYTHON = re.compile(r"^(\.venv/bin/)?python3?$")
 

@@ -4,6 +4,7 @@ kept, one line says so, no traceback."""
 
 import json
 import os
+import re
 import signal
 import threading
 import time
@@ -164,9 +165,13 @@ def test_ctrl_c_stops_a_single_run_of_a_minute_at_once_and_stores_nothing(tmp_pa
     process = _run_until(["algo=snrpa", "P=4", "max_time=60"], tmp_path, STARTED)
     seconds, stderr = _interrupt(process)
     assert process.returncode == 130 and seconds < 3.0
-    assert stderr.strip().splitlines() == ["Interrupted: 0 runs finished by this command; what was running was "
-                                           "dropped. The same command goes on from there (a stored run is not made "
-                                           "again)."]
+    said = stderr.strip().splitlines()
+    # its best so far, shown and not stored
+    best = re.fullmatch(r"The run stopped had found a best score of (\d+) after ([\d,]+) playouts \(([\d.]+) "
+                        r"CPU-seconds\); a run cut short is not stored\.", said[0])
+    assert best and int(best[1]) > 0 and int(best[2].replace(",", "")) > 0, said
+    assert said[1:] == ["", "Interrupted: 0 runs finished by this command; what was running was "
+                            "dropped. The same command goes on from there (a stored run is not made again)."]
     assert not list(tmp_path.glob("runs/*/*.json"))
 
 

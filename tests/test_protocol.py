@@ -49,6 +49,9 @@ def test_a_smoke_sweep_of_table_4_makes_its_runs_once_and_reports_beside_the_pap
     assert str(tmp_outputs / "tables" / "stabilized_table4_smoke.csv") in first.stdout.split()  # its report, last
     again = command(*sweep, outputs=tmp_outputs)
     assert made(again) == [0]
+    # Its NRPA column (SNRPA(1)) is NRPA's runs under any spelling: one identity per search
+    nrpa = command("run.py", "-m", "algo=nrpa", "playout=selective_t10", "scale=smoke", outputs=tmp_outputs)
+    assert nrpa.returncode == 0 and made(nrpa) == [0], nrpa.stdout + nrpa.stderr
     # One truncated run file (a disk that filled up): moved aside, said, and made again.
     damaged = run_files(tmp_outputs)[3]
     whole = damaged.read_text()
@@ -92,7 +95,7 @@ def test_a_smoke_sweep_of_table_4_makes_its_runs_once_and_reports_beside_the_pap
 def test_a_command_line_sweep_runs_one_job_per_value(tmp_outputs):
     completed = command("run.py", "-m", "algo=snrpa", "P=2,3,4", "scale=smoke", outputs=tmp_outputs)
     assert completed.returncode == 0, completed.stderr
-    assert ": 3 jobs (P=2, P=3, P=4), 6 runs in all" in completed.stdout  # its cost, first
+    assert ": 3 jobs (SNRPA(2), SNRPA(3), SNRPA(4)), 6 runs in all" in completed.stdout  # its cost, first
     assert sorted(json.loads(path.read_text())["settings"]["P"] for path in run_files(tmp_outputs)) == [2, 2, 3, 3, 4, 4]
 
 

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from experiments import experiment
 from experiments.run_file import run_id
 from experiments.runs import Job
 from nrpa.domains.registry import DOMAINS
@@ -89,15 +90,16 @@ def test_stored_run_ids_are_unchanged(domain, case):
     assert (run_id(job.run_config(0)), job.run_seed(1)) == PINNED[domain, case]
 
 
+@pytest.mark.algorithms
 def test_every_algorithm_has_its_config_file_and_reads_known_settings():
     """The algorithm table and conf/algo/ name the same algorithms, and the settings an
     algorithm reads are options of the config schema (SearchSettings fields)."""
-    folder = Path(__file__).resolve().parent.parent / "conf" / "algo"
+    folder = experiment.CONFIG_DIR / "algo"  # read when run: tests/test_add_algorithm.py points it at a copy
     declared = {path.stem: yaml.safe_load(path.read_text())["algorithm"] for path in folder.glob("*.yaml")}
     assert declared == {name: name for name in ALGORITHMS}
     settings = {f.name for f in fields(SearchSettings)}
     for algorithm in ALGORITHMS.values():
-        assert set(algorithm.identity) <= settings, algorithm.name
+        assert set(algorithm.identity) | set(algorithm.own_settings) <= settings, algorithm.name
 
 
 def test_only_thread_local_runs_on_several_threads_changed_identity_with_the_hand_back():
@@ -109,3 +111,35 @@ def test_only_thread_local_runs_on_several_threads_changed_identity_with_the_han
     # one thread is the sequential NRPA, as before; the shared policy did not change
     assert parallel(parallel="thread_local", threads=1) == {"strategy": "thread_local", "level": 1, "threads": 1}
     assert parallel(parallel="shared", threads=2) == {"strategy": "shared", "level": 1, "threads": 2}
+
+
+def test_snrpa_with_p_1_is_nrpa_and_its_runs_stored_under_the_old_spelling_are_found(tmp_path, monkeypatch):
+    """SNRPA(1) and NRPA are one search (the same kernel, the same draws): one identity, and
+    a run stored as SNRPA(1) before (Table 4's NRPA column in the archive) serves NRPA."""
+    from dataclasses import replace
+
+    from experiments.store import RunStore
+    from experiments.workers import run_job
+    from nrpa.domains.samegame_adapter import SameGameOptions
+
+    budget = dict(level=1, N=10, max_time=None, max_playouts=40)
+    nrpa = Job(SameGameOptions(), SearchSettings(algorithm="nrpa", **budget))
+    snrpa = Job(SameGameOptions(), SearchSettings(algorithm="snrpa", P=1, **budget))
+    assert snrpa.settings.algorithm == "nrpa" and snrpa.run_config(0) == nrpa.run_config(0)
+    assert Job(SameGameOptions(), SearchSettings(algorithm="snrpa", P=2, **budget)).settings.algorithm == "snrpa"
+
+    store = RunStore(tmp_path, archive=None)
+    monkeypatch.setitem(ALGORITHMS, "snrpa", replace(ALGORITHMS["snrpa"], same_as=lambda s: None))
+    stored = run_job(Job(SameGameOptions(), SearchSettings(algorithm="snrpa", P=1, **budget)), 1, store, n_jobs=1)
+    monkeypatch.undo()
+    assert stored.ran == 1 and stored.paths[0] != nrpa.run_path(store, 1)
+    assert json_of(stored.paths[0])["config"]["algorithm"] == "snrpa"  # as the code before stored it
+
+    again = run_job(nrpa, 2, store, n_jobs=1)  # repeat 0 is the old spelling's file, repeat 1 made as NRPA
+    assert (again.found, again.ran) == (1, 1)
+    assert again.paths[0] == stored.paths[0] and json_of(again.paths[1])["config"]["algorithm"] == "nrpa"
+
+
+def json_of(path: Path) -> dict:
+    import json
+    return json.loads(path.read_text())

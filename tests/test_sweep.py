@@ -39,7 +39,7 @@ def test_a_sweep_prints_its_cost_runs_in_one_pool_and_ends_in_its_report(swept):
     outputs, done = swept
     lines = done.stdout.splitlines()
     name = sweep_name(OVERRIDES)
-    assert lines[0].startswith(f"{name} at scale smoke: 3 jobs (P=2, P=3, P=4), 6 runs in all, "
+    assert lines[0].startswith(f"{name} at scale smoke: 3 jobs (SNRPA(2), SNRPA(3), SNRPA(4)), 6 runs in all, "
                                "0 already in the store, 6 to make.")
     workers = os.cpu_count()
     assert lines[1].startswith("Cost: ") and f"on {workers} worker process" in lines[1]
@@ -56,12 +56,12 @@ def test_a_sweep_prints_its_cost_runs_in_one_pool_and_ends_in_its_report(swept):
     records = [json.loads(p.read_text()) for p in outputs.glob("runs/samegame/*.json")]
     assert sorted(r["settings"]["P"] for r in records) == [2, 2, 3, 3, 4, 4]
     table = pd.read_csv(stem.with_suffix(".csv"))
-    assert list(dict.fromkeys(table["variant"])) == ["P=2", "P=3", "P=4"]
+    assert list(dict.fromkeys(table["variant"])) == ["SNRPA(2)", "SNRPA(3)", "SNRPA(4)"]  # named by the algorithm
     assert set(table["axis"]) == {"cpu_seconds"}
     assert sorted(set(table["checkpoint"])) == [0.01, 0.02, 0.04, 0.08]
     markdown = stem.with_suffix(".md").read_text()
     for _, row in table.iterrows():
-        P = int(row["variant"].split("=")[1])
+        P = int(row["variant"].strip("SNRPA()"))
         scores = [best_by_hand(r, row["checkpoint"]) for r in records if r["settings"]["P"] == P]
         assert row["runs"] == 2
         if all(math.isnan(s) for s in scores):
@@ -70,7 +70,7 @@ def test_a_sweep_prints_its_cost_runs_in_one_pool_and_ends_in_its_report(swept):
         assert row["mean"] == pytest.approx(np.nanmean(scores))
         assert f"{row['mean']:.1f} [" in markdown
     playouts = pd.read_csv(stem.parent / f"{stem.name}_playouts.csv")
-    first = playouts[(playouts["variant"] == "P=3") & (playouts["checkpoint"] == 100)]["mean"].item()
+    first = playouts[(playouts["variant"] == "SNRPA(3)") & (playouts["checkpoint"] == 100)]["mean"].item()
     by_hand = [max(s for p, s in zip(r["trace"]["playouts"], r["trace"]["score"]) if p <= 100)
                for r in records if r["settings"]["P"] == 3]
     assert first == pytest.approx(np.mean(by_hand))
@@ -100,11 +100,11 @@ def test_make_export_finds_the_sweeps_runs(swept):
     assert done.returncode == 0, done.stderr
     frame = pd.read_csv(outputs / "export" / "runs_smoke.csv")
     rows = frame[frame["experiment"] == sweep_name(OVERRIDES)]
-    assert sorted(set(rows["variant"])) == ["P=2", "P=3", "P=4"]
+    assert sorted(set(rows["variant"])) == ["SNRPA(2)", "SNRPA(3)", "SNRPA(4)"]
     assert rows["run_id"].nunique() == 6
     table = pd.read_csv(outputs / "sweeps" / sweep_name(OVERRIDES) / f"{sweep_name(OVERRIDES)}_smoke.csv")
-    cell = rows[(rows["variant"] == "P=4") & (rows["axis"] == "cpu_seconds") & (rows["checkpoint"] == 0.08)]
-    expected = table[(table["variant"] == "P=4") & (table["checkpoint"] == 0.08)]["mean"].item()
+    cell = rows[(rows["variant"] == "SNRPA(4)") & (rows["axis"] == "cpu_seconds") & (rows["checkpoint"] == 0.08)]
+    expected = table[(table["variant"] == "SNRPA(4)") & (table["checkpoint"] == 0.08)]["mean"].item()
     assert cell["best_score"].mean() == pytest.approx(expected)
 
 
@@ -151,16 +151,54 @@ def test_a_long_sweep_asks_before_it_starts_and_makes_nothing_when_told_no(termi
     assert not list(tmp_path.glob("runs/*/*.json"))
 
 
-def test_against_draws_the_papers_columns_and_published_values_beside_the_sweeps(tmp_path):
-    overrides = ["algo=snrpa", "P=2,3", "scale=smoke"]
+def test_against_runs_the_sweep_on_the_experiments_settings_beside_its_columns_and_published_values(tmp_path):
+    overrides = ["algo=snrpa", "P=8,12", "scale=smoke"]
     done = cli("run.py", "-m", *overrides, "against=stabilized_table4", f"outputs_dir={tmp_path}")
     assert done.returncode == 0, done.stderr
-    name = sweep_name(overrides)
-    table = pd.read_csv(tmp_path / "sweeps" / name / f"{name}_smoke.csv")
+    name = sweep_name([*overrides, "settings_of=stabilized_table4"])
+    folder = tmp_path / "sweeps" / name
+    table = pd.read_csv(folder / f"{name}_smoke.csv")
     published = pd.read_csv(Path(__file__).parents[1] / "analysis/reference/stabilized_table4_samegame_board1.csv")
-    assert list(dict.fromkeys(table["variant"])) == ["P=2", "P=3", *published.columns[1:]]
+    assert list(dict.fromkeys(table["variant"])) == ["SNRPA(8)", "SNRPA(12)", *published.columns[1:]]
     first = table[table["checkpoint"] == 0.01].set_index("variant")["published"]
     assert first[list(published.columns[1:])].tolist() == published.iloc[0, 1:].tolist()
-    assert first[["P=2", "P=3"]].isna().all()  # a variant of the researcher's own has no published value
-    assert "against: stabilized_table4" in (tmp_path / "sweeps" / name / "sweep.yaml").read_text()
+    assert first[["SNRPA(8)", "SNRPA(12)"]].isna().all()  # a variant of the researcher's own has no published value
+    assert "against: stabilized_table4" in (folder / "sweep.yaml").read_text()
+    # the swept columns play Table 4's game with Table 4's playout rule, level and N: the run files say so
+    swept = [r for r in map(json.loads, map(Path.read_text, tmp_path.glob("runs/samegame/*.json")))
+             if r["settings"]["P"] in (8, 12)]
+    assert len(swept) == 4
+    assert all(r["config"]["domain"]["policy"] == "selective" and r["config"]["domain"]["threshold"] == 10
+               and r["config"]["level"] == 4 and r["config"]["N"] == 100 for r in swept)
+    # the only difference, on the terminal and under the report's heading
+    said = "SNRPA(8) differs from stabilized_table4's nearest column: P = 8 where SNRPA(7) has 7."
+    assert said in done.stdout and said in (folder / f"{name}_smoke.md").read_text()
     assert "against=EXPERIMENT draws a sweep" in cli("run.py", "P=2", "against=stabilized_table4").stderr
+
+
+def test_a_swept_column_that_is_one_of_the_experiments_is_that_column():
+    from experiments.sweep import load_sweep
+    experiment = load_sweep(["algo=snrpa", "P=2,8", "scale=smoke"], "stabilized_table4")
+    labels = [v.label for v in experiment.variants]
+    assert labels.count("SNRPA(2)") == 1 and labels[0] == "SNRPA(8)"
+    assert "P=2 is stabilized_table4's SNRPA(2): the same search, its column and runs are the experiment's." \
+        in experiment.notes
+    # a setting of the playout rule is the researcher's to change: said, not refused, and named in the column
+    tabu = load_sweep(["algo=nrpa,gnrpa", "domain.policy=tabu", "scale=smoke"], "stabilized_table4")
+    assert [v.label for v in tabu.variants[:2]] == ["NRPA domain.policy=tabu", "GNRPA"]
+    assert any(note.startswith("NRPA domain.policy=tabu differs from stabilized_table4's nearest column: "
+                               "domain.policy = tabu where NRPA has selective") for note in tabu.notes)
+
+
+def test_against_refuses_another_game_in_one_line_unless_asked(tmp_path):
+    refused = cli("run.py", "-m", "algo=snrpa", "P=8,12", "domain.board=2", "scale=smoke", "against=stabilized_table4",
+                  f"outputs_dir={tmp_path}")
+    assert refused.returncode == 2 and not list(tmp_path.glob("runs/*/*.json"))
+    assert refused.stderr.strip().splitlines() == [
+        "error: against=stabilized_table4: your columns play another game than its columns (SNRPA(8): "
+        "domain.board = 2 where SNRPA(7) has 1; SNRPA(12): domain.board = 2 where SNRPA(10) has 1): add "
+        "--other-game to draw them beside it anyway"]
+    from experiments.sweep import load_sweep
+    asked = load_sweep(["algo=snrpa", "P=8", "domain.board=2", "scale=smoke"], "stabilized_table4", other_game=True)
+    assert asked.variants[0].job.domain_options.board == "2"
+    assert "--other-game lets a sweep" in cli("run.py", "-m", "P=2,3", "--other-game").stderr

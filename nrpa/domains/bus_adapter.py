@@ -28,6 +28,10 @@ class BusOptions:
     model: str = "paper"
     bias: str = "none"  # GNRPA: none or a bias file (nrpa/bias.py)
 
+    # The options that choose how playouts draw moves (the playout rule, GNRPA's bias), not the
+    # game: a sweep drawn beside an experiment may change them (experiments/sweep.py)
+    playout_options = ('delta', 'bias')
+
     # Every bus run made before ``model`` existed is of bus.cpp's model: its identity (and a
     # record's options, nrpa.domains.registry.replay_domain) has no ``model``, so a bus_cpp
     # run keeps that identity and a paper run gets another (experiments.runs.domain_identity).

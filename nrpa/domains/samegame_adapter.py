@@ -25,6 +25,10 @@ class SameGameOptions:
     bias: str = "none"  # GNRPA: none, tabu (samegame.py) or a bias file (nrpa/bias.py)
     bias_weight: float = 1.0  # the size of the domain's bias
 
+    # The options that choose how playouts draw moves (the playout rule, GNRPA's bias), not the
+    # game: a sweep drawn beside an experiment may change them (experiments/sweep.py)
+    playout_options = ('policy', 'threshold', 'zobrist_seed', 'bias', 'bias_weight')
+
 
 class SameGameDomain(Adapter):
     """A SameGame board (samegame_rules.load_board: a number or a file); its certificate, the

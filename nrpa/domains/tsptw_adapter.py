@@ -22,6 +22,10 @@ class TsptwOptions:
     bias: str = "none"  # GNRPA: none, time (tsptw.py) or a bias file (nrpa/bias.py)
     bias_weight: float = 1.0  # the size of the domain's bias
 
+    # The options that choose how playouts draw moves (the playout rule, GNRPA's bias), not the
+    # game: a sweep drawn beside an experiment may change them (experiments/sweep.py)
+    playout_options = ('policy', 'bias', 'bias_weight')
+
 
 class TsptwDomain(Adapter):
     """A TSPTW instance (tsptw_rules.load_instance); its certificate, the tour; its own GNRPA

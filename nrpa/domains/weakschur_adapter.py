@@ -20,6 +20,10 @@ class WeakSchurOptions:
     max_number: int = 0
     bias: str = "none"  # GNRPA: none or a bias file (nrpa/bias.py)
 
+    # The options that choose how playouts draw moves (the playout rule, GNRPA's bias), not the
+    # game: a sweep drawn beside an experiment may change them (experiments/sweep.py)
+    playout_options = ('policy', 'bias')
+
 
 class WeakSchurDomain(Adapter):
     """A partition of 1..n into K weakly sum-free parts, n the score (weakschur_rules); its
