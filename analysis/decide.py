@@ -108,7 +108,8 @@ def read_limits(claims: list[Claim], experiment: Experiment, cap: int) -> dict[s
 def columns(claim: Claim, source: Source) -> list[str]:
     """The variant keys (columns) whose runs the claim reads."""
     if claim.test == "total":
-        return [f"{label} board {board}" for label in claim.variants() for board in source.boards()]
+        # sorted: a set's order changes from process to process (string hashing), and so would the report's
+        return [f"{label} board {board}" for label in sorted(claim.variants()) for board in source.boards()]
     return sorted(claim.variants())
 
 
@@ -356,7 +357,13 @@ def write_report(table: pd.DataFrame, plan, *, scale: str, files, budget_hours: 
         "inside its margin), in the paper's unit with its scale (the unit column), with its 95% confidence "
         "sequence for that comparison alone (not corrected across the claims: the verdict reads the Holm-corrected "
         "p-values, so an interval clear of 0 can sit beside \"inconclusive\"); beside it the paper's own value of the "
-        "same comparison, and where our interval excludes it, \"not reproduced\". Runs are paired by repeat index: "
+        "same comparison, and where our interval excludes it, \"not reproduced\". The effect is the mean over all the "
+        "pairs read; the interval and the p-values are the confidence sequence's running intersection and running "
+        "minimum over every count of pairs from the first " f"{sequential.MIN_RUNS}" " on (what makes them valid "
+        "however often a campaign looks), so they can rest on an earlier count of pairs: the interval of the last "
+        "count alone is wider, and a bound or a \"not reproduced\" set early says what the runs showed then, not "
+        "the mean of them all. \"Runs per column\" is the fewest runs among the claim's columns; the deciding "
+        "comparison can read more pairs. Runs are paired by repeat index: "
         "a column's runs beyond its partner's count wait for their pair, and runs of a column made under another "
         "budget (an earlier basis) are other runs, not read.",
         f"- Runs: {protocols}.", *starved_lines(table), "",
