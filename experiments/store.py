@@ -88,6 +88,8 @@ def _say_starved_archived() -> None:
     first, reason = next(iter(_SAID_STARVED.items()))
     print(f"{count} starved archived run{'s' if count != 1 else ''} not used (e.g. {first}: {reason}); a "
           "command that makes their columns' runs makes them again", file=sys.stderr)
+
+
 # A domain folder of run files -> column -> run id -> rate of its records without a machine
 # section (experiments/machine.py), read once per process: new runs always record the section.
 _FILE_RATES: dict[Path, dict[str, dict[str, float]]] = {}
