@@ -7,8 +7,9 @@ kernels are compiled with ``nogil=True``: they release the GIL) while the main t
 for it, where SIGINT raises ``KeyboardInterrupt`` at once. The main thread then sets
 ``STOP_REQUEST``, which every kernel reads at each playout's end
 (``nrpa.run.end_playout``, where it checks its budget: a threaded kernel's threads read it
-too), waits for the kernel to stop there, and raises ``KeyboardInterrupt``: the interrupted
-run is dropped, never stored as finished. The command's own handler
+too), waits up to half a second for the kernel to stop there (not for a compile in progress),
+and raises ``Interrupted`` (a ``KeyboardInterrupt`` carrying the kernel's best so far when it
+stopped): the interrupted run is dropped, never stored as finished. The command's own handler
 (``experiments.config.exit_interrupted``) then says in one line what was kept.
 
 A ``KeyboardInterrupt`` raised inside numba's compiler (a kernel compiled or loaded from the
@@ -39,6 +40,7 @@ from numba.core.compiler_lock import global_compiler_lock
 # 1 once Ctrl-C asked the kernel running to stop; passed to the kernels in Params.interrupt
 STOP_REQUEST = np.zeros(1, dtype=np.int64)
 _POLL = 0.05  # seconds between two looks of the waiting thread (a signal interrupts a wait anyway)
+_STOP_WAIT = 0.5  # seconds Ctrl-C waits for the kernel to stop (a compile in progress is not waited for)
 _requests = [0]  # the stops asked by request_stop in this process so far
 
 
@@ -104,8 +106,11 @@ def run_kernel(kernel, *args):
             pass
     except KeyboardInterrupt:
         request_stop()
-        while not finished.wait(_POLL):  # the kernel stops at its next playout's end
-            pass
+        # A running kernel stops at its next playout's end (milliseconds) and hands back its
+        # best so far; one still being compiled in its thread is not waited for beyond
+        # _STOP_WAIT: the command ends within a second, and numba's cache keeps what was whole
+        # (tests/test_cache.py interrupts compiles).
+        finished.wait(_STOP_WAIT)
         clear_stop()
         raise Interrupted(outcome.get("value")) from None
     if "error" in outcome:
