@@ -107,15 +107,22 @@ class PlainGNRPA:
             repeats[0] += 1
         return repeats[0] >= self.R
 
+    def iteration(self, exp_v, best, sequence):
+        """A level-1 iteration's P playouts with one policy: (its best score, the call's best
+        score and sequence after them, a playout replacing the best on >=)."""
+        iteration_best = -math.inf
+        for _ in range(self.P):
+            value, steps = self.playout(exp_v)
+            iteration_best = max(iteration_best, value)
+            if value >= best:
+                best, sequence = value, steps
+        return iteration_best, best, sequence
+
     def level1(self, v, exp_v):
         best, sequence, done, repeats = -math.inf, None, 0, [0]
         while done < self.N:
-            before, iteration_best = best, -math.inf
-            for _ in range(self.P):
-                value, steps = self.playout(exp_v)
-                iteration_best = max(iteration_best, value)
-                if value >= best:
-                    best, sequence = value, steps
+            before = best
+            iteration_best, best, sequence = self.iteration(exp_v, best, sequence)
             if self.repeated(repeats, before, iteration_best):
                 break
             self.adapt(v, exp_v, sequence)

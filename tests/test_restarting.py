@@ -25,12 +25,8 @@ class PlainRestarting(PlainGNRPA):
         v, exp_v = dict(start_v), dict(start_exp)
         best, sequence, stale = -math.inf, None, 0
         for _ in range(self.N):
-            before, iteration_best = best, -math.inf
-            for _ in range(self.P):
-                value, steps = self.playout(exp_v)
-                iteration_best = max(iteration_best, value)
-                if value >= best:
-                    best, sequence = value, steps
+            before = best
+            iteration_best, best, sequence = self.iteration(exp_v, best, sequence)
             stale = 0 if iteration_best > before else stale + 1
             if stale == self.K:
                 v, exp_v, stale = dict(start_v), dict(start_exp), 0
