@@ -164,9 +164,10 @@ def adaptive_loop(observe, make, budget: float, cap: int = CAP, say=print, fill:
         states, have, cost = observe()
         plan = plan_round(states, have, cost, budget - spent, round_budget, cap, fill)
         decided = sum(s.verdict in ("supported", "contradicted") for s in states)
-        say(f"round {round_number}: {decided} of {len(states)} claims decided, {len(plan.capped)} beyond the cap; "
-            f"CPU spent {spent / 3600:.2f} of {budget / 3600:g} h; about {plan.still_needed / 3600:.1f} CPU-h "
-            f"more would decide the rest" + (f"; next: {sum(plan.targets.get(c, 0) - have[c] for c in plan.targets)}"
+        say(f"round {round_number}: {decided} of {len(states)} claims decided, {len(plan.capped)} given no more runs "
+            f"(beyond the cap, or not judged on anything runs here would give); CPU spent {spent / 3600:.2f} of "
+            f"{budget / 3600:g} h; about {plan.still_needed / 3600:.1f} CPU-h more would decide the others whose "
+            f"estimate is within the cap" + (f"; next: {sum(plan.targets.get(c, 0) - have[c] for c in plan.targets)}"
                                             f" runs (~{plan.cost / 3600:.2f} CPU-h) for {', '.join(plan.claims)}"
                                             if plan.targets else "; stopping"))
         if not plan.targets:
