@@ -20,7 +20,8 @@ from tests.conftest import run_experiment
 
 DOMAINS = {variant: kernel.make_morpion(variant) for variant in rules.VARIANTS}
 SPAN6 = kernel.make_morpion("5D", line_span=6)  # the rule variant: a line blocks 6 points
-RULE_SETS = [("5D", 5), ("5T", 5), ("5D", 6)]  # (variant, line_span)
+ONE_SIDED = kernel.make_morpion("5D", line_span=6, one_sided=True)  # its one-sided form
+RULE_SETS = [("5D", 5, False), ("5T", 5, False), ("5D", 6, False), ("5D", 6, True)]  # (variant, line_span, one_sided)
 
 
 def kernel_moves(domain, state) -> list[int]:
@@ -143,16 +144,17 @@ def test_illegal_certificates_name_the_ply_and_the_reason(moves, message):
         rules.replay("5T", moves)
 
 
-@settings(max_examples=18, deadline=None)
+@settings(max_examples=24, deadline=None)
 @given(rule_set=st.sampled_from(RULE_SETS), seed=st.integers(0, 2**32 - 1), ends=st.booleans())
 def test_kernel_plays_exactly_the_python_rules(rule_set, seed, ends):
     """Random games (with ``ends``, mostly moves whose dot ends its line), move by move, under
-    5D, 5T and 5D with line_span 6 (the kernel blocks 6 points per line, the plain rules
-    check the lines drawn for one end to end: two formulations of the same rule)."""
-    variant, line_span = rule_set
-    domain = SPAN6 if line_span == 6 else DOMAINS[variant]
+    5D, 5T and 5D with line_span 6 on both sides or one (the kernel blocks 6 points per line,
+    or needs 6 free where a line marks 5, the plain rules check the lines drawn for one end to
+    end: two formulations of the same rule)."""
+    variant, line_span, one_sided = rule_set
+    domain = (ONE_SIDED if one_sided else SPAN6) if line_span == 6 else DOMAINS[variant]
     state = kernel.mp_new_state(domain)
-    position = rules.initial_position(variant, line_span)
+    position = rules.initial_position(variant, line_span, one_sided)
     rng = np.random.default_rng(seed)
     while True:
         expected = rules.legal_moves(position)
@@ -164,7 +166,8 @@ def test_kernel_plays_exactly_the_python_rules(rule_set, seed, ends):
         kernel.mp_play(domain, state, kernel.encode_move(domain, move))
         rules.play(position, move)
     assert kernel_set(domain, state) == []
-    assert state.lists[kernel.N_PLAYED] == len(position.moves) == rules.replay(variant, position.moves, line_span)
+    assert state.lists[kernel.N_PLAYED] == len(position.moves) == rules.replay(variant, position.moves, line_span,
+                                                                               one_sided)
     kernel.mp_reset(domain, state)  # reset restores the cross, the cells past the lines' ends included
     fresh = kernel.mp_new_state(domain)
     assert np.array_equal(state.board, fresh.board)

@@ -1,5 +1,5 @@
 """Morpion Solitaire 5D and 5T for the numba kernels (rules: nrpa/data/morpion/SOURCE.md),
-and 5D with ``line_span = 6``, a rule variant (below).
+and 5D with ``line_span = 6``, a rule variant, on both sides or one (below).
 
 Representation: a fixed W x W grid (W = 64) stored flat, cell ``y * W + x``, with bits: 0 a
 dot, 1 + d "used in direction d", 5 a dot of the cross, 6 the border ring of the play area, 7
@@ -25,6 +25,15 @@ own NamedTuple class, ``MorpionSpan6``: the kernels compile separately for it, a
 standard rules the variant's code folds away at compile time (``_blocks_6``), so their
 playouts run the code they ran before the variant existed.
 
+Its one-sided form (``line_span = 6, one_sided``): a new line may not end one step before a line
+of the same direction starts, but may start one step past one's end (by the cross's point
+symmetry the mirror rule gives the same game, mirrored). Half of line_span 6; a reading of the
+paper's published Table 2, whose uniform row it matches where the standard rules do not (issue
+54; docs/readings.md), and which contradicts the paper's stated 5D rule: never the default.
+In the kernel a line marks its 5 points only and a new line still needs its 6 (its 5 and the one
+past its end) unmarked, so two collinear lines starting at s (new) and a conflict when
+-5 <= s - a <= 4. Its class is ``MorpionSpan6OneSided``.
+
 The grid, its cells and the bitboards: nrpa/domains/morpion_board.py.
 
 Moves. A line is ``(start_y * W + start_x) * 4 + d`` (kernel cells), the move id is
@@ -35,7 +44,7 @@ the policy by the move). In any position a line holds at most one move (its only
 The legal moves are kept in the state, as a list plus the list index + 1 of each line (0: not
 a move). Playing a dot p on a line L of direction d changes only the lines through p (their dot
 count) and the lines of direction d that now share a point (5D: start offsets -4..4 along d
-from L's start; line_span 6: -5..5) or a unit segment (5T: offsets -3..3) with L, which all
+from L's start; line_span 6: -5..5, one-sided -5..4) or a unit segment (5T: offsets -3..3) with L, which all
 become illegal. So
 ``play`` removes those and re-evaluates the 5 lines through p in each other direction (and, in
 5T, when p is an end of L, the line of direction d continuing L beyond p): ~16 lines, from
@@ -119,8 +128,10 @@ Morpion = namedtuple(
     # line_span (5: standard; 6: the variant, 5D only).
     ["variant", "width", "capacity", "length_cap", "span"],
 )
-# line_span 6: the same fields, its own class (a compile-time switch for the kernels, above).
+# line_span 6: the same fields, its own class (a compile-time switch for the kernels, above);
+# and its one-sided form.
 MorpionSpan6 = namedtuple("MorpionSpan6", Morpion._fields)
+MorpionSpan6OneSided = namedtuple("MorpionSpan6OneSided", Morpion._fields)
 MorpionState = namedtuple(
     "MorpionState",
     # board[:CELLS] cell bits, board[CELLS + line] = index + 1 of the line's move in the list
@@ -130,21 +141,29 @@ MorpionState = namedtuple(
 )
 
 
-def make_morpion(variant: str = "5D", line_span: int = 5) -> Morpion:
+def make_morpion(variant: str = "5D", line_span: int = 5, one_sided: bool = False) -> Morpion:
     """The kernel domain of ``variant`` (5D, 5T) with ``line_span`` 5 (standard) or 6 (the
-    variant of the module's docstring, 5D only: under 5T it would give the rules of 5D)."""
+    variant of the module's docstring, 5D only: under 5T it would give the rules of 5D), on
+    both sides or, ``one_sided``, one."""
     if line_span not in LINE_SPANS or (line_span != 5 and variant != "5D"):
         raise ValueError(f"line_span={line_span!r} with {variant}: 5, or 6 with 5D only")
-    domain_class = MorpionSpan6 if line_span == 6 else Morpion
+    if one_sided and line_span != 6:
+        raise ValueError("one_sided is a form of line_span 6")
+    domain_class = (MorpionSpan6OneSided if one_sided else MorpionSpan6) if line_span == 6 else Morpion
     return domain_class(variant=np.int64(RULES[variant]), width=np.int64(WIDTH),
                         capacity=np.int64(MAX_MOVES[variant]), length_cap=np.int64(MAX_LENGTH[variant]),
                         span=np.int64(line_span))
 
 
 def _blocks_6(domain):
-    """Whether ``domain`` is the line_span 6 variant: in the kernels a constant of the
-    domain's class, so that the branches of the other rules fold away when compiled."""
-    return isinstance(domain, MorpionSpan6)
+    """Whether ``domain`` is the line_span 6 variant (either form): in the kernels a constant of
+    the domain's class, so that the branches of the other rules fold away when compiled."""
+    return isinstance(domain, (MorpionSpan6, MorpionSpan6OneSided))
+
+
+def _one_sided(domain):
+    """Whether ``domain`` is line_span 6's one-sided form (a constant of its class, as above)."""
+    return isinstance(domain, MorpionSpan6OneSided)
 
 
 def _yes(domain):
@@ -158,7 +177,12 @@ def _no(domain):
 @overload(_blocks_6, inline="always", jit_options={"cache": True})
 def _blocks_6_typer(domain):
     # module-level bodies, not closures: numba caches them across processes
-    return _yes if getattr(domain, "instance_class", None) is MorpionSpan6 else _no
+    return _yes if getattr(domain, "instance_class", None) in (MorpionSpan6, MorpionSpan6OneSided) else _no
+
+
+@overload(_one_sided, inline="always", jit_options={"cache": True})
+def _one_sided_typer(domain):
+    return _yes if getattr(domain, "instance_class", None) is MorpionSpan6OneSided else _no
 
 
 def decode_move(domain: Morpion, move: int) -> list[int]:
@@ -220,9 +244,9 @@ def mp_reset(domain, state):
     lists = state.lists
     history = FIRST_MOVE + domain.capacity
     initial = history + domain.length_cap
-    # Only the cells of the lines played changed (and, line_span 6, the cell past each one's
-    # end): keep their fixed bits, the cross's dots.
-    cells = 6 if _blocks_6(domain) else 5
+    # Only the cells of the lines played changed (and, line_span 6 on both sides, the cell past
+    # each one's end): keep their fixed bits, the cross's dots.
+    cells = 6 if _blocks_6(domain) and not _one_sided(domain) else 5
     dots = _bitboards(domain) + DOTS * BITBOARD_WORDS
     marks = _bitboards(domain) + MARKS * BITBOARD_WORDS
     for t in range(lists[N_PLAYED]):
@@ -282,9 +306,10 @@ def mp_play(domain, state, move):
     step = _step(d)
     p = start + k * step
     board[p] |= DOT
-    span6 = _blocks_6(domain)  # a constant of the domain's class: 5D only
+    span6 = _blocks_6(domain)  # constants of the domain's class: 5D only
+    one_sided = _one_sided(domain)
     used = 2 << d
-    marked = 6 if span6 else (5 if variant == 0 else 4)
+    marked = 5 if one_sided else (6 if span6 else (5 if variant == 0 else 4))
     for i in range(marked):
         board[start + i * step] |= used
     dots = _bitboards(domain) + DOTS * BITBOARD_WORDS
@@ -304,15 +329,16 @@ def mp_play(domain, state, move):
         lists[BORDER_REACHED] = 1
     n = lists[N_LEGAL]
     # 1. The lines of direction d sharing a point (5D) or a unit segment (5T) with the new
-    # line (line_span 6: whose 6 points meet its 6), the new line itself included, are no
-    # moves any more.
+    # line (line_span 6: whose 6 points meet its 6; one-sided: whose 6 meet its 5), the new
+    # line itself included, are no moves any more.
     # They are the listed lines of direction d starting within ``reach`` of the new line's
     # start, taken in increasing order (a line starting within 4 cells of the grid's edge
     # holds a wall cell and is never listed, so the window may stop at the edge).
-    reach = 5 if span6 else (4 if variant == 0 else 3)
+    reach = 5 if span6 else (4 if variant == 0 else 3)  # before the new line's start
+    reach_after = 4 if one_sided else reach  # after it
     lowest = max(start_position - reach, 0)
     nearby = (np.uint64(lists[listed + word]) >> np.uint64(lowest)) \
-        & np.uint64((1 << (start_position + reach + 1 - lowest)) - 1)
+        & np.uint64((1 << (start_position + reach_after + 1 - lowest)) - 1)
     while nearby:
         position = np.int64(trailing_zeros(nearby)) + lowest
         nearby &= nearby - np.uint64(1)
@@ -412,7 +438,7 @@ def mp_code_bound(domain):
     return CELLS * 20
 
 
-for _domain_class in (Morpion, MorpionSpan6):
+for _domain_class in (Morpion, MorpionSpan6, MorpionSpan6OneSided):
     contract.register(
         _domain_class, new_state=mp_new_state, reset=mp_reset, copy_state=mp_copy_state,
         legal_moves=mp_legal_moves, play=mp_play, score=mp_score, max_moves=mp_max_moves,

@@ -81,7 +81,8 @@ def scan_moves(board, variant, span, out):
     line order; returns their number (at most ``out.size`` are stored). Used to build the
     initial list, and by the tests as the reference for the incremental list. ``span`` 6:
     the point one step past the line's end must be unused too (it lies inside the array when
-    the line's 5 points hold no wall)."""
+    the line's 5 points hold no wall); under the one-sided form, whose lines mark their 5
+    points only, that point is used only where a line of the direction starts."""
     n = 0
     for y in range(WIDTH):
         for x in range(WIDTH):

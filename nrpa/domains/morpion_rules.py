@@ -26,6 +26,11 @@ points from its start to one past its end and two lines' 6 points may not meet (
 formulation, nrpa/domains/morpion.py); here it is checked from the lines drawn (``lines``:
 the start of each line per direction), an independent formulation. The paper does not state
 the rule: it is a reading.
+
+``one_sided=True`` (with ``line_span=6``) is half of it: a new line may not end one step before
+a line of the same direction starts (s + 5 d = the other's start), but may start one step past
+one's end. A reading of the paper's published Table 2 (issue 54), which contradicts the paper's
+stated 5D rule; checked here, as above, from the lines drawn.
 """
 
 from __future__ import annotations
@@ -85,28 +90,40 @@ class Position:
     moves: list = field(default_factory=list)
     line_span: int = 5
     lines: dict = field(default_factory=lambda: {d: set() for d in DIRECTIONS})  # line starts per direction
+    one_sided: bool = False
 
     def __post_init__(self):
         if self.variant not in VARIANTS:
             raise ValueError(f"variant {self.variant!r}: choose one of {', '.join(VARIANTS)}")
-        _check_span(self.variant, self.line_span)
+        _check_span(self.variant, self.line_span, self.one_sided)
 
 
-def _check_span(variant: str, line_span: int) -> None:
+def _check_span(variant: str, line_span: int, one_sided: bool = False) -> None:
     if line_span not in LINE_SPANS or (line_span != 5 and variant != "5D"):
         raise ValueError(f"line_span={line_span!r} with {variant}: 5, or 6 with 5D only (under 5T a "
                          "6-point span would give the rules of 5D)")
+    if one_sided and line_span != 6:
+        raise ValueError("one_sided is a form of line_span 6")
 
 
-def initial_position(variant: str, line_span: int = 5) -> Position:
-    return Position(variant, line_span=line_span)
+def initial_position(variant: str, line_span: int = 5, one_sided: bool = False) -> Position:
+    return Position(variant, line_span=line_span, one_sided=one_sided)
+
+
+def rules_name(variant: str, line_span: int = 5, one_sided: bool = False) -> str:
+    """The rules in words, as the errors name them: "5D", "5D, line_span 6", "5D, line_span 6
+    one-sided"."""
+    return variant if line_span == 5 else f"{variant}, line_span {line_span}{' one-sided' if one_sided else ''}"
 
 
 def _end_to_end(position: Position, direction, start) -> tuple[int, int] | None:
     """line_span 6: the start of a line of ``direction`` lying end to end with the line from
-    ``start`` (starting one step past its end, or ending one step before its start), else None."""
+    ``start`` (starting one step past its end, or ending one step before its start; one-sided:
+    only the latter), else None."""
     dx, dy = direction
-    for t in ((start[0] + 5 * dx, start[1] + 5 * dy), (start[0] - 5 * dx, start[1] - 5 * dy)):
+    after = (start[0] + 5 * dx, start[1] + 5 * dy)  # a line starting one step past the new one's end
+    before = (start[0] - 5 * dx, start[1] - 5 * dy)  # a line ending one step before the new one starts
+    for t in ((after,) if position.one_sided else (after, before)):
         if t in position.lines[direction]:
             return t
     return None
@@ -141,7 +158,7 @@ def why_illegal(position: Position, move: Move) -> str | None:
         other = _end_to_end(position, direction, (move.start_x, move.start_y))
         if other is not None:
             return (f"the line lies end to end with the line of the same direction from "
-                    f"({other[0]},{other[1]}) (line_span 6)")
+                    f"({other[0]},{other[1]}) (line_span 6{' one-sided' if position.one_sided else ''})")
     return None
 
 
@@ -183,12 +200,13 @@ def play(position: Position, move: Move) -> None:
     position.moves.append(move)
 
 
-def replay_position(variant: str, moves, line_span: int = 5) -> Position:
-    """The position after ``moves`` (Move or six integers each) under ``variant`` and
-    ``line_span``; raises IllegalMove naming the first illegal ply (1-based) and why."""
+def replay_position(variant: str, moves, line_span: int = 5, one_sided: bool = False) -> Position:
+    """The position after ``moves`` (Move or six integers each) under ``variant``,
+    ``line_span`` and ``one_sided``; raises IllegalMove naming the first illegal ply (1-based)
+    and why."""
     if variant not in VARIANTS:
         raise ValueError(f"variant {variant!r}: choose one of {', '.join(VARIANTS)}")
-    position = initial_position(variant, line_span)
+    position = initial_position(variant, line_span, one_sided)
     for ply, raw in enumerate(moves, start=1):
         try:
             move = Move(*(int(v) for v in raw))
@@ -197,16 +215,16 @@ def replay_position(variant: str, moves, line_span: int = 5) -> Position:
                               "[dot_x, dot_y, dir_dx, dir_dy, start_x, start_y]") from None
         reason = why_illegal(position, move)
         if reason is not None:
-            rules = variant if line_span == 5 else f"{variant}, line_span {line_span}"
-            raise IllegalMove(f"ply {ply}: move {list(move)} is illegal under {rules}: {reason}")
+            raise IllegalMove(f"ply {ply}: move {list(move)} is illegal under "
+                              f"{rules_name(variant, line_span, one_sided)}: {reason}")
         play(position, move)
     return position
 
 
-def replay(variant: str, moves, line_span: int = 5) -> int:
+def replay(variant: str, moves, line_span: int = 5, one_sided: bool = False) -> int:
     """The score (number of moves) of a certificate, every move checked legal under ``variant``
-    (and ``line_span``)."""
-    return len(replay_position(variant, moves, line_span).moves)
+    (and ``line_span``, ``one_sided``)."""
+    return len(replay_position(variant, moves, line_span, one_sided).moves)
 
 
 # ---------------------------------------------------------------------------------------
