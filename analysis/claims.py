@@ -53,6 +53,7 @@ from experiments.config import print_outputs
 from experiments.experiment import Experiment, experiment_names, load_experiment
 from experiments.published import load_reference
 from experiments.root_parallel import axis_trace
+from experiments.runs import game_scores
 from nrpa.errors import InputError, did_you_mean
 
 CLAIMS_DIR = Path(__file__).resolve().parent / "claims"
@@ -285,7 +286,9 @@ class Source:
         return np.array([best_at(*axis_trace(r, axis), [t])[0] for r in self.runs.records[label]])
 
     def finals(self, label: str) -> np.ndarray:
-        return np.array([r["result"]["best_score"] for r in self.runs.records[label]], dtype=float)
+        """The final scores of ``label``'s runs: one per game (a run of several games holds
+        them all: experiments.runs.game_scores)."""
+        return np.array([score for r in self.runs.records[label] for score in game_scores(r)], dtype=float)
 
     def published_rate(self):
         """The experiment's published runs' rate R when its claims can be judged at matched
@@ -405,11 +408,11 @@ def settings_gaps(claim: Claim, source: Source) -> list[Gap]:
         cpus = [c for c in cpus if c]
         if cpus and min(cpus) < claim.needs_cores:
             gaps.append(Gap(NEEDS_HARDWARE, f"runs made on {min(cpus)} cores; the claim needs {claim.needs_cores}"))
+    paper = claim.paper_settings
+    if claim.kind == "paper" and paper.get("unstated"):  # said even where no column runs at this scale
+        gaps.append(Gap(UNSTATED, f"the paper does not state {', '.join(paper['unstated'])}"))
     if claim.kind != "paper" or not variants:
         return gaps
-    paper = claim.paper_settings
-    if paper.get("unstated"):
-        gaps.append(Gap(UNSTATED, f"the paper does not state {', '.join(paper['unstated'])}"))
     jobs = [v.job.settings for v in variants]
     for key, noun in (("threads", "threads"), ("level", "level"), ("N", "N")):
         if key in paper:
@@ -856,7 +859,8 @@ def apply_settings(table: pd.DataFrame, p_columns=("p_support", "p_contradict"),
     for _, rows in table.groupby([*by, "_away"], sort=False):
         for key in p_columns:
             table.loc[rows.index, f"{key}_holm"] = verdicts.holm(rows[key])
-        table.loc[rows.index, "family"] = len(rows)
+        # Holm's m: the rows of the family with a p-value (a row with no runs yet tests nothing)
+        table.loc[rows.index, "family"] = max(1, int(np.isfinite(rows[p_columns[0]].astype(float)).sum()))
     table["verdict"] = [verdicts.verdict(s, c) if e is not None else "not judged"
                         for s, c, e in zip(table["p_support_holm"], table["p_contradict_holm"], table["_evidence"])]
     away = table.pop("_away")
