@@ -154,7 +154,8 @@ def finals(experiment, runs, estimate, aliased: bool = False, implied_sd: bool =
     (analysis/reference/<table>_aliases.csv); ``implied_sd``: the table has the standard
     deviation the published standard error implies over the published games."""
     return captioned(experiment, runs, (
-        f"Per variant, the final best score of each run: mean with its {interval_name(estimate)}, "
+        f"Per variant, the final best score of each run (of each game, where a run plays several: "
+        f"the games column counts them, runs the files that hold them): mean with its {interval_name(estimate)}, "
         "standard error of the mean (sem), standard deviation (std), max"
         + ("; published columns as printed in the paper" if experiment.reference else
            f". Budget: {budget_text(experiment)}.")

@@ -59,7 +59,8 @@ def morpion_drawing(domain, certificate, path) -> Path:
     """A picture of the grid the certificate's moves leave (matplotlib imported here only)."""
     from analysis.morpion_grid import draw_grid
 
-    return draw_grid(domain.options.variant, certificate, path, line_span=domain.options.line_span)
+    return draw_grid(domain.options.variant, certificate, path, line_span=domain.options.line_span,
+                     one_sided=domain.options.one_sided)
 
 
 VIEWS = {

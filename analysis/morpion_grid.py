@@ -26,10 +26,11 @@ from nrpa.domains import morpion_rules as rules  # noqa: E402
 from nrpa.errors import InputError  # noqa: E402
 
 
-def draw_grid(variant: str, certificate, path, line_span: int = 5) -> Path:
-    """Write a PNG of the game ``certificate`` under ``variant`` (5D or 5T; ``line_span`` 6:
-    the 5D rule variant of nrpa/domains/morpion_rules.py) to ``path``."""
-    moves = rules.replay_position(variant, certificate, line_span).moves
+def draw_grid(variant: str, certificate, path, line_span: int = 5, one_sided: bool = False) -> Path:
+    """Write a PNG of the game ``certificate`` under ``variant`` (5D or 5T; ``line_span`` 6,
+    on both sides or ``one_sided``: the 5D rule variants of nrpa/domains/morpion_rules.py) to
+    ``path``."""
+    moves = rules.replay_position(variant, certificate, line_span, one_sided).moves
     points = list(rules.CROSS) + [move.dot for move in moves]
     for move in moves:
         points += move.points()
@@ -56,8 +57,7 @@ def draw_grid(variant: str, certificate, path, line_span: int = 5) -> Path:
     ax.set_aspect("equal")
     ax.set_xticks([])
     ax.set_yticks([])
-    rules_name = variant if line_span == 5 else f"{variant}, line_span {line_span}"
-    ax.set_title(f"Morpion {rules_name}: {len(moves)} moves")
+    ax.set_title(f"Morpion {rules.rules_name(variant, line_span, one_sided)}: {len(moves)} moves")
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     figure.savefig(path, dpi=150, bbox_inches="tight")

@@ -66,6 +66,7 @@ from experiments.leaderboard import Leaderboard
 from experiments.machine import rate_outliers
 from experiments.published import load_reference
 from experiments.root_parallel import axis_trace, group_root_runs
+from experiments.runs import game_scores
 from experiments.sweep import DEFINITION, find_sweep, read_definition, sweep_of_folder
 from nrpa.domains.registry import make_domain
 from nrpa.errors import InputError, did_you_mean
@@ -459,11 +460,14 @@ def boards_report(experiment: Experiment, runs: Runs, estimate) -> list[Table | 
 
 
 def final_report(experiment: Experiment, runs: Runs, estimate) -> list[Table | Figure]:
-    """Each variant's final scores (one per run): mean with CI, standard error, max; the
+    """Each variant's final scores (one per run or game): mean with CI, standard error, max; the
     published columns beside them; the best solution drawn when the domain can."""
-    scale = experiment.value_scale
-    scores = {label: [r["result"]["best_score"] * scale for r in rs] for label, rs in runs.records.items() if rs}
+    scores = final_scores(runs, experiment.value_scale)
     table = final_statistics(scores, estimate=estimate)
+    if any("games" in r["result"] for rs in runs.records.values() for r in rs):
+        # runs of several games: the statistics are over the games; "runs" says how many files hold them
+        table.insert(table.columns.get_loc("runs"), "games", table["runs"])
+        table["runs"] = [len(runs.records[label]) for label in table["variant"]]
     searches = {v.label: _search_text(v.job.settings) for v in experiment.variants}
     table.insert(1, "search", [searches[label] for label in table["variant"]])
     if experiment.reference:
@@ -486,6 +490,12 @@ def final_report(experiment: Experiment, runs: Runs, estimate) -> list[Table | F
             plotted(experiment, f", mean and {captions.interval_name(estimate)}",
                     lambda ax: plot_finals(table, scores, ax)),
             *best_drawing(experiment, runs)]
+
+
+def final_scores(runs: Runs, scale: float = 1.0) -> dict[str, list[float]]:
+    """Each column's final scores times ``scale``: one per run, or per game of a run of several
+    games (experiments.runs.game_scores)."""
+    return {label: [score * scale for r in rs for score in game_scores(r)] for label, rs in runs.records.items() if rs}
 
 
 def speedup_report(experiment: Experiment, runs: Runs, estimate) -> list[Table | Figure]:

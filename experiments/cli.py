@@ -12,7 +12,7 @@ from omegaconf import DictConfig, OmegaConf
 from experiments.config import published_rate_of, starved_rule
 from experiments.machine import BusyMachine
 from experiments.root_parallel import group_root_runs
-from experiments.runs import Job
+from experiments.runs import Job, game_scores
 from experiments.store import RunStore
 from experiments.workers import run_job
 from nrpa.bias import bias_for
@@ -35,7 +35,13 @@ def job_from(cfg: DictConfig, column: str | None = None) -> Job:
     check_bias(settings, bias_for(domain))  # GNRPA's bias (a bias file read), checked before any work
     if cfg.matched_work:
         settings = replace(settings, max_time=None, max_playouts=matched_budget(cfg, column))
-    return Job(domain.options, settings)
+    if cfg.games < 1:
+        raise InputError(f"games={cfg.games} is out of range: it must be >= 1 (independent searches per run)")
+    if cfg.games > 1 and (cfg.root > 1 or cfg.parallel != "none"):
+        other = f"root={cfg.root}" if cfg.root > 1 else f"parallel={cfg.parallel}"
+        raise InputError(f"games={cfg.games} plays sequential searches one after the other: it does not take "
+                         f"{other} (leave games=1)")
+    return Job(domain.options, settings, games=cfg.games)
 
 
 def matched_budget(cfg: DictConfig, column: str | None) -> int:
@@ -104,6 +110,11 @@ def run_from_config(cfg: DictConfig) -> float:
         print(f"{text} on {records[0]['domain_info']['instance']}: {len(scores)} runs, "
               f"best score mean {scores.mean():.1f}, min {scores.min():g}, max {scores.max():g} ({done})")
         print(f"run files: {outcome.paths[0].parent} (listed in the job directory's runs.txt)")
+    if cfg.games > 1:
+        games = np.array([score for record in records for score in game_scores(record)])
+        print(f"{len(games)} games ({cfg.games} a run): mean {games.mean():.2f} (standard error "
+              f"{games.std(ddof=1) / np.sqrt(len(games)) if len(games) > 1 else float('nan'):.2g}), "
+              f"min {games.min():g}, max {games.max():g}")
     return float(scores.mean())
 
 

@@ -56,6 +56,7 @@ RunConfig = make_dataclass(
     [(f.name, f.type, field(default=MISSING)) for f in fields(SearchSettings)]
     + [("repeats", int, field(default=MISSING)),
        ("root", int, field(default=MISSING)),
+       ("games", int, field(default=MISSING)),
        ("force", bool, field(default=MISSING)),
        ("outputs_dir", str, field(default=MISSING)),
        ("scale_name", str, field(default=MISSING)),
@@ -68,7 +69,7 @@ RunConfig = make_dataclass(
 )
 
 
-CONFIG_GROUPS = ("algo", "domain", "playout", "backend", "scale", "experiment", "strategy", "variant")
+CONFIG_GROUPS = ("algo", "domain", "playout", "morpion_rules", "backend", "scale", "experiment", "strategy", "variant")
 
 
 def register_configs() -> None:

@@ -1,4 +1,6 @@
-"""Jobs and runs: a job is one configuration run ``repeats`` times; a run is one search.
+"""Jobs and runs: a job is one configuration run ``repeats`` times; a run is one search, or
+with ``games`` G > 1, G independent searches of it (games) whose scores the run records as a
+histogram (``game_scores``): 100,000 games of a table are then 100 files, not 100,000.
 
 A run's identity is its semantic configuration: the domain options, the settings the
 algorithm reads, the budget, the job's base seed and the repeat index. The run's own seed
@@ -22,7 +24,7 @@ from experiments.store import RunStore, code_version
 from nrpa.bias import bias_for
 from nrpa.domains.registry import MissingInstance, make_domain, replay_domain
 from nrpa.errors import InputError
-from nrpa.search import ALGORITHMS, SearchSettings, other_spellings, run_search, same_search
+from nrpa.search import ALGORITHMS, SearchResult, SearchSettings, Trace, other_spellings, run_search, same_search
 from nrpa.threading_layer import threading_layer_name
 
 
@@ -33,13 +35,14 @@ class Job:
 
     domain_options: object
     settings: SearchSettings
+    games: int = 1  # independent searches per run (> 1: their scores' histogram, the best game's certificate)
 
     def __post_init__(self):
         # One identity per search: SNRPA(1) and NRPA are the same runs (nrpa.search.same_search)
         object.__setattr__(self, "settings", same_search(self.settings))
 
     def semantic_config(self) -> dict:
-        return semantic_config(self.domain_options, self.settings)
+        return semantic_config(self.domain_options, self.settings, self.games)
 
     def run_config(self, repeat: int) -> dict:
         return {**self.semantic_config(), "repeat": repeat}
@@ -60,14 +63,14 @@ class Job:
         if path.exists() or store.archived(path) is not None:
             return path
         for spelled in other_spellings(self.settings):
-            spelled_config = {**semantic_config(self.domain_options, spelled), "repeat": repeat}
+            spelled_config = {**semantic_config(self.domain_options, spelled, self.games), "repeat": repeat}
             other = store.path_for(self.domain_options.name, run_id(spelled_config))
             if other.exists() or store.archived(other) is not None:
                 return other
         return path
 
 
-def semantic_config(domain_options, settings: SearchSettings) -> dict:
+def semantic_config(domain_options, settings: SearchSettings, games: int = 1) -> dict:
     """A run's identity without its repeat index: what makes two runs the same search."""
     values = asdict(settings)
     algorithm = ALGORITHMS[settings.algorithm]
@@ -84,6 +87,8 @@ def semantic_config(domain_options, settings: SearchSettings) -> dict:
         "base_seed": settings.seed,
         # only parallel runs carry the key, so sequential runs keep their identities
         **({"parallel": algorithm.parallel_identity(settings)} if settings.parallel != "none" else {}),
+        # only runs of several games carry the key, so every other run keeps its identity
+        **({"games": games} if games > 1 else {}),
     }
 
 
@@ -110,10 +115,13 @@ def execute_run(job: Job, repeat: int, client=None) -> dict:
     bias = bias_for(domain)
     settings = job.run_settings(repeat)
     watch = Watch().start()
+    games = None
     if settings.parallel == "cluster":
         from experiments.cluster import cluster_search
 
         result = cluster_search(client, job.domain_options, settings)
+    elif job.games > 1:
+        result, games = play_games(domain.kernel_domain(), settings, bias, job.games)
     else:
         result = run_search(domain.kernel_domain(), settings, bias)
     # what the machine gave a wall-clock run, to tell a starved one (experiments/machine.py)
@@ -137,6 +145,7 @@ def execute_run(job: Job, repeat: int, client=None) -> dict:
             "wall_seconds": result.wall_seconds,
             "cpu_seconds": result.cpu_seconds,
             "playouts_per_cpu_second": result.playouts / max(result.cpu_seconds, 1e-9),
+            **({"games": games} if games is not None else {}),
         },
         "trace": {
             "wall_seconds": list(result.trace.wall_seconds),
@@ -156,6 +165,53 @@ def execute_run(job: Job, repeat: int, client=None) -> dict:
                  **({"threading_layer": threading_layer_name()} if settings.threads > 1 else {})},
         **({"machine": machine} if machine is not None else {}),
     }
+
+
+def game_seed(run_seed: int, game: int) -> int:
+    """The seed of game ``game`` (0-based) of a run of several games whose seed is
+    ``run_seed``: a 32-bit seed drawn from the hash of the two, so any game can be replayed."""
+    digest = hashlib.sha256(b"game:" + run_seed.to_bytes(8, "little") + game.to_bytes(8, "little")).digest()
+    return int.from_bytes(digest[:4], "little")
+
+
+def play_games(kernel_domain, settings: SearchSettings, bias, games: int):
+    """``games`` independent searches of ``settings``, game g seeded by ``game_seed(settings.seed,
+    g)``. Returns a SearchResult for the whole run (the best game's score and moves, the
+    playouts and times summed, the trace of the best so far over the games played one after
+    the other) and the record's ``games`` section: the count, the histogram of the games'
+    scores ({score: games}) and which game was the best (the first of the highest score)."""
+    histogram, best, best_game = {}, None, 0
+    wall, cpu, at, scores = [], [], [], []
+    playouts = restarts = 0
+    wall_total = cpu_total = 0.0
+    for game in range(games):
+        result = run_search(kernel_domain, replace(settings, seed=game_seed(settings.seed, game)), bias)
+        histogram[result.best_score] = histogram.get(result.best_score, 0) + 1
+        if best is None or result.best_score > best.best_score:
+            best, best_game = result, game
+            wall.append(wall_total + result.wall_seconds)
+            cpu.append(cpu_total + result.cpu_seconds)
+            at.append(playouts + result.playouts)
+            scores.append(result.best_score)
+        playouts += result.playouts
+        restarts += result.restarts
+        wall_total += result.wall_seconds
+        cpu_total += result.cpu_seconds
+    run = SearchResult(best_score=best.best_score, best_moves=best.best_moves,
+                       trace=Trace(tuple(wall), tuple(cpu), tuple(at), tuple(scores)), playouts=playouts,
+                       restarts=restarts, wall_seconds=wall_total, cpu_seconds=cpu_total)
+    section = {"count": games, "scores": {str(score): n for score, n in sorted(histogram.items())},
+               "best_game": best_game, "seeds": "game g's seed: experiments.runs.game_seed(seed, g)"}
+    return run, section
+
+
+def game_scores(record: dict) -> list[float]:
+    """The final scores a run file holds: one per game of a run of several games (its
+    histogram, expanded), else its best score."""
+    games = record["result"].get("games")
+    if games is None:
+        return [float(record["result"]["best_score"])]
+    return [float(score) for score, n in games["scores"].items() for _ in range(n)]
 
 
 def verify_record(record: dict) -> tuple[bool | None, str]:
@@ -179,6 +235,10 @@ def verify_record(record: dict) -> tuple[bool | None, str]:
         return False, f"certificate replays to {replayed:g}, the run file claims {claimed:g}{note}"
     if claimed != float(record["result"]["best_score"]):
         return False, f"certificate score differs from the run's best score{note}"
+    games = record["result"].get("games")
+    if games is not None and (sum(games["scores"].values()) != games["count"]
+                              or max(map(float, games["scores"])) != claimed):
+        return False, f"its games' histogram does not hold {games['count']} games whose best is {claimed:g}{note}"
     return True, f"replays to {replayed:g}{note}"
 
 
