@@ -66,3 +66,15 @@ def test_the_final_table_reads_every_game():
 def test_run_py_refuses_games_out_of_range_before_any_search(arguments, message):
     done = cli("run.py", "domain=morpion", "level=0", *arguments)
     assert done.returncode != 0 and message in done.stderr and "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("level, bits", [(0, 12), (1, 15)])
+def test_a_smaller_policy_table_plays_the_same_games(level, bits):
+    """The policy's capacity is not part of a run's identity (morpion_table2.yaml lowers it for
+    short searches, whose time went into allocating tables): the same run, game for game."""
+    records = [execute_run(Job(MorpionOptions(), SearchSettings(**{**UNIFORM.__dict__, "level": level,
+                                                                  "policy_capacity_bits": b}), games=8), 0)
+               for b in (17, bits)]
+    assert records[0]["run_id"] == records[1]["run_id"]
+    assert records[0]["result"]["games"] == records[1]["result"]["games"]
+    assert records[0]["certificate"] == records[1]["certificate"]
