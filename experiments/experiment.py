@@ -56,7 +56,9 @@ class Experiment:
     published_rate: PublishedRate | None = None  # R of a published time table (report.published_rate)
     matched_work: bool = False  # budgets in playouts: max_time x R
     targets: tuple[float, ...] | None = None  # report.targets: the fixed-target view's scores (table unit)
-    own_budgets: bool = False  # its budgets per scale are its own (scale_budgets), not the scale file's
+    # its budgets per scale are its own (scale_budgets), not the scale file's, and its paper ones
+    # need a cluster (the claims then read its quick runs: analysis/campaign.py)
+    own_budgets: bool = False
     force: bool = False  # force=true: its runs are made again even where the store holds them
     notes: tuple[str, ...] = ()  # said under its reports' heading (a sweep's differences from the experiment beside it)
     command: str | None = None  # the command that makes it, where not its make target (a sweep's run.py -m)
@@ -141,7 +143,7 @@ def load_experiment(overrides: list[str], default_report: dict | None = None,
         published_rate=rate,
         matched_work=bool(plain.matched_work),
         targets=targets_of(spec),
-        own_budgets=plain.scale_budgets is not None,
+        own_budgets=plain.scale_budgets is not None and not spec.get("paper_budgets_on_one_core", False),
         force=bool(plain.force),
     )
 
