@@ -474,7 +474,8 @@ def final_report(experiment: Experiment, runs: Runs, estimate) -> list[Table | F
         reference = load_reference(experiment.reference)
         reference = reference.set_index(reference.columns[0])  # the published row names
         for column in reference.columns:
-            table[f"published {column}"] = [reference[column].get(label) for label in table["variant"]]
+            # NaN, not None, where a row has no published value: a column of none is still numeric
+            table[f"published {column}"] = [reference[column].get(label, np.nan) for label in table["variant"]]
         if "published mean" in table:
             inside = (table["published mean"] >= table["ci_low"]) & (table["published mean"] <= table["ci_high"])
             table["published_mean_in_ci"] = inside.where(table["published mean"].notna() & table["ci_low"].notna())

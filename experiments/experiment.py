@@ -118,7 +118,7 @@ def load_experiment(overrides: list[str], default_report: dict | None = None,
             chosen = tuple(f"{key}={value.strip()}" for key, value in zip(keys, values))
             cfg = _variant_config(fixed, chosen, composed)
             job = job_from(cfg, column_of(columns, (*fixed, *chosen)))
-            variants.append(Variant(_label(columns, chosen, job), chosen, job, cfg.repeats, cfg.root))
+            variants.append(Variant(_label(columns, (*fixed, *chosen), chosen, job), chosen, job, cfg.repeats, cfg.root))
     rate = published_rate_of(spec)
     unknown = sorted(set(rate.fit_on) - set(columns.values())) if rate else []
     if unknown:
@@ -265,6 +265,8 @@ def _hydra_message(error: HydraException) -> str:
     return message
 
 
-def _label(columns: dict, chosen: tuple[str, ...], job: Job) -> str:
-    """The column name whose overrides (a key like "algo=nrpa") are all among ``chosen``."""
-    return column_of(columns, chosen) or " ".join(chosen) or label(job.settings)
+def _label(columns: dict, given: tuple[str, ...], chosen: tuple[str, ...], job: Job) -> str:
+    """The column name whose overrides (a key like "algo=nrpa") are all among ``given`` (the
+    command line's and the sweep's: `experiment=morpion_table2 level=3` names its columns),
+    else the sweep's choices, else the search."""
+    return column_of(columns, given) or " ".join(chosen) or label(job.settings)

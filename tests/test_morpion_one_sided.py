@@ -134,3 +134,15 @@ def test_run_py_refuses_one_sided_without_line_span_6_before_any_search():
     assert done.returncode != 0
     assert "domain.one_sided=true is a form of line_span 6" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_the_table_s_three_readings_and_a_column_named_from_the_command_line():
+    """morpion_table2 sweeps the three readings; a command that sets one column's overrides
+    itself (`morpion_rules=one_sided level=3`) gets that column's name, so its report sets the
+    published row beside it."""
+    from experiments.experiment import load_experiment
+    labels = [v.label for v in load_experiment(["experiment=morpion_table2", "scale=smoke"]).variants]
+    assert {"Uniform", "Uniform, line_span 6", "Uniform, one-sided", "NRPA(3), one-sided"} <= set(labels)
+    one = load_experiment(["experiment=morpion_table2", "scale=smoke", "morpion_rules=one_sided", "level=3"])
+    assert [v.label for v in one.variants] == ["NRPA(3), one-sided"]
+    assert one.variants[0].job.domain_options == MorpionOptions(line_span=6, one_sided=True)
