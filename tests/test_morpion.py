@@ -344,30 +344,34 @@ def test_a_short_search_gives_a_certificate_that_replays_to_its_score():
     assert adapter.describe() == {"instance": "Morpion 5D", "variant": "5D"}
 
 
-def test_morpion_table_2_at_smoke_scale_gives_its_rows_under_both_readings_and_the_best_grid(tmp_path):
+def test_morpion_table_2_at_smoke_scale_gives_its_rows_under_three_readings_and_the_best_grid(tmp_path):
     outputs = tmp_path / "outputs"
     root = Path(__file__).resolve().parent.parent
     run_experiment("morpion_table2", outputs)
     table = pd.read_csv(outputs / "tables" / "morpion_table2_smoke.csv").set_index("variant")
     standard = ["Uniform", "NRPA(1)", "NRPA(2)", "NRPA(3)"]
-    assert list(table.index) == standard + [f"{row}, line_span 6" for row in standard]
-    assert table["runs"].tolist() == [20, 10, 4, 2] * 2  # the smoke scale's runs per level, both readings
+    readings = ["", ", line_span 6", ", one-sided"]
+    assert sorted(table.index) == sorted(f"{row}{suffix}" for suffix in readings for row in standard)
+    assert [table.loc[f"{row}{suffix}", "runs"] for suffix in readings for row in standard] == [20, 10, 4, 2] * 3
     published = pd.read_csv(root / "analysis" / "reference" / "morpion_table2_5d.csv").set_index("policy")
-    for label, row in table.iterrows():  # the paper's row beside ours, under both readings
-        printed = published.loc[label.removesuffix(", line_span 6")]
+    for label, row in table.iterrows():  # the paper's row beside ours, under every reading
+        printed = published.loc[label.removesuffix(", line_span 6").removesuffix(", one-sided")]
         assert (row["published mean"], row["published sem"], row["published games"]) == \
             (printed["mean"], printed["sem"], printed["games"])
         assert row["published sem x sqrt(games)"] == pytest.approx(printed["sem"] * np.sqrt(printed["games"]))
     runs = [json.loads(p.read_text()) for p in (outputs / "runs" / "morpion").glob("*.json")]
-    for line_span, label in [(5, "Uniform"), (6, "Uniform, line_span 6")]:
+    for line_span, one_sided, label in [(5, False, "Uniform"), (6, False, "Uniform, line_span 6"),
+                                        (6, True, "Uniform, one-sided")]:
         uniform = [r["result"]["best_score"] for r in runs if r["settings"]["level"] == 0
-                   and r["config"]["domain"].get("line_span", 5) == line_span]
+                   and r["config"]["domain"].get("line_span", 5) == line_span
+                   and r["config"]["domain"].get("one_sided", False) == one_sided]
         assert len(uniform) == 20
         assert table.loc[label, "mean"] == pytest.approx(np.mean(uniform))
         assert table.loc[label, "max"] == max(uniform)
     variant_runs = [r for r in runs if r["config"]["domain"].get("line_span") == 6]
-    assert len(variant_runs) == 36 and all(r["domain_info"]["line_span"] == 6 for r in variant_runs)
+    assert len(variant_runs) == 72 and all(r["domain_info"]["line_span"] == 6 for r in variant_runs)
     for r in variant_runs:  # each certificate is a game of its rules
-        assert rules.replay("5D", r["certificate"]["moves"], line_span=6) == r["result"]["best_score"]
+        one_sided = r["config"]["domain"].get("one_sided", False)
+        assert rules.replay("5D", r["certificate"]["moves"], line_span=6, one_sided=one_sided) == r["result"]["best_score"]
     assert all(r["result"]["playouts"] == 10 ** r["settings"]["level"] for r in runs)  # N^L
     assert (outputs / "figures" / "morpion_table2_smoke_best.png").read_bytes()[:4] == b"\x89PNG"

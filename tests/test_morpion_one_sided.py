@@ -146,3 +146,26 @@ def test_the_table_s_three_readings_and_a_column_named_from_the_command_line():
     one = load_experiment(["experiment=morpion_table2", "scale=smoke", "morpion_rules=one_sided", "level=3"])
     assert [v.label for v in one.variants] == ["NRPA(3), one-sided"]
     assert one.variants[0].job.domain_options == MorpionOptions(line_span=6, one_sided=True)
+
+
+def test_the_line_code_keys_the_policy_by_the_line_alone():
+    """code=line (issue 54: the paper's network outputs a line, start and direction): a move's
+    policy code is its line, move id // 5, and the moves of a position keep distinct codes; a
+    search learns on them another way, so it is another run."""
+    domain = kernel.make_morpion("5D", line_span=6, one_sided=True, code="line")
+    state = kernel.mp_new_state(domain)
+    rng = np.random.default_rng(2)
+    moves = np.zeros(int(domain.capacity), dtype=np.int64)
+    codes = np.zeros_like(moves)
+    while n := kernel.mp_legal_moves(domain, state, moves, codes):
+        assert list(codes[:n]) == [m // 5 for m in moves[:n]] and len(set(codes[:n])) == n
+        kernel.mp_play(domain, state, moves[rng.integers(n)])
+    settings = SearchSettings(level=1, N=10, max_time=None, max_playouts=300, seed=4)
+    by_move = run_search(ONE_SIDED, settings)
+    by_line = run_search(domain, settings)
+    assert by_move.trace != by_line.trace  # the same draws, another policy
+    line_job = Job(MorpionOptions(line_span=6, one_sided=True, code="line"), settings)
+    assert line_job.semantic_config()["domain"]["code"] == "line"
+    assert "code" not in Job(MorpionOptions(line_span=6, one_sided=True), settings).semantic_config()["domain"]
+    with pytest.raises(InputError, match="domain.code='dot' is not valid"):
+        MorpionDomain(MorpionOptions(code="dot"))

@@ -39,7 +39,10 @@ The grid, its cells and the bitboards: nrpa/domains/morpion_board.py.
 Moves. A line is ``(start_y * W + start_x) * 4 + d`` (kernel cells), the move id is
 ``line * 5 + k`` with k = 0..4 the index of the new dot along the line, and the policy code is
 the move id itself: the line plus the dot, independent of the rest of the state (Rosin keys
-the policy by the move). In any position a line holds at most one move (its only empty point).
+the policy by the move); with ``code_by_line`` (the domain option ``code=line``) the line alone,
+start and direction, as the Morpion paper's network outputs its moves (issue 54: a candidate
+for the paper's NRPA). In any position a line holds at most one move (its only empty point), so
+either code tells the moves of a position apart.
 
 The legal moves are kept in the state, as a list plus the list index + 1 of each line (0: not
 a move). Playing a dot p on a line L of direction d changes only the lines through p (their dot
@@ -121,12 +124,14 @@ _CLEAR_4_AT = _windows(9, lambda m: m & 15 == 0)
 _CLEAR_6_AT = _windows(10, lambda m: m & 63 == 0)
 
 LINE_SPANS = (5, 6)  # the points of its direction a 5D line blocks: 5 standard, 6 the variant
+CODES = ("move", "line")  # a move's policy code: the move id (line and dot), or the line alone
 
 Morpion = namedtuple(
     "Morpion",
     # scalars only (see above); capacity = max_moves, length_cap = max_length; span = the
-    # line_span (5: standard; 6: the variant, 5D only).
-    ["variant", "width", "capacity", "length_cap", "span"],
+    # line_span (5: standard; 6: the variant, 5D only); code_by_line: 1 = a move's policy code is
+    # its line alone (0: the move id).
+    ["variant", "width", "capacity", "length_cap", "span", "code_by_line"],
 )
 # line_span 6: the same fields, its own class (a compile-time switch for the kernels, above);
 # and its one-sided form.
@@ -141,18 +146,21 @@ MorpionState = namedtuple(
 )
 
 
-def make_morpion(variant: str = "5D", line_span: int = 5, one_sided: bool = False) -> Morpion:
+def make_morpion(variant: str = "5D", line_span: int = 5, one_sided: bool = False, code: str = "move") -> Morpion:
     """The kernel domain of ``variant`` (5D, 5T) with ``line_span`` 5 (standard) or 6 (the
     variant of the module's docstring, 5D only: under 5T it would give the rules of 5D), on
-    both sides or, ``one_sided``, one."""
+    both sides or, ``one_sided``, one; ``code``: a move's policy code, ``move`` (the line and the
+    dot) or ``line``."""
     if line_span not in LINE_SPANS or (line_span != 5 and variant != "5D"):
         raise ValueError(f"line_span={line_span!r} with {variant}: 5, or 6 with 5D only")
     if one_sided and line_span != 6:
         raise ValueError("one_sided is a form of line_span 6")
+    if code not in CODES:
+        raise ValueError(f"code={code!r}: choose one of {', '.join(CODES)}")
     domain_class = (MorpionSpan6OneSided if one_sided else MorpionSpan6) if line_span == 6 else Morpion
     return domain_class(variant=np.int64(RULES[variant]), width=np.int64(WIDTH),
                         capacity=np.int64(MAX_MOVES[variant]), length_cap=np.int64(MAX_LENGTH[variant]),
-                        span=np.int64(line_span))
+                        span=np.int64(line_span), code_by_line=np.int64(code == "line"))
 
 
 def _blocks_6(domain):
@@ -409,10 +417,11 @@ def mp_legal_moves(domain, state, moves, codes):
     if lists[N_PLAYED] >= domain.length_cap:
         return 0
     n = lists[N_LEGAL]
+    by_line = domain.code_by_line
     for i in range(n):
         move = lists[FIRST_MOVE + i]
         moves[i] = move
-        codes[i] = move
+        codes[i] = move // 5 if by_line else move
     return n
 
 

@@ -22,16 +22,19 @@ class MorpionOptions:
     so two lines of one direction may not lie end to end (nrpa/domains/morpion.py).
     ``one_sided`` (with line_span 6): half of it, a new line may not end one step before a line
     of its direction starts but may start one step past one's end: a reading of the paper's
-    published Table 2, against its stated 5D rule (docs/readings.md)."""
+    published Table 2, against its stated 5D rule (docs/readings.md). ``code``: a move's policy
+    code, ``move`` (the line and its new dot, Rosin's; default) or ``line`` (the line alone, start
+    and direction, as the paper's network outputs moves: a candidate for its NRPA, issue 54)."""
 
     name: str = "morpion"
     variant: str = "5D"
     line_span: int = 5
     one_sided: bool = False
+    code: str = "move"  # a move's policy code: move (the line and the dot) or line (the line alone)
     bias: str = "none"  # GNRPA: none or a bias file (nrpa/bias.py)
     # Options left out of a run's identity at these values, so that the runs made before the
     # option existed keep theirs (experiments.runs.domain_identity).
-    identity_defaults = {"line_span": 5, "one_sided": False}
+    identity_defaults = {"line_span": 5, "one_sided": False, "code": "move"}
 
 
 class MorpionDomain(Adapter):
@@ -46,6 +49,7 @@ class MorpionDomain(Adapter):
 
     def __init__(self, options: MorpionOptions):
         check_choice("variant", options.variant, morpion.RULES)
+        check_choice("code", options.code, morpion.CODES)
         if options.line_span not in morpion.LINE_SPANS:
             raise InputError(f"domain.line_span={options.line_span!r} is not valid: choose 5 (the standard "
                              "rules) or 6 (the 5D variant whose lines block 6 points)")
@@ -62,7 +66,7 @@ class MorpionDomain(Adapter):
     def kernel_domain(self):
         if self._kernel is None:
             self._kernel = morpion.make_morpion(self.options.variant, self.options.line_span,
-                                                self.options.one_sided)
+                                                self.options.one_sided, self.options.code)
         return self._kernel
 
     def certificate(self, kernel_moves) -> list[list[int]]:
