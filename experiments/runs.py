@@ -18,6 +18,8 @@ from dataclasses import asdict, dataclass, replace
 from datetime import datetime, timezone
 from pathlib import Path
 
+import numpy as np
+
 from experiments.machine import Watch
 from experiments.run_file import DamagedFile, load_run_file, run_id
 from experiments.store import RunStore, code_version
@@ -206,12 +208,17 @@ def play_games(kernel_domain, settings: SearchSettings, bias, games: int):
 
 
 def game_scores(record: dict) -> list[float]:
-    """The final scores a run file holds: one per game of a run of several games (its
-    histogram, expanded), else its best score."""
+    """The final scores a run file holds: one per game of a run of several games, else its best
+    score. A histogram keeps no order, and a sequential test reads its samples in order (its
+    confidence sequence on scores sorted low to high would be no confidence sequence), so the
+    games come out in an order drawn from the run's id: a uniformly random arrangement of iid
+    games, the same on every reading."""
     games = record["result"].get("games")
     if games is None:
         return [float(record["result"]["best_score"])]
-    return [float(score) for score, n in games["scores"].items() for _ in range(n)]
+    scores = np.array([float(score) for score, n in games["scores"].items() for _ in range(n)])
+    seed = int.from_bytes(hashlib.sha256(b"order:" + record["run_id"].encode()).digest()[:8], "little")
+    return np.random.default_rng(seed).permutation(scores).tolist()
 
 
 def verify_record(record: dict) -> tuple[bool | None, str]:

@@ -78,3 +78,14 @@ def test_a_smaller_policy_table_plays_the_same_games(level, bits):
     assert records[0]["run_id"] == records[1]["run_id"]
     assert records[0]["result"]["games"] == records[1]["result"]["games"]
     assert records[0]["certificate"] == records[1]["certificate"]
+
+
+def test_the_games_come_out_in_an_order_drawn_from_the_run_not_sorted():
+    """A sequential test reads scores in order: a histogram expanded low to high would send it
+    every low game first (the Morpion uniform row's confidence sequence came out empty so)."""
+    record = execute_run(Job(MorpionOptions(), UNIFORM, games=60), repeat=2)
+    scores = game_scores(record)
+    assert scores == game_scores(record)  # the same order on every reading
+    assert sorted(scores) != scores and sorted(scores, reverse=True) != scores
+    histogram = record["result"]["games"]["scores"]
+    assert sorted(scores) == sorted(float(s) for s, n in histogram.items() for _ in range(n))
