@@ -132,9 +132,14 @@ def judge_contrast(contrast: Contrast) -> Sequence:
                         contrast.published)
     n, mean, sd = _prefix_statistics(values, contrast.min_runs)
     half = np.where(sd > 0, radius(n, sd), 0.0)
+    low, high = float((mean - half).max()), float((mean + half).min())
+    if low > high:  # no value lies in every prefix's interval: samples in a telling order (sorted), or the
+        # 5% miss of a 95% sequence; either way its p-values say nothing, and no verdict rests on them
+        return Sequence(f"{contrast.name} (no verdict: its confidence sequence is empty, [{low:.4g}, {high:.4g}])",
+                        int(values.size), float(mean[-1]), float(sd[-1]), 1.0, 1.0, low, high, contrast.published)
     return Sequence(contrast.name, int(values.size), float(mean[-1]), float(sd[-1]),
                     float(mixture_p(n, mean, sd).min()), float(mixture_p(n, -mean, sd).min()),
-                    float((mean - half).max()), float((mean + half).min()), contrast.published)
+                    low, high, contrast.published)
 
 
 def judge(contrasts: list[Contrast], *, detail: str = "") -> Evidence:

@@ -42,8 +42,9 @@ def test_no_verdict_from_fewer_runs_than_the_minimum():
 
 def test_the_anytime_p_value_is_the_smallest_over_the_prefixes():
     rng = np.random.default_rng(0)
-    values = np.r_[rng.normal(1.0, 1.0, 20), rng.normal(-3.0, 1.0, 20)]  # evidence early, then gone
+    values = np.r_[rng.normal(1.0, 1.0, 20), rng.normal(-1.5, 1.0, 20)]  # evidence early, then gone
     sequence = judge_contrast(Contrast("x", values))
+    assert sequence.low <= sequence.high  # (later means further off would leave no value in every interval)
     at_each = [mixture_p(n, values[:n].mean(), values[:n].std(ddof=1)) for n in range(sequential.MIN_RUNS, 41)]
     assert sequence.p_greater == pytest.approx(min(at_each))
     assert mixture_p(40, values.mean(), values.std(ddof=1)) == 1.0  # at 40 runs alone: no evidence
@@ -220,3 +221,14 @@ def test_a_real_effect_is_found_by_the_loop_well_before_the_cap():
     states, _, spent = adaptive_loop(better.observe, make_shifted, budget=400.0, cap=200, say=lambda line: None)
     assert states[0].verdict == "supported"
     assert spent < 200  # under 100 runs per column
+
+
+def test_an_empty_confidence_sequence_gives_no_verdict():
+    """Samples sorted low to high (a histogram read in its order) make every prefix's interval
+    miss the later ones: no value lies in all of them, and no verdict rests on the p-values."""
+    values = np.sort(np.random.default_rng(1).normal(40.0, 12.0, 20000)) - 39.1
+    sequence = judge_contrast(Contrast("sorted", values))
+    assert sequence.low > sequence.high
+    assert sequence.p_greater == sequence.p_less == 1.0 and "no verdict" in sequence.name
+    shuffled = judge_contrast(Contrast("shuffled", np.random.default_rng(2).permutation(values)))
+    assert shuffled.low <= shuffled.mean <= shuffled.high and shuffled.p_greater < 0.05
