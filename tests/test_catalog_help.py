@@ -41,7 +41,9 @@ def test_help_lists_only_what_a_user_can_choose():
     assert "_schema" not in shown.stdout
     assert "_distributed" not in shown.stdout and "_samegame_20_boards" not in shown.stdout
     groups = dict(re.findall(r"^(\w+): (.+)$", shown.stdout.split("== Config ==")[0], re.MULTILINE))
-    assert set(groups) == {"algo", "backend", "domain", "experiment", "playout", "scale", "strategy", "variant"}
+    assert set(groups) == {"algo", "backend", "domain", "experiment", "morpion_rules", "playout", "scale", "strategy",
+                           "variant"}
+    assert set(groups["morpion_rules"].split(", ")) == {"standard", "span6", "one_sided"}
     assert {"nrpa", "gnrpa_tabu", "beam"} <= set(groups["variant"].split(", "))
     assert {"samegame", "tsptw", "weakschur"} <= set(groups["domain"].split(", "))
     assert {"stabilized_table4", "distributed_fig3", "speedup"} <= set(groups["experiment"].split(", "))

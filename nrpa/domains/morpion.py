@@ -25,24 +25,20 @@ own NamedTuple class, ``MorpionSpan6``: the kernels compile separately for it, a
 standard rules the variant's code folds away at compile time (``_blocks_6``), so their
 playouts run the code they ran before the variant existed.
 
-Its one-sided form (``line_span = 6, one_sided``): a new line may not end one step before a line
-of the same direction starts, but may start one step past one's end (by the cross's point
-symmetry the mirror rule gives the same game, mirrored). Half of line_span 6; a reading of the
-paper's published Table 2, whose uniform row it matches where the standard rules do not (issue
-54; docs/readings.md), and which contradicts the paper's stated 5D rule: never the default.
-In the kernel a line marks its 5 points only and a new line still needs its 6 (its 5 and the one
-past its end) unmarked, so two collinear lines starting at s (new) and a conflict when
--5 <= s - a <= 4. Its class is ``MorpionSpan6OneSided``.
+Its one-sided form (``one_sided``, class ``MorpionSpan6OneSided``; issue 54, docs/readings.md):
+a new line may not end one step before a line of its direction starts, but may start one step
+past one's end. A reading of the paper's published Table 2, against its stated rule: never the
+default. A line marks its 5 points only and a new one needs 6 free (its 5 and the one past its
+end), so collinear lines starting at s (new) and a conflict when -5 <= s - a <= 4.
 
 The grid, its cells and the bitboards: nrpa/domains/morpion_board.py.
 
 Moves. A line is ``(start_y * W + start_x) * 4 + d`` (kernel cells), the move id is
 ``line * 5 + k`` with k = 0..4 the index of the new dot along the line, and the policy code is
 the move id itself: the line plus the dot, independent of the rest of the state (Rosin keys
-the policy by the move); with ``code_by_line`` (the domain option ``code=line``) the line alone,
-start and direction, as the Morpion paper's network outputs its moves (issue 54: a candidate
-for the paper's NRPA). In any position a line holds at most one move (its only empty point), so
-either code tells the moves of a position apart.
+the policy by the move); with ``code_by_line`` (option ``code=line``) the line alone, as the
+Morpion paper's network outputs moves (issue 54). A line holds at most one move of a position
+(its only empty point), so either code tells a position's moves apart.
 
 The legal moves are kept in the state, as a list plus the list index + 1 of each line (0: not
 a move). Playing a dot p on a line L of direction d changes only the lines through p (their dot
@@ -155,7 +151,7 @@ def make_morpion(variant: str = "5D", line_span: int = 5, one_sided: bool = Fals
         raise ValueError(f"line_span={line_span!r} with {variant}: 5, or 6 with 5D only")
     if one_sided and line_span != 6:
         raise ValueError("one_sided is a form of line_span 6")
-    if code not in CODES:
+    if code not in CODES:  # one_sided and code: checked with their InputErrors by the adapter as well
         raise ValueError(f"code={code!r}: choose one of {', '.join(CODES)}")
     domain_class = (MorpionSpan6OneSided if one_sided else MorpionSpan6) if line_span == 6 else Morpion
     return domain_class(variant=np.int64(RULES[variant]), width=np.int64(WIDTH),
@@ -174,7 +170,7 @@ def _one_sided(domain):
     return isinstance(domain, MorpionSpan6OneSided)
 
 
-def _yes(domain):
+def _yes(domain):  # the typers' bodies (module-level, not closures: numba caches them across processes)
     return True
 
 
@@ -184,7 +180,6 @@ def _no(domain):
 
 @overload(_blocks_6, inline="always", jit_options={"cache": True})
 def _blocks_6_typer(domain):
-    # module-level bodies, not closures: numba caches them across processes
     return _yes if getattr(domain, "instance_class", None) in (MorpionSpan6, MorpionSpan6OneSided) else _no
 
 
