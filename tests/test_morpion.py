@@ -175,23 +175,33 @@ def test_kernel_plays_exactly_the_python_rules(rule_set, seed, ends):
     assert np.array_equal(state.lists[bitboards:], fresh.lists[bitboards:])
 
 
+def play_agreeing_games(domain, games: int, rng, line_span: int, one_sided: bool = False) -> list[int]:
+    """``games`` uniform random 5D games under ``line_span`` (and ``one_sided``), the kernel's legal
+    moves equal to the plain rules' at every move; each also a legal game of standard 5D (the
+    variants forbid moves, never allow one). Returns their lengths."""
+    state = kernel.mp_new_state(domain)
+    lengths = []
+    for _ in range(games):
+        kernel.mp_reset(domain, state)
+        position = rules.initial_position("5D", line_span=line_span, one_sided=one_sided)
+        while expected := rules.legal_moves(position):
+            assert kernel_set(domain, state) == [tuple(m) for m in expected]
+            move = expected[rng.integers(len(expected))]
+            kernel.mp_play(domain, state, kernel.encode_move(domain, move))
+            rules.play(position, move)
+        assert kernel_moves(domain, state) == []
+        assert rules.replay("5D", position.moves) == len(position.moves) == state.lists[kernel.N_PLAYED]
+        lengths.append(len(position.moves))
+    return lengths
+
+
 def test_line_span_6_games_are_5d_games_and_the_kernel_agrees_on_them_in_bulk():
     """40 random line_span 6 games (fixed seeds), the kernel's legal moves equal to the plain
     rules' at every move; each game also replays under 5D (every line_span 6 move is a 5D move);
     and 100 kernel games of each rule set: line_span 6 games are shorter on average (the variant
     forbids moves, never allows one)."""
     rng = np.random.default_rng(3)
-    state = kernel.mp_new_state(SPAN6)
-    for _ in range(40):
-        kernel.mp_reset(SPAN6, state)
-        position = rules.initial_position("5D", line_span=6)
-        while expected := rules.legal_moves(position):
-            assert kernel_set(SPAN6, state) == [tuple(m) for m in expected]
-            move = expected[rng.integers(len(expected))]
-            kernel.mp_play(SPAN6, state, kernel.encode_move(SPAN6, move))
-            rules.play(position, move)
-        assert kernel_moves(SPAN6, state) == []
-        assert rules.replay("5D", position.moves) == len(position.moves) == state.lists[kernel.N_PLAYED]
+    play_agreeing_games(SPAN6, 40, rng, line_span=6)
     lengths = {}
     for line_span, domain in [(5, DOMAINS["5D"]), (6, SPAN6)]:
         state = kernel.mp_new_state(domain)

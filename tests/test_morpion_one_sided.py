@@ -14,7 +14,8 @@ from nrpa.domains.registry import MorpionDomain, MorpionOptions
 from nrpa.errors import InputError
 from nrpa.search import SearchSettings, run_search
 from tests.conftest import cli
-from tests.test_morpion import DOMAINS, ONE_SIDED, SPAN6, kernel_moves, kernel_set, play_record_in_kernel
+from tests.test_morpion import (DOMAINS, ONE_SIDED, SPAN6, kernel_moves, kernel_set, play_agreeing_games,
+                                play_record_in_kernel)
 
 # Two collinear lines on the cross, worked out by hand: (-3,0)..(1,0), new dot (1,0), and
 # (2,0)..(6,0), new dot (2,0), whose other 4 points are the cross's; (2,0) is one step past
@@ -44,23 +45,8 @@ def test_a_line_may_start_past_one_s_end_but_not_end_before_one_s_start(before, 
 
 
 def random_games_agree(games: int, seed: int) -> list[int]:
-    """``games`` uniform random one-sided games, the kernel's legal moves equal to the plain
-    rules' at every move; each a legal 5D game. Returns their lengths."""
-    rng = np.random.default_rng(seed)
-    state = kernel.mp_new_state(ONE_SIDED)
-    lengths = []
-    for _ in range(games):
-        kernel.mp_reset(ONE_SIDED, state)
-        position = rules.initial_position("5D", line_span=6, one_sided=True)
-        while expected := rules.legal_moves(position):
-            assert kernel_set(ONE_SIDED, state) == [tuple(m) for m in expected]
-            move = expected[rng.integers(len(expected))]
-            kernel.mp_play(ONE_SIDED, state, kernel.encode_move(ONE_SIDED, move))
-            rules.play(position, move)
-        assert kernel_moves(ONE_SIDED, state) == []
-        assert rules.replay("5D", position.moves) == len(position.moves) == state.lists[kernel.N_PLAYED]
-        lengths.append(len(position.moves))
-    return lengths
+    """``games`` uniform random one-sided games, kernel and plain rules agreeing at every move."""
+    return play_agreeing_games(ONE_SIDED, games, np.random.default_rng(seed), line_span=6, one_sided=True)
 
 
 def test_the_kernel_and_the_plain_rules_agree_over_random_games():
