@@ -25,6 +25,7 @@ members go at the same pace).
 
 from __future__ import annotations
 
+import logging
 import signal
 from contextlib import contextmanager
 from dataclasses import replace
@@ -110,6 +111,24 @@ def cluster_client(address: str | None, members: int):
         except KeyboardInterrupt:
             stop_cluster_runs(client)
             raise
+        finally:
+            _quiet_while_closing(client)
+
+
+def _quiet_while_closing(client) -> None:
+    """Silence the loopback cluster's own logs before it closes: a worker whose heartbeat meets
+    the scheduler already gone logs that error with its traceback (a race inside dask's close,
+    harmless), which would end a command, interrupted or not, on a traceback it did not cause."""
+    try:
+        client.run(_silence_dask_logs)
+        client.run_on_scheduler(_silence_dask_logs)
+    except Exception:  # a cluster already half gone: nothing left to silence
+        pass
+    _silence_dask_logs()
+
+
+def _silence_dask_logs() -> None:
+    logging.getLogger("distributed").setLevel(logging.CRITICAL)
 
 
 def dask_setup(worker) -> None:

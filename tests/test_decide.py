@@ -133,7 +133,9 @@ def test_make_claims_with_a_budget_runs_its_rounds_end_to_end(tmp_path, capsys):
     assert done.returncode == 0, done.stderr[-2000:]
     assert len(rounds) >= 2 and "claims decided" in rounds[0] and "CPU spent" in rounds[-1]
     table = pd.read_csv(tmp_path / "claims" / "claims_smoke_observations_decided.csv")
-    assert len(table) == len(set(table["claim"])) == 2 and set(table["kind"]) == {"observation"}
+    observations = {claim.id for claim in load_claims(files=["observations"])}
+    assert len(table) == len(set(table["claim"])) and set(table["claim"]) == observations
+    assert set(table["kind"]) == {"observation"}
     # every claim got the runs a verdict needs: one not judged says why, and it is not the lack of runs
     unjudged = table[table["verdict"] == "not judged"]
     assert not unjudged["detail"].str.contains("no runs yet").any(), unjudged[["claim", "detail"]]
