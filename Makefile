@@ -80,17 +80,17 @@ docs: ## the documentation site: outputs/docs/index.html (opens from disk)
 bench: ## engine speed: every domain, parallel scaling, ... (about 10 minutes)
 	$(PY) -m experiments.bench $(ARGS)
 
-# SameGame board 1, NRPA level 4, playouts per CPU-second in interleaved pairs (ARGS="--pairs 7 --seconds 10";
-# CPP_REF_BUILD: the build script)
 # rho of a published time table's columns (experiments/rates.py): the YAML to put under
 # report.published_rate in conf/experiment/<EXPERIMENT>.yaml, e.g. ARGS="--seconds 16 --rounds 6"
 rates: ## rho of a time table's columns, for matched time (EXPERIMENT, ARGS)
 	$(PY) -m experiments.rates experiment=$(EXPERIMENT) $(ARGS)
 
+# SameGame board 1, NRPA level 4, playouts per CPU-second in interleaved pairs (ARGS="--pairs 7 --seconds 10");
+# experiments/cpp_ref/build.sh builds the reference (needs git, make, g++; CPP_REF_BUILD=another script)
 bench-cpp: ## this engine beside the C++ reference, CPP_REF=its checkout (6 min)
 ifndef CPP_REF
-	@echo "make bench-cpp needs CPP_REF=<a git mirror or checkout of github.com/bnegreve/nrpa>:" \
-		"get it with git clone https://github.com/bnegreve/nrpa" >&2; exit 2
+	@echo "make bench-cpp needs CPP_REF=<a checkout of github.com/bnegreve/nrpa>: get one with" \
+		"git clone https://github.com/bnegreve/nrpa, then run make bench-cpp CPP_REF=nrpa (the clone's folder)" >&2; exit 2
 else
 	$(PY) -m experiments.bench_cpp --reference "$(CPP_REF)" $(ARGS)
 endif

@@ -2,12 +2,14 @@
 of NRPA level 4, N = 100, one thread, on SameGame board 1.
 
 The reference is the code of the Distributed NRPA paper (github.com/bnegreve/nrpa, src/same.cpp,
-T. Cazenave's SameGame under B. Negrevergne's NRPA). This project holds neither that code nor a
-recipe to build it: an outside script does (default ../shared/tools/cpp-ref/build.sh from the
-project root; --build-script or the environment variable CPP_REF_BUILD name another), called
-as `SCRIPT REFERENCE OUT_DIR`; it must print the path of the built `same` binary as its last line,
-and that binary must print "PLAYOUTS n CPU s" on standard error at exit (n playouts in s
-CPU-seconds of the process, C's clock()).
+T. Cazenave's SameGame under B. Negrevergne's NRPA). This project does not hold that code: get it
+with `git clone https://github.com/bnegreve/nrpa`, then `make bench-cpp CPP_REF=nrpa` (the clone's
+folder). experiments/cpp_ref/build.sh builds it (g++, with three missing `return`s fixed and a
+playout counter added: experiments/cpp_ref/counter-and-returns.patch); --build-script or the
+environment variable CPP_REF_BUILD name another script, called as `SCRIPT REFERENCE OUT_DIR`; it
+must print the path of the built `same` binary as its last line, and that binary must print
+"PLAYOUTS n CPU s" on standard error at exit (n playouts in s CPU-seconds of the process, C's
+clock()).
 
 Two workloads, each measured in interleaved pairs of runs (which engine goes first alternates,
 so that a drift of the machine's speed does not favour one), each pair's ratio this engine / C++:
@@ -46,8 +48,8 @@ from experiments.store import PROJECT_ROOT
 from nrpa.domains.registry import SameGameOptions
 from nrpa.errors import InputError
 
-DEFAULT_BUILD_SCRIPT = PROJECT_ROOT.parent / "shared" / "tools" / "cpp-ref" / "build.sh"
-HOW_TO_GET = "a mirror or checkout of github.com/bnegreve/nrpa (`git clone https://github.com/bnegreve/nrpa`)"
+DEFAULT_BUILD_SCRIPT = PROJECT_ROOT / "experiments" / "cpp_ref" / "build.sh"
+HOW_TO_GET = "a checkout of github.com/bnegreve/nrpa (`git clone https://github.com/bnegreve/nrpa`)"
 WORKLOADS = {
     "selective": ("NRPA level 4, selective t = 10 (the C++ code's rule)",
                   SameGameOptions(board="1", policy="selective", threshold=10)),
@@ -101,7 +103,7 @@ def cpp_playouts_per_cpu_second(stderr: str) -> float:
     match = PLAYOUTS_LINE.search(stderr)
     if match is None or float(match[2]) <= 0:
         raise InputError("the C++ reference printed no \"PLAYOUTS n CPU s\" line (s > 0) on standard error: "
-                         "build it with a script that adds the playout counter (CPP_REF_BUILD)")
+                         "build it with a script that adds the playout counter (experiments/cpp_ref/build.sh does)")
     return int(match[1]) / float(match[2])
 
 
@@ -128,7 +130,8 @@ def compare(binary: Path, pairs: int, seconds: int) -> dict[str, list[float]]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--reference", default=os.environ.get("CPP_REF"),
-                        help="a git mirror or checkout of github.com/bnegreve/nrpa (default: $CPP_REF)")
+                        help="a checkout of github.com/bnegreve/nrpa, from "
+                             "`git clone https://github.com/bnegreve/nrpa` (default: $CPP_REF)")
     parser.add_argument("--build-script", type=Path,
                         help=f"the script that builds it (default: $CPP_REF_BUILD, else {DEFAULT_BUILD_SCRIPT})")
     parser.add_argument("--pairs", type=int, default=7, help="interleaved pairs of runs per workload")

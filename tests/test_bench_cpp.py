@@ -1,7 +1,9 @@
 """`make bench-cpp` (experiments.bench_cpp): bad input ends with one line and status 2 before
 any build; the reference's "PLAYOUTS n CPU s" line and the pairs' summary on made-up numbers;
-and (slow) one real pair against the C++ reference when its mirror and build script are here."""
+and (slow) the build script and one real pair against the C++ reference, when the environment
+variable CPP_REF names a checkout of it (`git clone https://github.com/bnegreve/nrpa`)."""
 
+import os
 import subprocess
 from pathlib import Path
 
@@ -13,7 +15,7 @@ from experiments.store import PROJECT_ROOT
 from nrpa.errors import InputError
 from tests.conftest import cli
 
-MIRROR = Path("/work/.mirror/bnegreve+nrpa/repo")
+REFERENCE = os.environ.get("CPP_REF")
 
 
 @pytest.fixture
@@ -86,9 +88,21 @@ def test_failing_build(build_script, fake_reference):
 
 
 def test_make_without_reference():
+    """The message says how to get the reference with commands a user has: git clone, then make."""
     done = subprocess.run(["make", "bench-cpp", "CPP_REF="], cwd=PROJECT_ROOT, capture_output=True, text=True)
     assert done.returncode == 2
-    assert "make bench-cpp needs CPP_REF=" in done.stderr and "git clone https://github.com/bnegreve/nrpa" in done.stderr
+    assert "make bench-cpp needs CPP_REF=" in done.stderr
+    assert "git clone https://github.com/bnegreve/nrpa" in done.stderr
+    assert "make bench-cpp CPP_REF=nrpa" in done.stderr
+    assert "shared" not in done.stderr and ".." not in done.stderr
+
+
+def test_the_build_script_is_the_projects():
+    """The default build script and its patch ship with the project, so a clone and CPP_REF suffice."""
+    script = bench_cpp.DEFAULT_BUILD_SCRIPT
+    assert script.is_relative_to(PROJECT_ROOT) and script.is_file() and os.access(script, os.X_OK)
+    assert (script.parent / "counter-and-returns.patch").is_file()
+    assert "git clone https://github.com/bnegreve/nrpa" in bench_cpp.HOW_TO_GET
 
 
 def test_playouts_line():
@@ -110,10 +124,11 @@ def test_ratio_summary():
 
 @pytest.mark.slow
 def test_one_pair_against_the_reference():
-    if not MIRROR.is_dir() or not bench_cpp.DEFAULT_BUILD_SCRIPT.is_file():
-        pytest.skip(f"needs the mirror {MIRROR} (a clone of github.com/bnegreve/nrpa) "
-                    f"and the build script {bench_cpp.DEFAULT_BUILD_SCRIPT}")
-    done = cli("-m", "experiments.bench_cpp", "--reference", str(MIRROR), "--pairs", "1", "--seconds", "1")
+    if not REFERENCE or not Path(REFERENCE).is_dir():
+        pytest.skip("needs CPP_REF=<a checkout of github.com/bnegreve/nrpa> in the environment "
+                    "(git clone https://github.com/bnegreve/nrpa)")
+    done = cli("-m", "experiments.bench_cpp", "--reference", REFERENCE, "--build-script",
+               str(bench_cpp.DEFAULT_BUILD_SCRIPT), "--pairs", "1", "--seconds", "1")
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     workloads = [words for words, _ in bench_cpp.WORKLOADS.values()]
