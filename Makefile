@@ -171,8 +171,9 @@ claims: ## the papers' claims judged at their own settings (CLAIMS, BUDGET)
 export: ## every stored run at SCALE as one table: outputs/export/ (EXPERIMENT)
 	$(PY) -m analysis.export scale=$(SCALE) $(if $(EXPERIMENT),experiment=$(EXPERIMENT)) $(ARGS)
 
-# a page per paper, the claims, the records (opens from disk)
-site: ## the results site of the stored runs at SCALE: outputs/site/index.html
+# a page per paper, the claims, the records (opens from disk); the documentation first
+# (make docs: outputs/docs/), which every page links to
+site: docs ## the results site of the stored runs at SCALE: outputs/site/index.html
 	$(PY) -m analysis.site scale=$(SCALE) $(ARGS)
 
 clean-cache: ## delete numba's compiled kernels and make list's cache (rebuilt on use)

@@ -18,7 +18,8 @@ writes <outputs_dir>/site/ (or FOLDER), which opens from disk with nothing to se
   records.html        the leaderboard's certificates, replayed now and drawn
   runs_<scale>.parquet   analysis.export's long table of every run on the site
   plotly.min.js, site.js, site.css   written once, shared by the pages
-Every page ends with its provenance: code version, date, scale, the machine.
+Every page ends with its provenance: code version, date, scale, the machine; its navigation
+links to the documentation (`make docs`, which `make site` runs first: docs_link).
 
 The numbers are the report's (analysis.report.REPORTS on the runs it reads: the store and
 the archive); nothing is recomputed here. `--experiments` builds the pages of those only.
@@ -35,6 +36,7 @@ import sys
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
+from urllib.parse import quote
 
 import pandas as pd
 from plotly.offline import get_plotlyjs
@@ -127,6 +129,7 @@ class Provenance:
     scale: str
     machine: str
     export: str | None  # the export's file name in the site folder; None without runs
+    docs: str  # the href of the documentation from the site's folder (docs_link)
 
     def html(self) -> str:
         export = (f'<a href="{self.export}">{self.export}</a> (every run on this site, one row per run and checkpoint: '
@@ -137,7 +140,7 @@ class Provenance:
                 f'<a href="index.html#experiments">index</a>. Export: {export}.</footer>')
 
 
-def provenance(command: str, scale: str, export: str | None) -> Provenance:
+def provenance(command: str, scale: str, export: str | None, docs: str) -> Provenance:
     version = code_version()
     try:
         described = subprocess.run(["git", "describe", "--always", "--dirty", "--tags"], cwd=PROJECT_ROOT,
@@ -148,19 +151,28 @@ def provenance(command: str, scale: str, export: str | None) -> Provenance:
     machine = (f"{platform.node()} ({platform.machine()}, {os.cpu_count()} cores, {platform.system()} "
                f"{platform.release()}, Python {platform.python_version()})")
     built = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-    return Provenance(code, built, command, scale, machine, export)
+    return Provenance(code, built, command, scale, machine, export, docs)
 
 
-# The documentation site (`make docs`: outputs/docs/), beside this one (outputs/site/) when
-# outputs_dir is the default; it links back to this site's index.
-DOCS_LINK = "../docs/index.html"
+# The documentation site: `make docs` writes it to the project's outputs/docs/ (mkdocs.yml's
+# site_dir), and `make site` runs `make docs` first. Every page links to it from wherever the site
+# is written (outputs_dir=..., --to); where it was never built (`python -m analysis.site` alone),
+# to its sources, docs/index.md, so that the link is never dead.
+DOCS_INDEX = PROJECT_ROOT / "outputs" / "docs" / "index.html"
+DOCS_SOURCE = PROJECT_ROOT / "docs" / "index.md"
+
+
+def docs_link(folder: Path) -> str:
+    """The href, relative to the site's ``folder``, of the documentation's index (or its sources)."""
+    target = DOCS_INDEX if DOCS_INDEX.is_file() else DOCS_SOURCE
+    return quote(Path(os.path.relpath(target.resolve(), folder.resolve())).as_posix())
 
 
 def page(title: str, body: str, facts: Provenance, nav: list[str], figures: bool = False) -> str:
     """A page of the site; ``nav``: the paper pages built."""
     links = " ".join(['<a href="index.html">Index</a>'] + [f'<a href="{name}.html">{name}</a>' for name in nav]
                      + ['<a href="claims.html">Claims</a>', '<a href="records.html">Records</a>',
-                        f'<a class="docs" href="{DOCS_LINK}">Documentation</a>'])
+                        f'<a class="docs" href="{html.escape(facts.docs)}">Documentation</a>'])
     plotly = '<script src="plotly.min.js"></script>' if figures else ""
     return (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>{html.escape(title)}</title>'
             f'<link rel="stylesheet" href="site.css">{plotly}</head>\n<body><nav>{links}</nav><main>'
@@ -379,7 +391,7 @@ def build(overrides: list[str], names: list[str] | None = None, folder: Path | N
     (folder / "site.js").write_text(SITE_JS)
     (folder / "site.css").write_text(SITE_CSS)
     command = " ".join(["python -m analysis.site", *overrides, *(["--experiments", *names] if names else [])])
-    facts = provenance(command, scale, export(built, folder))
+    facts = provenance(command, scale, export(built, folder), docs_link(folder))
     pages: dict[str, list[Built]] = {}
     for name, item in built.items():
         pages.setdefault(page_of(name), []).append(item)

@@ -8,6 +8,7 @@ import html
 import json
 import os
 import re
+import subprocess
 import xml.etree.ElementTree as ElementTree
 from html.parser import HTMLParser
 from pathlib import Path
@@ -19,9 +20,10 @@ import pytest
 from matplotlib.colors import to_hex
 
 from analysis import palette, plots, site_sections
+from analysis import site as site_module
 from analysis.claims import claims_report, load_claims
 from analysis.palette import KEY_GREY, PALETTE
-from analysis.site import DOCS_LINK, PAGES, VERDICTS, known_page, page_of
+from analysis.site import PAGES, VERDICTS, docs_link, known_page, page_of
 from analysis.site_index import answers_html, claim_anchor, latest_claims
 from analysis.site_neural import neural_section
 from experiments.experiment import experiment_names
@@ -146,12 +148,15 @@ def test_the_site_has_its_pages_and_the_export(site):
 
 def test_every_link_and_image_resolves_to_a_file_of_the_site(site):
     pages = {path.name: Links(path.read_text()) for path in site.glob("*.html")}
+    docs = docs_link(site)
     checked = 0
     for name, links in pages.items():
-        # the documentation (make docs) is a site of its own, beside this one: one link a page
-        assert links.targets.count(DOCS_LINK) == 1, f"{name} does not link to the documentation"
+        # the documentation (make docs) is a site of its own, outside this one: one link a page,
+        # to a file that exists (its built index, or before any `make docs` its sources)
+        assert links.targets.count(docs) == 1, f"{name} does not link to the documentation"
+        assert (site / unquote(docs)).resolve().is_file(), f"{name}: the documentation link {docs} is dead"
         for target in links.targets:
-            if target == DOCS_LINK:
+            if target == docs:
                 continue
             parts = urlsplit(target)
             assert not parts.scheme and not parts.netloc, f"{name} links outside the site: {target}"
@@ -161,6 +166,31 @@ def test_every_link_and_image_resolves_to_a_file_of_the_site(site):
                 assert parts.fragment in pages[file.name].ids, f"{name}: no id {parts.fragment} in {file.name}"
             checked += 1
     assert checked > 50  # the navigation, scripts, export, drawings, the claims' links
+
+
+def test_the_documentation_link_reaches_the_built_docs_or_else_their_sources(tmp_path, monkeypatch):
+    """`make docs` writes mkdocs.yml's site_dir; the link goes there from any site folder, and to
+    docs/index.md while the documentation was never built."""
+    site_dir = re.search(r"^site_dir: *(\S+)$", (site_module.PROJECT_ROOT / "mkdocs.yml").read_text(), re.M)[1]
+    assert site_module.DOCS_INDEX == site_module.PROJECT_ROOT / site_dir / "index.html"
+    folder = tmp_path / "somewhere" / "site"
+    folder.mkdir(parents=True)
+    built = tmp_path / "outputs" / "docs" / "index.html"
+    monkeypatch.setattr(site_module, "DOCS_INDEX", built)
+    assert (folder / unquote(docs_link(folder))).resolve() == site_module.DOCS_SOURCE.resolve()
+    built.parent.mkdir(parents=True)
+    built.write_text("<html></html>")
+    assert docs_link(folder) == "../../outputs/docs/index.html"
+    assert docs_link(tmp_path / "outputs" / "site") == "../docs/index.html"  # make site: beside it
+
+
+def test_make_site_builds_the_documentation_first():
+    """The site links to the documentation: `make site` builds it (make docs) before the site."""
+    done = subprocess.run(["make", "--dry-run", "site"], cwd=site_module.PROJECT_ROOT, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    docs = next(i for i, line in enumerate(lines) if "mkdocs build" in line)
+    assert docs < next(i for i, line in enumerate(lines) if "analysis.site" in line)
 
 
 def test_figure_payloads_follow_their_schema_and_hover_with_the_cells_values(site):
