@@ -1,4 +1,4 @@
-"""The Morpion paper's neural tables (issue 18), step by step from the command line:
+"""The Morpion paper's neural tables (Doux, Negrevergne, Cazenave), step by step from the command line:
 
     python -m analysis.neural games scale=quick     # the imitation data set (NRPA games)
     python -m analysis.neural table1 scale=quick    # Figure 2; train the 3 networks: Table 1, Figures 3, 4

@@ -1,4 +1,5 @@
-"""The tables and figures of the Morpion paper's neural experiments (issue 18), from what the
+"""The tables and figures of the Morpion paper's neural experiments (Doux, Negrevergne, Cazenave), from what
+the
 pipeline made (``experiments.neural``: the NRPA games, the trained networks, the sampled and
 nested games, the Expert Iteration records). Each function writes its files under
 ``outputs/tables`` and ``outputs/figures`` and returns their paths; none runs a search or

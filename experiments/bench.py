@@ -409,7 +409,7 @@ GNRPA_DOMAINS = {
 def gnrpa_cost(options, repeats: int, playouts: int) -> tuple[float, float]:
     """CPU seconds of NRPA (level 4, N = 100, seed 1) for ``playouts`` playouts and of GNRPA
     (tau = 1, the domain bias of ``options`` at weight 0) for the same playouts, each the
-    fastest of ``repeats`` interleaved runs: on this VM, whose speed drifts, the fastest of
+    fastest of ``repeats`` interleaved runs: on a virtual machine, whose speed drifts, the fastest of
     identical runs is the steadiest estimate of what the work costs."""
     plain = make_domain(replace(options, bias="none"))
     zero = make_domain(replace(options, bias_weight=0.0))

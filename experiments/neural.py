@@ -1,4 +1,4 @@
-"""The Morpion paper's neural experiments (issue 18): the pipeline that makes what their
+"""The Morpion paper's neural experiments (Doux, Negrevergne, Cazenave): the pipeline that makes what their
 tables read (games, training, play, Expert Iteration). Its steps are run from the command line
 by analysis/neural.py (``python -m analysis.neural table1 scale=quick``), which then draws
 the tables and figures (analysis/neural_report.py): this module imports nothing of analysis/.
@@ -220,7 +220,7 @@ def nested_beside_network(scale: str, outputs: Path, device) -> tuple[dict, Path
     return played, results
 
 
-MORPION_PLAYOUTS_PER_SECOND = 46_500  # NRPA on 5D, `make bench` on this VM (README, Speed)
+MORPION_PLAYOUTS_PER_SECOND = 46_500  # NRPA on 5D, `make bench` on a 2-vCPU VM (docs/notes/speed.md)
 TRAINING_EXAMPLES_PER_SECOND = 1_100  # the three networks on 2 CPU threads (README, neural section)
 
 

@@ -1,4 +1,4 @@
-"""The layout's arrows run one way (issue 44): nrpa/ <- experiments/ <- analysis/ <- run.py.
+"""The layout's arrows run one way: nrpa/ <- experiments/ <- analysis/ <- run.py.
 
 experiments/ makes runs and analysis/ reads them, so no module of experiments/ imports
 analysis/ (at the top or inside a function); the modules of experiments/ import each other

@@ -1,4 +1,4 @@
-"""Each claim judged on the comparison its paper made (issue 52): the basis a claim file states,
+"""Each claim judged on the comparison its paper made: the basis a claim file states,
 matched time per column (t x R x rho), the refusal of a reading of another basis, the whole
 sample, the deciding comparison, and why a row is not judged, with its true cost."""
 

@@ -154,7 +154,7 @@ def test_a_kernel_compiled_against_a_cached_parallel_callee_runs_when_loaded(tmp
 
 # --- the real kernels through run.py, from an empty cache folder -----------------------------
 
-PARALLEL = {  # the issue's reproduction, on the Maximum problem (the kernels are the same)
+PARALLEL = {  # the crash reproduced on the Maximum problem (the kernels are the same)
     "shared": ["parallel=shared", "threads=2", "clock=wall"],
     "thread_local": ["parallel=thread_local", "threads=2", "clock=wall"],
     "averaged": ["parallel=averaged", "threads=2", "clock=wall"],
@@ -182,7 +182,7 @@ def outcome(completed) -> tuple:
 
 @pytest.mark.slow
 def test_parallel_kernels_recompiled_against_cached_callees_run_when_loaded(tmp_path):
-    """The issue's sequence: compile, delete the entry point's cache files (an interrupted
+    """The crash's sequence: compile, delete the entry point's cache files (an interrupted
     first compile), run (recompiled against the cached callees), run (loaded: it crashed)."""
     cache_root = tmp_path / "cache"
     for strategy, options in PARALLEL.items():

@@ -1,4 +1,4 @@
-"""The rough edges a newcomer met in the first hour (issue 53): what a command says must exist
+"""The rough edges a newcomer meets in the first hour: what a command says must exist
 and be what they can type."""
 
 import re

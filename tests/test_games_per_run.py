@@ -1,4 +1,4 @@
-"""Runs of several games (``games`` G > 1, issue 54): G independent searches in one run file, their
+"""Runs of several games (``games`` G > 1): G independent searches in one run file, their
 scores as a histogram. Checked against the same searches run one by one."""
 
 import json

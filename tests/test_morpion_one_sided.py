@@ -1,4 +1,4 @@
-"""Morpion 5D, line_span 6 one-sided (issue 54): a new line may not end one step before a line of
+"""Morpion 5D, line_span 6 one-sided (docs/readings.md): a new line may not end one step before a line of
 its direction starts, but may start one step past one's end. The kernel (a line marks its 5
 points, a new line needs 6 free) against the plain rules (the lines drawn), by hand and over
 random games."""
@@ -135,7 +135,7 @@ def test_the_table_s_three_readings_and_a_column_named_from_the_command_line():
 
 
 def test_the_line_code_keys_the_policy_by_the_line_alone():
-    """code=line (issue 54: the paper's network outputs a line, start and direction): a move's
+    """code=line (the paper's network outputs a line, start and direction): a move's
     policy code is its line, move id // 5, and the moves of a position keep distinct codes; a
     search learns on them another way, so it is another run."""
     domain = kernel.make_morpion("5D", line_span=6, one_sided=True, code="line")

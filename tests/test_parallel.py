@@ -36,7 +36,7 @@ def once(**settings):
 
 
 # Every test that runs the threaded kernels is behind `slow` (CI runs it): compiling the leaf
-# kernel alone took 39 s of the fast suite, whose 4-minute limit (issue 30) it broke. The fast
+# kernel alone took 39 s of the fast suite, whose 4-minute limit (make test) it broke. The fast
 # suite keeps the kernel-free tests of this file (root merging, policy averaging).
 @pytest.mark.parametrize("parallel", ["shared", "thread_local"])
 @pytest.mark.parametrize("parallel_level", [1, 2, 3])

@@ -25,7 +25,7 @@ own NamedTuple class, ``MorpionSpan6``: the kernels compile separately for it, a
 standard rules the variant's code folds away at compile time (``_blocks_6``), so their
 playouts run the code they ran before the variant existed.
 
-Its one-sided form (``one_sided``, class ``MorpionSpan6OneSided``; issue 54, docs/readings.md):
+Its one-sided form (``one_sided``, class ``MorpionSpan6OneSided``; docs/readings.md):
 a new line may not end one step before a line of its direction starts, but may start one step
 past one's end. A reading of the paper's published Table 2, against its stated rule: never the
 default. A line marks its 5 points only and a new one needs 6 free (its 5 and the one past its
@@ -37,7 +37,7 @@ Moves. A line is ``(start_y * W + start_x) * 4 + d`` (kernel cells), the move id
 ``line * 5 + k`` with k = 0..4 the index of the new dot along the line, and the policy code is
 the move id itself: the line plus the dot, independent of the rest of the state (Rosin keys
 the policy by the move); with ``code_by_line`` (option ``code=line``) the line alone, as the
-Morpion paper's network outputs moves (issue 54). A line holds at most one move of a position
+Morpion paper's network outputs moves (docs/readings.md). A line holds at most one move of a position
 (its only empty point), so either code tells a position's moves apart.
 
 The legal moves are kept in the state, as a list plus the list index + 1 of each line (0: not

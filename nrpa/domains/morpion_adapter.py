@@ -24,7 +24,7 @@ class MorpionOptions:
     of its direction starts but may start one step past one's end: a reading of the paper's
     published Table 2, against its stated 5D rule (docs/readings.md). ``code``: a move's policy
     code, ``move`` (the line and its new dot, Rosin's; default) or ``line`` (the line alone, start
-    and direction, as the paper's network outputs moves: a candidate for its NRPA, issue 54)."""
+    and direction, as the paper's network outputs moves: a candidate for its NRPA)."""
 
     name: str = "morpion"
     variant: str = "5D"

@@ -29,7 +29,7 @@ the rule: it is a reading.
 
 ``one_sided=True`` (with ``line_span=6``) is half of it: a new line may not end one step before
 a line of the same direction starts (s + 5 d = the other's start), but may start one step past
-one's end. A reading of the paper's published Table 2 (issue 54), which contradicts the paper's
+one's end. A reading of the paper's published Table 2 (docs/readings.md), which contradicts the paper's
 stated 5D rule; checked here, as above, from the lines drawn.
 """
 
