@@ -95,6 +95,16 @@ MAKE_TARGETS = {"table1": "morpion-table1", "table2": "morpion-table2", "table3"
 NEURAL_BASELINE = "morpion_table2"
 
 
+@dataclass(frozen=True)
+class NotTested:
+    """A comparative sentence of a paper that no claim tests, and why (a file's `not_tested:`)."""
+    paper: str
+    where: str
+    quote: str
+    why: str
+    file: str = ""
+
+
 class NotJudged(Exception):
     """The runs cannot judge a claim (too short, too few): the report says why."""
 
@@ -119,7 +129,8 @@ class Claim:
     start: float | None = None  # gain: its first checkpoint
     kind: str = "paper"  # one of KINDS
     where: str = ""  # the section, table or figure it comes from
-    quote: str = ""  # the sentence (or table cells) it rests on, as the paper has it
+    quote: str = ""  # the sentence it rests on, verbatim ("[...]" marks a cut; tests/test_quotes.py)
+    figures: str = ""  # the published numbers it reads (table cells), as the paper prints them
     settings: tuple = ()  # the paper's settings for it, (key, value) pairs (see CHECKED)
     file: str = ""  # the claims file's stem (analysis/claims/<file>.yaml)
     needs_cores: int = 0  # wall-clock claims: the cores the runs must have had (0: any)
@@ -139,6 +150,19 @@ class Claim:
 def load_claims(directory: Path = CLAIMS_DIR, files: list[str] | None = None) -> list[Claim]:
     """Every claim of every file (of the files named ``files``, e.g. ["gnrpa"], when given),
     checked for what a file alone can get wrong."""
+    paths = _claim_files(directory, files)
+    claims = []
+    for path in paths:
+        content = _claims_file(path)
+        for entry in content["claims"]:
+            claims.append(_claim(path, content.get("paper", path.stem), entry))
+    ids = [claim.id for claim in claims]
+    if len(set(ids)) != len(ids):
+        raise InputError(f"{directory}: claim ids repeat: {sorted({i for i in ids if ids.count(i) > 1})}")
+    return claims
+
+
+def _claim_files(directory: Path, files: list[str] | None) -> list[Path]:
     paths = sorted(directory.glob("*.yaml"))
     if files:
         unknown = sorted(set(files) - {path.stem for path in paths})
@@ -146,20 +170,37 @@ def load_claims(directory: Path = CLAIMS_DIR, files: list[str] | None = None) ->
             raise InputError(f"no claims file {', '.join(unknown)}: "
                              + did_you_mean(unknown[0], [p.stem for p in paths], "choose among"))
         paths = [path for path in paths if path.stem in files]
-    claims = []
-    for path in paths:
-        try:
-            content = yaml.safe_load(path.read_text())
-        except yaml.YAMLError as error:
-            raise InputError(f"{path}: not valid YAML: {error}") from None
-        if not isinstance(content, dict) or not isinstance(content.get("claims"), list):
-            raise InputError(f"{path}: expected a mapping with 'paper' and a list 'claims'")
-        for entry in content["claims"]:
-            claims.append(_claim(path, content.get("paper", path.stem), entry))
-    ids = [claim.id for claim in claims]
-    if len(set(ids)) != len(ids):
-        raise InputError(f"{directory}: claim ids repeat: {sorted({i for i in ids if ids.count(i) > 1})}")
-    return claims
+    return paths
+
+
+def _claims_file(path: Path) -> dict:
+    try:
+        content = yaml.safe_load(path.read_text())
+    except yaml.YAMLError as error:
+        raise InputError(f"{path}: not valid YAML: {error}") from None
+    if not isinstance(content, dict) or not isinstance(content.get("claims"), list):
+        raise InputError(f"{path}: expected a mapping with 'paper' and a list 'claims'")
+    unknown = set(content) - {"paper", "claims", "not_tested"}
+    if unknown:
+        raise InputError(f"{path}: unknown key(s) {sorted(unknown)}: valid are paper, claims, not_tested")
+    return content
+
+
+def load_not_tested(directory: Path = CLAIMS_DIR, files: list[str] | None = None) -> list[NotTested]:
+    """The papers' comparative sentences that no claim tests, each with its reason (the files'
+    `not_tested:` lists): the report lists them, so "not tested" is told apart from "forgotten"."""
+    sentences = []
+    for path in _claim_files(directory, files):
+        content = _claims_file(path)
+        for number, entry in enumerate(content.get("not_tested") or [], start=1):
+            if not (isinstance(entry, dict) and set(entry) == {"where", "quote", "why"}
+                    and all(isinstance(value, str) and value.strip() for value in entry.values())):
+                raise InputError(f"{path.name}, not_tested entry {number}: expected {{where: <section, table or "
+                                 "figure>, quote: <the paper's words>, why: <why no claim tests it>}}")
+            sentences.append(NotTested(paper=str(content.get("paper", path.stem)), where=entry["where"].strip(),
+                                       quote=" ".join(entry["quote"].split()), why=" ".join(entry["why"].split()),
+                                       file=path.stem))
+    return sentences
 
 
 def _claim(path: Path, paper: str, entry) -> Claim:
@@ -178,9 +219,10 @@ def _claim(path: Path, paper: str, entry) -> Claim:
     if entry["kind"] not in KINDS:
         raise InputError(f"{where}: kind={entry['kind']!r} is not valid: {did_you_mean(entry['kind'], KINDS)}")
     source = entry["source"]
-    if not (isinstance(source, dict) and set(source) == {"where", "quote"}
+    if not (isinstance(source, dict) and {"where", "quote"} <= set(source) <= {"where", "quote", "figures"}
             and all(isinstance(source[key], str) and source[key].strip() for key in source)):
-        raise InputError(f"{where}: source must be {{where: <section, table or figure>, quote: <the paper's words>}}")
+        raise InputError(f"{where}: source must be {{where: <section, table or figure>, quote: <the paper's words>}} "
+                         "and optionally figures: <the published numbers it reads>")
     settings = entry.get("settings") or {}
     if not isinstance(settings, dict):
         raise InputError(f"{where}: settings must be a mapping of the paper's settings (checked: {', '.join(CHECKED)})")
@@ -234,6 +276,7 @@ def _claim(path: Path, paper: str, entry) -> Claim:
                  margin=float(entry["margin"]) if entry.get("margin") is not None else None,
                  start=float(entry["from"]) if entry.get("from") is not None else None,
                  kind=entry["kind"], where=source["where"].strip(), quote=" ".join(source["quote"].split()),
+                 figures=" ".join(source.get("figures", "").split()),
                  settings=tuple((key, tuple(value) if isinstance(value, list) else value)
                                 for key, value in settings.items()),
                  file=path.stem, needs_cores=int(entry.get("needs_cores", 0)), basis=entry["basis"],
@@ -836,7 +879,7 @@ def claim_columns(claim: Claim, source: Source) -> dict:
     hours, cost = paper_cost(claim, source) if claim.kind == "paper" and known else (math.nan, "")
     return {"paper": claim.paper, "kind": claim.kind, "claim": claim.id, "text": claim.text,
             "experiment": claim.experiment, "test": claim.test, "claim_basis": claim.basis, "unit": unit_of(source),
-            "source": f"{claim.where}: \"{claim.quote}\"", "paper_settings": settings_text(claim),
+            "source": source_text(claim), "paper_settings": settings_text(claim),
             "reading": claim.reading, "gaps": "; ".join(gaps),
             "why": why_not_judged(gaps) if gaps else "", "paper_cost": cost, "paper_cost_hours": hours}
 
@@ -973,6 +1016,25 @@ def effect_cells(row) -> tuple[str, str]:
     return ours, f"{published:+.4g}: not reproduced, ours {ours}"
 
 
+def source_text(claim: Claim) -> str:
+    """The source cell: where, the quote, and the published numbers the claim reads."""
+    return f"{claim.where}: \"{claim.quote}\"" + (f" ({claim.figures})" if claim.figures else "")
+
+
+def not_tested_lines(files: list[str] | None = None) -> list[str]:
+    """The report's last section: the papers' comparative sentences no claim tests, with why."""
+    sentences = load_not_tested(files=files)
+    if not sentences:
+        return []
+    lines = ["## Sentences not tested here", "",
+             f"{len(sentences)} comparative sentences of the papers that no claim above tests, each with the reason "
+             "(the claim files' `not_tested:` lists): not forgotten, but out of what runs here can judge.", "",
+             "| paper | where | the paper's words | why not tested |", "|---|---|---|---|"]
+    lines += [f"| {sentence.paper} | {sentence.where} | \"{sentence.quote}\" | {sentence.why} |"
+              for sentence in sentences]
+    return lines + [""]
+
+
 KIND_SECTIONS = {
     "paper": ("The papers' claims", "Each in the paper's own words (the source column quotes it). A verdict is given only "
               "where the runs match the settings the paper states; elsewhere the row reads \"" + SCALED_DOWN + "\", "
@@ -1012,7 +1074,7 @@ def claim_cells(row) -> tuple[str, str]:
                      f"{row['paper_cost'] or 'the runs as the paper states them'}")
 
 
-def markdown(table: pd.DataFrame, scale: str, sources: dict[str, Source]) -> str:
+def markdown(table: pd.DataFrame, scale: str, sources: dict[str, Source], files: list[str] | None = None) -> str:
     sources = {name: source for name, source in sources.items() if isinstance(source, Source)}  # runs, not results
     lines = [f"# Claims report ({scale} scale)", "",
              "Each claim, tested on this harness's runs at the published time and at matched time "
@@ -1063,6 +1125,7 @@ def markdown(table: pd.DataFrame, scale: str, sources: dict[str, Source]) -> str
                     f"{row['p_support_holm']:.2g} / {row['p_contradict_holm']:.2g} | {row['runs']} | {decide} | "
                     f"{row['detail']} | {scaled} |")
             lines.append("")
+    lines += not_tested_lines(files)
     return "\n".join(lines) + "\n"
 
 
@@ -1147,7 +1210,7 @@ def claims_report(overrides: list[str], claims: list[Claim] | None = None, files
     folder.mkdir(parents=True, exist_ok=True)
     stem = folder / "_".join(["claims", scale, *(files or [])])
     table.to_csv(stem.with_suffix(".csv"), index=False)
-    stem.with_suffix(".md").write_text(markdown(table, scale, sources))
+    stem.with_suffix(".md").write_text(markdown(table, scale, sources, files))
     figure, ax = new_figure()
     figure.set_size_inches(9, 0.35 * table["claim"].nunique() + 1.5)
     plot_effects(table, ax)

@@ -299,7 +299,7 @@ def to_decide(row) -> str:
 def write_report(table: pd.DataFrame, plan, *, scale: str, files, budget_hours: float, spent: float, cap: int,
                  wall: float, experiments: dict, when, code: dict) -> list:
     """outputs/claims/claims_<scale>_decided.{md,csv,png,pdf}: one row per claim."""
-    from analysis.claims import plot_effects
+    from analysis.claims import load_not_tested, not_tested_lines, plot_effects
     from analysis.plots import new_figure, save_figure
 
     table = table.assign(cap=cap, cpu_hours=table["cpu_seconds"] / 3600)
@@ -369,6 +369,8 @@ def write_report(table: pd.DataFrame, plan, *, scale: str, files, budget_hours: 
         "comparison can read more pairs. Runs are paired by repeat index: "
         "a column's runs beyond its partner's count wait for their pair, and runs of a column made under another "
         "budget (an earlier basis) are other runs, not read.",
+        f"- Sentences of the papers no claim tests: {len(load_not_tested(files=files))}, each listed at the end with "
+        "why.",
         f"- Runs: {protocols}.", *starved_lines(table), "",
         ""]
     for kind, (title, about) in KIND_SECTIONS.items():
@@ -394,6 +396,7 @@ def write_report(table: pd.DataFrame, plan, *, scale: str, files, budget_hours: 
                 f"{row['p_support_holm']:.2g} / {row['p_contradict_holm']:.2g} | {row['runs']} | "
                 f"{row['cpu_hours']:.2f} | {row['to_decide']} | {row['detail']} | {scaled} |")
         lines.append("")
+    lines += not_tested_lines(files)
     stem.with_suffix(".md").write_text("\n".join(lines) + "\n")
     figure, ax = new_figure()
     figure.set_size_inches(9, 0.35 * len(table) + 1.5)

@@ -470,6 +470,9 @@ def final_report(experiment: Experiment, runs: Runs, estimate) -> list[Table | F
         table["runs"] = [len(runs.records[label]) for label in table["variant"]]
     searches = {v.label: _search_text(v.job.settings) for v in experiment.variants}
     table.insert(1, "search", [searches[label] for label in table["variant"]])
+    # the cost of a game on this engine (the median: a run's first game can carry a kernel's compile)
+    table["CPU-s a game (median)"] = [float(np.median([r["result"]["cpu_seconds"] / len(game_scores(r))
+                                                       for r in runs.records[label]])) for label in table["variant"]]
     if experiment.reference:
         reference = load_reference(experiment.reference)
         reference = reference.set_index(reference.columns[0])  # the published row names
