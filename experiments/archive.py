@@ -19,8 +19,10 @@ does not make it again, and the reports, exports and verdicts count it as any st
 index (run id -> pack and row) is read once per process, from the packs' run_id columns; a
 pack's record texts are read when one of its runs is first asked for. An archived record is
 checked as a run file is; a bad one is skipped with a line on stderr and its run made again.
-A damaged pack, or one of a format version this code does not read, stops the command before
-any run starts, naming the file and what to do. ``make verify`` replays every archived
+A damaged pack (not Parquet, a column missing or of the wrong type; when its records are first
+read, one that is not a JSON object with a run file's keys and its row's run id), or one of a
+format version this code does not read, stops the command with one line naming the file and what
+to do, before any record of it is used. ``make verify`` replays every archived
 certificate.
 """
 

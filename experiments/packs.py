@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from experiments.machine import legacy_rates
-from experiments.run_file import run_file_problem
+from experiments.run_file import REQUIRED_KEYS, run_file_problem
 from nrpa.errors import InputError
 
 FORMAT_VERSION = 1
@@ -76,12 +76,23 @@ def check_pack(path: Path) -> None:
     missing = [name for name in COLUMNS if name not in arrow_schema.names]
     if missing:
         raise DamagedPack(path, f"lacks the column(s) {', '.join(missing)}")
-    # The columns read back must hold text (a pack written by other tools may use either string
-    # type); the query columns are for the user's own queries, whatever their types.
-    types = {name: arrow_schema.field(name).type for name in ("run_id", "record")}
-    wrong = [name for name, kind in types.items() if not (pa.types.is_string(kind) or pa.types.is_large_string(kind))]
+    # Each column must hold what pack() writes there (a pack written by other tools may use either
+    # string type, any integer width, an integer in a float column): a reader, or the user's own
+    # query, then never meets a value of another type.
+    wrong = [f"{field.name} ({arrow_schema.field(field.name).type}, not {field.type})" for field in schema()
+             if not _same_kind(arrow_schema.field(field.name).type, field.type)]
     if wrong:
-        raise DamagedPack(path, f"its column(s) {', '.join(wrong)} do not hold text")
+        raise DamagedPack(path, f"its column(s) {', '.join(wrong)} have the wrong type")
+
+
+def _same_kind(found, expected) -> bool:
+    import pyarrow as pa
+
+    if pa.types.is_integer(expected):
+        return pa.types.is_integer(found)
+    if pa.types.is_floating(expected):
+        return pa.types.is_floating(found) or pa.types.is_integer(found)
+    return pa.types.is_string(found) or pa.types.is_large_string(found)
 
 
 def read_column(path: Path, name: str) -> list:
@@ -96,10 +107,11 @@ def read_column(path: Path, name: str) -> list:
         raise DamagedPack(path, f"its {name} column cannot be read ({error})") from None
 
 
-def parse_record(text: str | None, run_identity: str) -> tuple[dict | None, str | None]:
-    """(the record, None) when ``text`` is a whole run file of that run id, else (None, what is wrong)."""
+def parse_record(text: str | None, run_identity: str, parsed: dict | None = None) -> tuple[dict | None, str | None]:
+    """(the record, None) when ``text`` (or ``parsed``, its dict) is a whole run file of that run
+    id, else (None, what is wrong)."""
     try:
-        record = json.loads(text)
+        record = json.loads(text) if parsed is None else parsed
     except (TypeError, json.JSONDecodeError) as error:
         return None, f"not valid JSON ({error})"
     if not isinstance(record, dict):
@@ -108,16 +120,49 @@ def parse_record(text: str | None, run_identity: str) -> tuple[dict | None, str 
     return (None, problem) if problem else (record, None)
 
 
+def check_records(path: Path, run_ids: list[str], texts: list) -> list[dict]:
+    """The records of a pack, parsed; DamagedPack, naming the pack and the first bad row, unless
+    every one is a JSON object with the keys of a run file and the run id of its row (a record
+    that has them and is still not a whole run file is skipped when asked for: parse_record)."""
+    records = []
+    for row, (identity, text) in enumerate(zip(run_ids, texts)):
+        try:
+            record = json.loads(text)
+        except (TypeError, json.JSONDecodeError) as error:
+            raise DamagedPack(path, f"the record of row {row} (run {identity}) is not valid JSON ({error})") from None
+        if not isinstance(record, dict):
+            raise DamagedPack(path, f"the record of row {row} (run {identity}) is a JSON "
+                                    f"{type(record).__name__}, not an object")
+        missing = [key for key in REQUIRED_KEYS if key not in record]
+        if missing:
+            raise DamagedPack(path, f"the record of row {row} (run {identity}) lacks {', '.join(missing)}")
+        if record["run_id"] != identity:
+            raise DamagedPack(path, f"the record of row {row} has the run id {record['run_id']!r}, "
+                                    f"and its run_id column {identity!r}")
+        records.append(record)
+    return records
+
+
 @dataclass
 class Pack:
     path: Path
     run_ids: list[str]
-    records: list[str] | None = None  # the record texts, read when first asked for
+    records: list[str] | None = None  # the record texts, read and checked when one is first asked for
+    parsed: list[dict | None] | None = None  # their dicts from the check, each handed out once
 
     def record_text(self, row: int) -> str:
         if self.records is None:
-            self.records = read_column(self.path, "record")
+            # a pack whose records do not parse is refused, naming it, before any is used
+            texts = read_column(self.path, "record")
+            self.parsed = check_records(self.path, self.run_ids, texts)
+            self.records = texts
         return self.records[row]
+
+    def take_parsed(self, row: int) -> dict | None:
+        """The record of ``row`` parsed by the check, the first time only (then None): a
+        caller gets a dict of its own, and no record is parsed twice for one reading."""
+        record, self.parsed[row] = self.parsed[row], None
+        return record
 
 
 @dataclass
@@ -153,7 +198,8 @@ class ArchiveIndex:
             return None
         pack_number, row = self.where[identity]
         pack = self.packs[pack_number]
-        record, problem = parse_record(pack.record_text(row), identity)
+        text = pack.record_text(row)
+        record, problem = parse_record(text, identity, pack.take_parsed(row))
         if problem:
             self.rejected.add(identity)
             print(f"damaged archived run {identity} in {pack.path}: {problem}; skipped, the run will be made "

@@ -63,6 +63,7 @@ _RUN_FILE = {
     "trace": {"wall_seconds": list, "cpu_seconds": list, "playouts": list, "score": list},
     "certificate": {"score": _NUMBER, "moves": list},
 }
+REQUIRED_KEYS = tuple(_RUN_FILE[None])  # the top-level keys, which an archive pack's records must all have
 
 
 def run_file_problem(record: dict, file_stem: str) -> str | None:

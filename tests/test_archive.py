@@ -130,6 +130,45 @@ def test_a_damaged_pack_stops_before_any_run_naming_it_and_what_to_do(tmp_path, 
     assert "Traceback" not in listed.stderr
 
 
+def corrupt_json(rows: list[dict]) -> None:
+    rows[1]["record"] = rows[1]["record"][:-40]  # cut short: not JSON any more
+
+
+def wrong_typed_column(path: Path) -> None:
+    """``path`` written again with its playouts column as text."""
+    table = pq.read_table(path)
+    playouts = pa.array([str(value) for value in table.column("playouts").to_pylist()], pa.string())
+    index = table.schema.get_field_index("playouts")
+    pq.write_table(table.set_column(index, pa.field("playouts", pa.string()), playouts), path)
+
+
+@pytest.mark.parametrize("damage, reason", [
+    (lambda pack: rewrite_pack(pack, corrupt_json), "the record of row 1 (run {bad}) is not valid JSON"),
+    (lambda pack: rewrite_pack(pack, lambda rows: rows[1].update(record="[1, 2]")),
+     "the record of row 1 (run {bad}) is a JSON list, not an object"),
+    (lambda pack: rewrite_pack(pack, lambda rows: tamper_record(rows, 1, lambda record: record.pop("result"))),
+     "the record of row 1 (run {bad}) lacks result"),
+    (wrong_typed_column, "its column(s) playouts (string, not int64) have the wrong type"),
+])
+def test_a_pack_whose_records_do_not_parse_or_whose_columns_have_the_wrong_type_is_refused_naming_it(
+        tmp_path, capsys, damage, reason):
+    """Refused as a whole, in one line naming the pack, before any of its records is used: no
+    run is found in it, none is made."""
+    job, _, folder, pack = made_and_packed(tmp_path)
+    bad = pq.read_table(pack).column("run_id").to_pylist()[1]
+    damage(pack)
+    with pytest.raises(InputError) as error:
+        run_job(job, 3, RunStore(tmp_path / "fresh", archive=folder), n_jobs=1)
+    message = str(error.value)
+    assert message.startswith(f"archive pack {pack}: {reason.format(bad=bad)}") and "\n" not in message
+    assert not (tmp_path / "fresh" / "runs").exists()
+    capsys.readouterr()
+    assert archive.main(["list", f"archive_dir={folder}"]) == 2
+    said = capsys.readouterr()
+    assert said.err.startswith(f"error: archive pack {pack}: ") and said.err.count("\n") == 1
+    assert "Traceback" not in said.err
+
+
 def test_a_pack_of_an_unknown_format_version_stops_naming_it(tmp_path, monkeypatch):
     job, _, folder, pack = made_and_packed(tmp_path)
     rewrite_pack(pack, metadata={archive.VERSION_KEY: b"2"})
