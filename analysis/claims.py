@@ -509,12 +509,13 @@ def at_paper_scale(name: str) -> Experiment:
 
 def complete_search_seconds(variant, source: Source, key: str) -> float:
     """CPU-seconds of one complete search of a column (NaN where unknown): its stored runs' mean
-    when they are complete searches, else N^level x P playouts (a complete NRPA or SNRPA search)
-    at the playouts per CPU-second its stored runs made."""
+    a game when they are complete searches (a run of several games holds their sum), else
+    N^level x P playouts (a complete NRPA or SNRPA search) at the playouts per CPU-second its
+    stored runs made."""
     settings = variant.job.settings
     stored = source.runs.records.get(key, []) if isinstance(source, Source) else []
     if stored and complete(settings) and all(complete(SimpleNamespace(**r["settings"])) for r in stored):
-        return float(np.mean([r["result"]["cpu_seconds"] for r in stored]))
+        return float(np.mean([r["result"]["cpu_seconds"] / len(game_scores(r)) for r in stored]))
     if not stored or settings.algorithm not in ("nrpa", "snrpa"):
         return math.nan
     rate = np.mean([r["result"]["playouts"] / max(r["result"]["cpu_seconds"], 1e-9) for r in stored])

@@ -2,9 +2,11 @@
 scores as a histogram. Checked against the same searches run one by one."""
 
 import json
+from types import SimpleNamespace
 
 import pytest
 
+from analysis.claims import Source, complete_search_seconds
 from analysis.report import Runs, final_scores
 from experiments.run_file import run_id
 from experiments.runs import Job, execute_run, game_scores, game_seed, verify_record
@@ -89,3 +91,13 @@ def test_the_games_come_out_in_an_order_drawn_from_the_run_not_sorted():
     assert sorted(scores) != scores and sorted(scores, reverse=True) != scores
     histogram = record["result"]["games"]["scores"]
     assert sorted(scores) == sorted(float(s) for s, n in histogram.items() for _ in range(n))
+
+
+def test_a_run_of_games_is_priced_a_game_at_a_time():
+    """The cost of a complete search read off stored runs is per game: a column of runs of 10
+    games costs a tenth of a run file a game (the paper's counts are games)."""
+    records = [execute_run(Job(MorpionOptions(), UNIFORM, games=10), repeat=r) for r in range(2)]
+    source = Source(experiment=None, runs=Runs({"Uniform": records}, expected={}))
+    variant = SimpleNamespace(job=SimpleNamespace(settings=SimpleNamespace(**records[0]["settings"])))
+    per_game = complete_search_seconds(variant, source, "Uniform")
+    assert per_game == pytest.approx(sum(r["result"]["cpu_seconds"] for r in records) / 20)
