@@ -59,6 +59,10 @@ def load_experiments(names: list[str]) -> dict[tuple[str, str], Experiment]:
     cache when it holds them for the present inputs (a cache that cannot be read or written
     only makes the listing slower)."""
     path = CACHE_DIR / f"{inputs_key()}.pickle"
+    # A pickle (the composed Experiment objects, not JSON-able as they are) runs what it names when
+    # read, so only the project's own file is read: this module writes it (_write_cache) in the
+    # project's own ignored folder, and whoever can write there can edit conf/ and nrpa/ as well.
+    # Nothing that comes from elsewhere (archive packs, run files, checkpoints) is ever unpickled.
     try:
         with path.open("rb") as file:
             experiments = pickle.load(file)

@@ -14,13 +14,19 @@ generators seeded with (seed, epoch), and after every epoch a checkpoint holds t
 the optimizer's and the scheduler's states, the epoch and the curves so far, written to a
 temporary file and renamed (a kill leaves the previous checkpoint whole). A run that finds a
 checkpoint made with the same settings goes on from it, and ends with the same weights as one
-that was never stopped (tested).
+that was never stopped (tested). A checkpoint holds tensors and plain settings only, and is
+read with ``weights_only=True``: one that holds anything else is refused unread (a checkpoint
+is a pickle, and a crafted pickle would run code; docs/explanation/security.md).
 """
 
 from __future__ import annotations
 
 import os
+import pickle
+import re
 import time
+import warnings
+from collections import OrderedDict
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -218,18 +224,67 @@ def train(game_set: GameSet, settings: TrainSettings, checkpoint: Path, *, devic
 
 
 def save_checkpoint(path: Path, content: dict) -> None:
+    """Write ``content`` (tensors and plain settings only: ``plain``) to a temporary file and
+    rename it, so that a kill leaves the previous checkpoint whole."""
+    content = plain(content)
     path.parent.mkdir(parents=True, exist_ok=True)
     temporary = path.with_name(path.name + ".tmp")
     torch.save(content, temporary)
     os.replace(temporary, path)
 
 
+def plain(value, where: str = "the checkpoint"):
+    """``value`` as a checkpoint may hold it: tensors, dicts (str or int keys), lists, tuples,
+    str, int, float, bool and None, numpy numbers and arrays made Python numbers and lists;
+    anything else is a bug (TypeError naming where it is). ``torch.load(weights_only=True)``
+    reads these and nothing that runs code; the networks', optimizers' and schedulers' state
+    dicts are of them already (their OrderedDicts kept as they are)."""
+    if isinstance(value, np.generic):  # before float: numpy's float64 is one, and pickles as numpy's
+        return value.item()
+    if value is None or isinstance(value, (bool, int, float, str, torch.Tensor)):
+        return value
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    if type(value) in (list, tuple):
+        items = [plain(item, f"{where}[{index}]") for index, item in enumerate(value)]
+        return value if all(new is old for new, old in zip(items, value)) else type(value)(items)
+    if isinstance(value, dict) and type(value) in (dict, OrderedDict):
+        for key in value:
+            if not isinstance(key, (str, int)):
+                raise TypeError(f"{where} has a key of type {type(key).__name__}: a checkpoint's keys are str or int")
+        items = {key: plain(item, f"{where}[{key!r}]") for key, item in value.items()}
+        if all(items[key] is item for key, item in value.items()):
+            return value
+        copy = type(value)(items)
+        if hasattr(value, "_metadata"):  # a state dict's module versions (load_state_dict reads them)
+            copy._metadata = value._metadata
+        return copy
+    raise TypeError(f"{where} holds a {type(value).__name__}: a checkpoint holds tensors and plain settings only")
+
+
+_REMAKE = "make morpion-table1 trains the imitation networks, make morpion-table4 the Expert Iteration rows"
+
+
 def load_checkpoint(path: Path, device) -> dict:
-    """A checkpoint's content, or InputError naming the damaged file (checkpoints are written
-    whole or not at all, so damage comes from elsewhere: a full disk, a copy cut short)."""
+    """A checkpoint's content, read with ``weights_only=True``: tensors and plain settings, and
+    nothing that runs code (a checkpoint is a pickle, and a crafted pickle runs what it names
+    when read without it). InputError, one line, for a file that holds anything else (refused
+    before anything it names runs), or a damaged one (checkpoints are written whole or not at all, so damage comes from
+    elsewhere: a full disk, a copy cut short)."""
     try:
-        return torch.load(path, map_location=device, weights_only=False)
-    except Exception as error:  # torch raises many kinds (pickle, zip, runtime) for a bad file
+        with warnings.catch_warnings():  # torch's warning about a pickle not of torch.save: refused below anyway
+            warnings.filterwarnings("ignore", message="Detected pickle protocol")
+            return torch.load(path, map_location=device, weights_only=True)
+    except pickle.UnpicklingError as error:
+        if "Weights only load failed" not in str(error):
+            raise InputError(f"{path} is damaged or not a checkpoint (UnpicklingError): delete it to start that "
+                             "training anew") from None
+        named = re.search(r"GLOBAL (\S+)", str(error))
+        holds = f"it names {named.group(1)}" if named else "damaged, or more than tensors and plain settings"
+        raise InputError(f"{path} is not a plain checkpoint ({holds}) and was not loaded: this project's "
+                         f"checkpoints hold tensors and plain settings only; if it is one of yours, delete it and "
+                         f"remake it ({_REMAKE})") from None
+    except Exception as error:  # torch raises many kinds (zip, runtime, key) for a bad file
         raise InputError(f"{path} is damaged or not a checkpoint ({type(error).__name__}): delete it to start "
                          "that training anew") from None
 
