@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 
 from analysis.stats import t_interval
+from analysis.tables import markdown_table
 
 
 def board_table(final_scores: dict[tuple[str, int], list[float]], reference: pd.DataFrame | None,
@@ -62,7 +63,7 @@ def board_markdown(table: pd.DataFrame, algorithms: list[str], *, caption: str) 
     for column in table.columns:
         if column.startswith("published ") or column == "leaderboard":
             frame[column] = [_number(value) for value in table[column]]
-    return f"{caption}\n\n{frame.to_markdown(index=False)}\n"
+    return f"{caption}\n\n{markdown_table(frame, index=False)}\n"
 
 
 def _number(value, spec: str = ".0f") -> str:

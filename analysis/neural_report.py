@@ -15,6 +15,7 @@ import pandas as pd
 
 from analysis.plots import new_figure, save_figure
 from analysis.stats import final_statistics, t_interval
+from analysis.tables import markdown_table
 from experiments.published import load_reference
 
 PAPER_FILTERS = (70, 80)  # Figure 2's two game sets: scoring 70 to 82, and 80 or above
@@ -32,7 +33,7 @@ def _write(table: pd.DataFrame, outputs: Path, name: str, caption: str | None = 
     table.to_csv(stem.with_suffix(".csv"), index=False)
     if caption is None:
         return [stem.with_suffix(".csv")]
-    stem.with_suffix(".md").write_text(caption + "\n" + table.to_markdown(index=False, floatfmt=".4g") + "\n")
+    stem.with_suffix(".md").write_text(caption + "\n" + markdown_table(table, index=False, floatfmt=".4g") + "\n")
     return [stem.with_suffix(".csv"), stem.with_suffix(".md")]
 
 

@@ -59,7 +59,7 @@ from analysis.speedup import engine_speed, speedup_table
 from analysis.stats import (ESTIMATORS, best_at, checkpoint_statistics, doubling_checkpoints, final_statistics,
                             t_interval)
 from analysis.targets import expected_running_time, hitting_times, runtime_ecdf
-from analysis.tables import markdown, side_by_side
+from analysis.tables import markdown, markdown_table, side_by_side
 from experiments.config import print_outputs
 from experiments.experiment import Experiment, load_experiment
 from experiments.leaderboard import Leaderboard
@@ -312,7 +312,7 @@ def target_markdown(table: pd.DataFrame, source: str, ert: str, unit: str) -> st
                         cell=[cell(row) for _, row in table.iterrows()])
     wide = wide.pivot(index="row", columns="variant", values="cell").reindex(
         index=list(dict.fromkeys(wide["row"])), columns=list(dict.fromkeys(table["variant"])))
-    return f"ERT in {'seconds' if unit == 's' else 'playouts'}:\n\n" + wide.rename_axis(heading).to_markdown()
+    return f"ERT in {'seconds' if unit == 's' else 'playouts'}:\n\n" + markdown_table(wide.rename_axis(heading))
 
 
 def scaled_traces(runs: Runs, axis: str, scale: float) -> dict[str, list[tuple]]:
@@ -453,7 +453,8 @@ def boards_report(experiment: Experiment, runs: Runs, estimate) -> list[Table | 
                                        resamples=BOARD_RESAMPLES)
     caption = captions.board_comparisons(experiment, runs, BOARD_RESAMPLES)
     return outputs + [
-        Table("_improvement", improvement, with_table(caption, improvement.to_markdown(index=False, floatfmt=".3f"))),
+        Table("_improvement", improvement,
+              with_table(caption, markdown_table(improvement, index=False, floatfmt=".3f"))),
         Table("_profile", profile),
         plotted(experiment, ": performance profiles, 95% bootstrap CI", lambda ax: plot_profiles(profile, ax),
                 suffix="_profile")]
@@ -490,7 +491,7 @@ def final_report(experiment: Experiment, runs: Runs, estimate) -> list[Table | F
     aliased = printed is not None and bool(set(table["variant"]) & (set(reference.index) - set(printed.iloc[:, 0])))
     caption = captions.finals(experiment, runs, estimate, aliased=aliased,
                               implied_sd="published sem x sqrt(games)" in table)
-    return [Table("", table, with_table(caption, table.to_markdown(index=False, floatfmt=".5g"))),
+    return [Table("", table, with_table(caption, markdown_table(table, index=False, floatfmt=".5g"))),
             plotted(experiment, f", mean and {captions.interval_name(estimate)}",
                     lambda ax: plot_finals(table, scores, ax)),
             *best_drawing(experiment, runs)]
@@ -524,8 +525,8 @@ def speedup_report(experiment: Experiment, runs: Runs, estimate) -> list[Table |
         f"{k:.2f}" + (f" [{low:.2f}, {high:.2f}]" if np.isfinite(low) else "")
         for k, low, high, censored in zip(table["speedup"], table["ci_low"], table["ci_high"], table["censored"])
     ]).pivot(index="checkpoint", columns="variant", values="cell")[list(others)]
-    text = "\n".join([captions.speedup(experiment, runs), "", wide.to_markdown(), "", captions.THROUGHPUT, "",
-                      throughput.to_markdown(index=False, floatfmt=",.0f")])
+    text = "\n".join([captions.speedup(experiment, runs), "", markdown_table(wide), "", captions.THROUGHPUT, "",
+                      markdown_table(throughput, index=False, floatfmt=",.0f")])
     return [Table("", table, text + "\n"), Table("_throughput", throughput),
             plotted(experiment, ", 95% bootstrap CI", lambda ax: plot_speedups(table, ax))]
 
@@ -555,7 +556,7 @@ def final_solutions(experiment: Experiment, runs: Runs) -> list[Table]:
         return [Table("_final", rows)]
     summary, note = view.final_summary_table(domain, rows)
     return [Table("_final", rows, with_table(captions.final_summary(experiment, note),
-                                             summary.to_markdown(floatfmt=".2f")))]
+                                             markdown_table(summary, floatfmt=".2f")))]
 
 
 def best_drawing(experiment: Experiment, runs: Runs) -> list[Figure]:

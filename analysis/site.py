@@ -49,7 +49,8 @@ from analysis.site_index import (VERDICT_CSS, answers_html, claim_anchor, headli
                                  verdict_class)
 from analysis.site_neural import NEURAL_TITLE, SECTION_ID, neural_section
 from analysis.site_records import records_html
-from analysis.site_sections import column_runs, engine_speed_text, inline, make_report, section_html, section_id
+from analysis.site_sections import (column_runs, engine_speed_text, href, inline, make_report, section_html,
+                                    section_id)
 from experiments.config import print_outputs
 from experiments.experiment import Experiment, experiment_names, load_experiment
 from experiments.sweep import sweep_folders, sweep_of_folder
@@ -132,11 +133,12 @@ class Provenance:
     docs: str  # the href of the documentation from the site's folder (docs_link)
 
     def html(self) -> str:
-        export = (f'<a href="{self.export}">{self.export}</a> (every run on this site, one row per run and checkpoint: '
-                  "analysis/export.py)" if self.export else "none (no runs at this scale)")
+        export = (f'<a href="{href(self.export)}">{html.escape(self.export)}</a> (every run on this site, one row per '
+                  "run and checkpoint: analysis/export.py)" if self.export else "none (no runs at this scale)")
         return (f"<footer>Built {html.escape(self.built)} by <code>{html.escape(self.command)}</code> "
-                f"on {html.escape(self.machine)}. Code: {html.escape(self.code)}. Scale: <strong>{self.scale}"
-                f"</strong>; runs per column and the engine-speed factor k: each section, and the "
+                f"on {html.escape(self.machine)}. Code: {html.escape(self.code)}. Scale: "
+                f"<strong>{html.escape(self.scale)}</strong>; runs per column and the engine-speed factor k: each "
+                "section, and the "
                 f'<a href="index.html#experiments">index</a>. Export: {export}.</footer>')
 
 
@@ -217,13 +219,14 @@ def paper_page(name: str, built: list[Built], folder: Path, facts: Provenance, n
     sections = []
     for item in built:
         body = section_html(item.experiment, item.source.runs, item.outputs, item.error, folder)
-        sections.append(f'<section id="{section_id(item.experiment)}"><h2>{html.escape(item.title())}</h2>\n'
+        sections.append(f'<section id="{html.escape(section_id(item.experiment))}">'
+                        f"<h2>{html.escape(item.title())}</h2>\n"
                         f"{item.meta()}\n{body}</section>")
     links = [(section_id(b.experiment), b.title()) for b in built]
     if extra is not None:
         links.append(extra[:2])
         sections.append(extra[2])
-    contents = "<ul>" + "".join(f'<li><a href="#{anchor}">{html.escape(title)}</a></li>'
+    contents = "<ul>" + "".join(f'<li><a href="#{html.escape(anchor)}">{html.escape(title)}</a></li>'
                                 for anchor, title in links) + "</ul>"
     return page(PAGES[name][0], contents + "\n".join(sections), facts, nav, figures=True)
 
@@ -246,6 +249,7 @@ def claim_cpu_hours(claim_id: str, claims: dict, built: dict[str, Built]) -> flo
 def claims_page(root: Path, scale: str, built: dict[str, Built], facts: Provenance, nav: list[str]) -> str:
     files = claims_files(root, scale)
     if not files:
+        scale = html.escape(scale)
         body = (f'<p class="missing">No claims report at {scale} scale: <code>make claims SCALE={scale}</code> (or '
                 f"<code>python -m analysis.claims scale={scale}</code> on the stored runs) writes it.</p>")
         return page("Claims", body, facts, nav)
@@ -266,7 +270,7 @@ def claims_page(root: Path, scale: str, built: dict[str, Built], facts: Provenan
         kind = ("under a CPU budget (<code>make claims BUDGET=...</code>, anytime-valid)" if decided
                 else "fixed number of runs (<code>make claims</code>)")
         written = datetime.fromtimestamp(path.stat().st_mtime, timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-        parts.append(f"<h2>{path.name}</h2><p>{kind}; written {written}.</p>")
+        parts.append(f"<h2>{html.escape(path.name)}</h2><p>{kind}; written {written}.</p>")
         rows = []
         for row in table.itertuples():
             cpu = row.cpu_hours if decided else claim_cpu_hours(row.claim, claims, built)
@@ -276,8 +280,8 @@ def claims_page(root: Path, scale: str, built: dict[str, Built], facts: Provenan
             # report reads the plain runs at t x R x rho playouts): link to their section when the site has it
             matched = decided and "matched" in str(row.basis) and f"{row.experiment}_work" in built
             anchor = f"{row.experiment}_work" if matched else row.experiment
-            target = (f'<a href="{page_of(row.experiment)}.html#{anchor}">{row.experiment}</a>'
-                      if anchor in built else html.escape(row.experiment))
+            target = (f'<a href="{page_of(row.experiment)}.html#{html.escape(anchor)}">'
+                      f"{html.escape(row.experiment)}</a>" if anchor in built else html.escape(row.experiment))
             # a report made before claims had kinds: every claim was counted as the paper's
             kind = getattr(row, "kind", "paper")
             scaled = getattr(row, "scaled_down", "")
@@ -314,25 +318,26 @@ def index_page(built: dict[str, Built], pages: dict[str, list[Built]], facts: Pr
     behind the pages: per paper the experiments with runs, per experiment its runs per column."""
     files = claims_files(root, facts.scale)
     headlines = {name: headline_html(item, name, folder) if (item := headline_item(name, items)) else
-                 f'<p class="missing headline">No figure: no runs of this page\'s tables at {facts.scale} scale yet '
-                 f'(<a href="{name}.html">its page</a> says which command makes them).</p>'
+                 f'<p class="missing headline">No figure: no runs of this page\'s tables at {html.escape(facts.scale)} '
+                 f'scale yet (<a href="{name}.html">its page</a> says which command makes them).</p>'
                  for name, items in pages.items()}
     titles = {name: title for name, (title, _) in PAGES.items() if name != "sweeps"}
     answers = answers_html(latest_claims(files), known_page, titles, set(pages), headlines)
     sources = ", ".join(f"<code>{html.escape(path.name)}</code>" for path in files)
     about = (f"from the claims reports {sources} (a claim read from the one written last that holds it; every row of "
              "each on the <a href=\"claims.html\">claims page</a>)" if files else
-             f'<span class="missing">no claims report at this scale yet: <code>make claims SCALE={facts.scale}</code> '
-             "writes one</span>")
+             '<span class="missing">no claims report at this scale yet: <code>make claims SCALE='
+             f"{html.escape(facts.scale)}</code> writes one</span>")
     papers = "".join(
         f'<tr><td><a href="{name}.html">{html.escape(PAGES[name][0])}</a></td><td>'
         f"{sum(1 for b in items if any(b.source.runs.records.values()))} of {len(items)}</td></tr>"
         for name, items in pages.items())
     experiments = "".join(
-        f'<tr><td><a href="{page_of(name)}.html#{name}">{name}</a></td><td>{html.escape(b.title())}</td>'
+        f'<tr><td><a href="{page_of(name)}.html#{html.escape(name)}">{html.escape(name)}</a></td>'
+        f"<td>{html.escape(b.title())}</td>"
         f"<td>{html.escape(b.runs_text())}</td><td>{html.escape(engine_speed_text(b.outputs or []) or '')}</td></tr>"
         for name, b in built.items())
-    body = (f"<p>Scale <strong>{facts.scale}</strong>. What the runs say of each paper's claims, {about}; "
+    body = (f"<p>Scale <strong>{html.escape(facts.scale)}</strong>. What the runs say of each paper's claims, {about}; "
             "beside them the paper's headline figure (ours with its 95% CI, the published values as hollow marks), "
             "and what deciding the rest would take. <em>Supported</em> or <em>contradicted</em>: at p &lt; 0.05, "
             "Holm-corrected; <em>not judged at the paper's settings</em>: our runs are scaled down from the paper's "

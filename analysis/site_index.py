@@ -26,7 +26,7 @@ import pandas as pd
 
 from analysis.claims import SCALED_DOWN, VERDICTS
 from analysis.report import Figure, Table
-from analysis.site_sections import inline, section_id
+from analysis.site_sections import href, inline, section_id
 
 # The paper page's main experiment, whose figure the index shows small beside the paper's
 # claims; a page built without it shows its first experiment that has a figure.
@@ -154,8 +154,9 @@ def headline_html(item, page: str, folder: Path) -> str:
     png = next(p for p in figure.write(stem) if p.suffix == ".png")
     inside = [match.group(0) for o in item.outputs if isinstance(o, Table) and o.markdown
               for match in [INSIDE.search(o.markdown)] if match]
-    anchor = f"{page}.html#{section_id(item.experiment)}"
-    return (f'<figure class="headline"><a href="{anchor}"><img src="img/{png.name}" alt="{html.escape(item.title())}">'
+    anchor = html.escape(f"{page}.html#{section_id(item.experiment)}")
+    return (f'<figure class="headline"><a href="{anchor}"><img src="{href(f"img/{png.name}")}" '
+            f'alt="{html.escape(item.title())}">'
             f"</a><figcaption>{html.escape(item.title())}. {html.escape('; '.join(inside) + '.' if inside else '')} "
             f'<a href="{anchor}">The tables and their interactive figures</a>.</figcaption></figure>')
 

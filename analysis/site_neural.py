@@ -10,7 +10,7 @@ import html
 import shutil
 from pathlib import Path
 
-from analysis.site_sections import markdown_html, missing_note
+from analysis.site_sections import href, markdown_html, missing_note
 
 SECTION_ID = "morpion_neural"
 NEURAL_TITLE = "Neural policies (Tables 1-4, Figures 2-6)"
@@ -43,9 +43,10 @@ def neural_section(root: Path, scale: str, folder: Path) -> str:
             if image.is_file():
                 (folder / "img").mkdir(parents=True, exist_ok=True)
                 shutil.copy2(image, folder / "img" / image.name)
-                parts.append(f'<figure><img src="img/{image.name}" alt="{html.escape(title)}: {stem}">'
+                parts.append(f'<figure><img src="{href(f"img/{image.name}")}" alt="{html.escape(title)}: {stem}">'
                              f"<figcaption>{html.escape(image.name)}</figcaption></figure>")
     return (f'<section id="{SECTION_ID}"><h2>{NEURAL_TITLE}</h2>\n'
             '<p class="meta">From <code>python -m analysis.neural</code> (the trained networks and game sets '
-            f"under outputs/neural/{scale}/), not from runs in the store: the tables are the files it wrote, "
+            f"under outputs/neural/{html.escape(scale)}/), not from runs in the store: the tables are the files it "
+            "wrote, "
             "published columns beside ours.</p>\n" + "\n".join(parts) + "</section>")

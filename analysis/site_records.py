@@ -12,6 +12,7 @@ import html
 from pathlib import Path
 
 from analysis.domain_views import domain_view
+from analysis.site_sections import href
 from experiments.leaderboard import Leaderboard
 from experiments.runs import verify_record
 from nrpa.domains import samegame_rules
@@ -134,9 +135,9 @@ def records_html(outputs_root: Path, folder: Path) -> str:
             if domain_name is not None:
                 parts.append("</tbody></table></div>")
             domain_name = name
-            parts.append(f'<h2 id="{name}">{html.escape(name)}</h2><div class="table"><table><thead><tr><th>instance'
-                         "</th><th>score</th><th>replayed now</th><th>found by</th><th>found</th><th>drawing</th>"
-                         "</tr></thead><tbody>")
+            parts.append(f'<h2 id="{html.escape(name)}">{html.escape(name)}</h2><div class="table"><table><thead><tr>'
+                         "<th>instance</th><th>score</th><th>replayed now</th><th>found by</th><th>found</th>"
+                         "<th>drawing</th></tr></thead><tbody>")
         parts.append(record_row(key, entry, folder))
     parts.append("</tbody></table></div>")
     return "\n".join(parts)
@@ -159,7 +160,8 @@ def record_row(key: str, entry: dict, folder: Path) -> str:
         domain = None
     picture = draw(entry["config"]["domain"]["name"], domain, moves, folder / "records" / key.replace("/", "_")) \
         if verified else None
-    drawing = (f'<a href="records/{picture.name}"><img class="record" src="records/{picture.name}" '
+    link = href(f"records/{picture.name}") if picture else ""
+    drawing = (f'<a href="{link}"><img class="record" src="{link}" '
                f'alt="{html.escape(key)}"></a>' if picture else f"{len(moves)} moves; no drawing")
     config = entry["config"]
     found_by = " ".join(f"{k}={config[k]}" for k in ("algorithm", "level", "N", "P") if k in config)
@@ -172,6 +174,9 @@ def record_row(key: str, entry: dict, folder: Path) -> str:
 
 
 def _instance_name(options: dict) -> str:
-    """``domain.board=...`` (or the domain's own instance option) from a record's options."""
+    """``domain.board=...`` (or the domain's own instance option) from a record's options; a
+    domain no code knows (a record shared from elsewhere) is named as the record names it."""
+    if options["name"] not in DOMAINS:
+        return f"{options['name']} (no domain of this name here)"
     option = DOMAINS[options["name"]].instance_option
     return f"{options['name']}, domain.{option}={options.get(option)}" if option else options["name"]

@@ -18,6 +18,7 @@ import html
 import math
 import re
 from pathlib import Path
+from urllib.parse import quote
 
 import matplotlib.pyplot as plt
 import pandas as pd
@@ -27,6 +28,7 @@ import plotly.io as pio
 from analysis.palette import KEY_GREY, column_colour
 from analysis.report import REPORTS, Figure, Runs, Table, variant_key
 from analysis.stats import t_interval
+from analysis.tables import markdown_text
 from experiments.experiment import Experiment
 from nrpa.errors import InputError
 
@@ -43,6 +45,12 @@ def number(value, spec: str = ".5g") -> str:
 def values(series) -> list:
     """A column as a JSON list: NaN and infinities become null (plotly leaves a gap)."""
     return [None if pd.isna(v) or math.isinf(v) else float(v) for v in series]
+
+
+def href(path: str) -> str:
+    """A file name (or relative path) of the site as an href or src attribute's value:
+    percent-encoded, so that no character of it (a record's key, a name) ends the attribute."""
+    return html.escape(quote(str(path)))
 
 
 def inline(text: str) -> str:
@@ -74,8 +82,8 @@ def markdown_html(text: str, labels: list[str], missing: list[str]) -> str:
 
 
 def pipe_table(lines: list[str], labels: list[str], missing: list[str]) -> str:
-    def cells(line: str) -> list[str]:
-        return [cell.strip() for cell in line.strip().strip("|").split("|")]
+    def cells(line: str) -> list[str]:  # split at the pipes that markdown_cell did not escape
+        return [markdown_text(cell.strip()) for cell in re.split(r"(?<!\\)\|", line.strip().strip("|"))]
 
     heading, rows = cells(lines[0]), [cells(line) for line in lines[2:]]  # lines[1]: the |---| rule
 
@@ -103,8 +111,13 @@ def pipe_table(lines: list[str], labels: list[str], missing: list[str]) -> str:
 # --- figures ----------------------------------------------------------------------------
 
 def figure_html(figure_id: str, figure: go.Figure) -> str:
-    """The figure's div and its JSON payload (``</`` escaped: the JSON sits in a script)."""
-    payload = pio.to_json(figure, validate=True).replace("</", "<\\/")
+    """The figure's div and its JSON payload; in the payload, which sits in a script element,
+    ``<``, ``>`` and ``&`` are JSON's \\u escapes (they occur in strings only): no text of it, a
+    column's name or a hover text, can close the element or open another."""
+    payload = pio.to_json(figure, validate=True)
+    for character in "<>&":
+        payload = payload.replace(character, f"\\u{ord(character):04x}")
+    figure_id = html.escape(figure_id)
     return (f'<div class="figure" id="{figure_id}"></div>\n'
             f'<script type="application/json" class="figure-data" data-target="{figure_id}">{payload}</script>')
 
@@ -330,8 +343,8 @@ def section_html(experiment: Experiment, runs: Runs, outputs: list | None, error
 
     def image(suffix: str, alt: str) -> str:
         paths = static[suffix].write(folder / "img" / f"{experiment.output_name}{suffix}")
-        links = " · ".join(f'<a href="img/{p.name}">{p.suffix[1:].upper()}</a>' for p in paths)
-        return (f'<figure><img src="img/{paths[0].name}" alt="{html.escape(alt)}">'
+        links = " · ".join(f'<a href="{href(f"img/{p.name}")}">{p.suffix[1:].upper()}</a>' for p in paths)
+        return (f'<figure><img src="{href(f"img/{paths[0].name}")}" alt="{html.escape(alt)}">'
                 f"<figcaption>{links}</figcaption></figure>")
 
     parts = []

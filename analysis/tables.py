@@ -1,10 +1,44 @@
 """Tables of checkpoint statistics beside the published values (read by
-experiments/published.py), as CSV and Markdown."""
+experiments/published.py), as CSV and Markdown; the one way every report writes a Markdown
+table (markdown_table), whose cells may hold a run's or a record's text."""
 
 from __future__ import annotations
 
+import html
+import re
+
 import numpy as np
 import pandas as pd
+
+# What a Markdown table cell cannot hold as it is: a pipe or a line break ends the cell or the
+# row, and mkdocs (docs/results/) and GitHub pass raw HTML through; the results site reads the
+# cells back with markdown_text and escapes them itself (analysis/site_sections.py).
+_CELL_ESCAPES = {"&": "&amp;", "<": "&lt;", ">": "&gt;", "|": "\\|", "\r\n": " ", "\n": " ", "\r": " "}
+_CELL_SPECIAL = re.compile("|".join(map(re.escape, _CELL_ESCAPES)))
+
+
+def markdown_cell(value):
+    """``value`` as a Markdown table cell: a string with its pipes, line breaks and HTML's
+    special characters escaped (any other value as it is, for to_markdown to format)."""
+    if not isinstance(value, str):
+        return value
+    return _CELL_SPECIAL.sub(lambda match: _CELL_ESCAPES[match.group(0)], value)
+
+
+def markdown_text(cell: str) -> str:
+    """A cell of a table markdown_table wrote, as the text it holds (markdown_cell undone)."""
+    return html.unescape(cell.replace("\\|", "|"))
+
+
+def markdown_table(frame: pd.DataFrame, **options) -> str:
+    """``frame`` as a Markdown (pipe) table, every text cell, column name and row label through
+    markdown_cell; ``options``: DataFrame.to_markdown's (index, floatfmt)."""
+    escaped = frame.rename(columns=markdown_cell, index=markdown_cell)
+    escaped = escaped.rename_axis(index=markdown_cell(escaped.index.name))
+    for position, kind in enumerate(escaped.dtypes):
+        if kind == object or pd.api.types.is_string_dtype(kind):
+            escaped.isetitem(position, escaped.iloc[:, position].map(markdown_cell))
+    return escaped.to_markdown(**options)
 
 
 def published_at(reference: pd.DataFrame | None, column: str, checkpoint: float) -> float:
@@ -42,4 +76,4 @@ def markdown(table: pd.DataFrame, *, axis_name: str, caption: str) -> str:
         wide[variant] = cells
     checkpoints = table[table["variant"] == variants[0]]["checkpoint"]
     frame = pd.DataFrame(wide, index=pd.Index([f"{c:g}" for c in checkpoints], name=axis_name))
-    return f"{caption}\n\n{frame.to_markdown()}\n"
+    return f"{caption}\n\n{markdown_table(frame)}\n"
