@@ -1,7 +1,8 @@
 """Every quote of the claim files is the paper's own words: a paraphrase cannot pass for a quote.
 
-The papers' texts are not part of the project; this reads them from ../shared/papers/ beside the
-checkout and is skipped without them. A quote may cut the paper's text with "[...]": its pieces
+The papers' texts are not part of the project: this reads them as plain text (one file a paper,
+named as in TEXT_OF) from the folder NRPA_PAPERS names, by default shared/papers beside the
+checkout, and is skipped without them. A quote may cut the paper's text with "[...]": its pieces
 must then appear in that order. The comparison ignores what a text extraction changes and a
 reader does not see: spaces and line breaks, hyphens (a word split at a line end), typographic
 quotes and ligatures (Unicode NFKC), and the extraction's markup of formulas and emphasis ($, *,
@@ -9,15 +10,17 @@ _ and the LaTeX names of Greek letters), so "δ = 3" matches "$\\delta = 3$" and
 The published numbers a claim reads go in its source's `figures`, which is not a quote.
 """
 
+import os
 import re
 import unicodedata
+from pathlib import Path
 
 import pytest
 
 from analysis.claims import load_claims, load_not_tested
 from tests.conftest import PROJECT_ROOT
 
-PAPERS = PROJECT_ROOT.parent / "shared" / "papers"
+PAPERS = Path(os.environ.get("NRPA_PAPERS", PROJECT_ROOT.parent / "shared" / "papers"))
 # each claim file's paper; the observations quote any of the five, GNRPA's papers are not among them
 TEXT_OF = {"selective": "nrpa_selective_policies_2016.txt", "stabilized": "stabilized_nrpa_2020.txt",
            "distributed": "distributed_nrpa_samegame_2017.txt", "morpion": "deep_rl_morpion_solitaire.txt",
@@ -25,7 +28,7 @@ TEXT_OF = {"selective": "nrpa_selective_policies_2016.txt", "stabilized": "stabi
 ANY_PAPER = {"observations"}
 LATEX = {"delta": "δ", "alpha": "α", "infty": "∞", "times": "×", "leq": "≤", "geq": "≥", "pm": "±", "sigma": "σ"}
 
-pytestmark = pytest.mark.skipif(not PAPERS.is_dir(), reason="the papers' texts (../shared/papers) are not here")
+needs_papers = pytest.mark.skipif(not PAPERS.is_dir(), reason=f"the papers' texts are not in {PAPERS} (NRPA_PAPERS)")
 
 
 def normalized(text: str) -> str:
@@ -63,6 +66,7 @@ def _sources():
     return texts, sources
 
 
+@needs_papers
 def test_every_quote_of_the_claim_files_is_in_its_papers_text():
     texts, sources = _sources()
     checked, wrong = 0, []
