@@ -86,7 +86,8 @@ def run_from_config(cfg: DictConfig) -> float:
     if cfg.root > 1:
         text += f", root x{cfg.root}"
     outcome = run_job(job, cfg.repeats * cfg.root, store, n_jobs=cfg.backend.n_jobs, backend=cfg.backend.name,
-                      address=cfg.backend.address, force=cfg.force, label=text)
+                      address=cfg.backend.address, force=cfg.force, label=text, tls=cfg.backend.tls,
+                      insecure=cfg.backend.insecure)
     _record_in_job_directory(outcome.paths)
     records = [record for path in outcome.paths if (record := store.load_or_set_aside(path)) is not None]
     if cfg.root > 1:

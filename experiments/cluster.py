@@ -89,15 +89,15 @@ def compile_member_kernels(domain_options, settings: SearchSettings) -> None:
 
 
 @contextmanager
-def cluster_client(address: str | None, members: int):
-    """A client of the cluster at ``address``, or of a loopback cluster of ``members`` worker
-    processes (one thread each) started here."""
+def cluster_client(address: str | None, members: int, security=None):
+    """A client of the cluster at ``address`` (with ``security``: experiments/dask_security.py),
+    or of a loopback cluster of ``members`` worker processes (one thread each) started here."""
     from dask.distributed import Client, LocalCluster
 
     from experiments.dask_stop import stop_cluster_runs
 
     if address:
-        with Client(address) as client:
+        with Client(address, security=security) as client:
             try:
                 yield client
             except KeyboardInterrupt:  # the members' trees stop growing (experiments.workers)

@@ -24,12 +24,24 @@ from nrpa.search import SearchSettings
 
 
 @dataclass
+class TLSConfig:
+    """The files of a TLS dask cluster's client (experiments/dask_security.py)."""
+
+    ca_file: Optional[str] = None
+    cert: Optional[str] = None
+    key: Optional[str] = None
+
+
+@dataclass
 class BackendConfig:
-    """Where the repeats run: ``loky`` (local processes) or ``dask`` (a scheduler address)."""
+    """Where the repeats run: ``loky`` (local processes) or ``dask`` (a scheduler address,
+    with TLS or on loopback unless ``insecure``: experiments/dask_security.py)."""
 
     name: str = "loky"
     n_jobs: Optional[int] = None
     address: Optional[str] = None
+    insecure: bool = False
+    tls: TLSConfig = field(default_factory=TLSConfig)
 
 
 @dataclass
@@ -142,7 +154,9 @@ def check_override_keys(arguments: list[str]) -> None:
             continue
         if head in ("backend", "starved"):
             section = BackendConfig if head == "backend" else StarvedConfig
-            valid = [f.name for f in fields(section) if f.name != "name"]
+            valid = [f.name for f in fields(section) if f.name not in ("name", "tls")]
+            if head == "backend":  # backend.tls.ca_file, ...
+                valid += [f"tls.{f.name}" for f in fields(TLSConfig)]
             if key.split(".", 1)[-1] not in valid:
                 raise InputError(f"unknown option {key!r}: "
                                  + did_you_mean(key, [f"{head}.{name}" for name in valid], "valid are"))

@@ -22,6 +22,7 @@ from experiments.experiment_targets import experiment_names
 from experiments.cli import column_of, job_from
 from experiments.config import (PublishedRate, check_override_keys, published_rate_of, register_configs,
                                 starved_rule, targets_of)
+from experiments.dask_security import cluster_security
 from experiments.runs import Job
 from experiments.store import PROJECT_ROOT, RunStore
 from nrpa.errors import InputError, did_you_mean
@@ -52,7 +53,7 @@ class Experiment:
     baseline: str | None  # speed-up tables: the label of the sequential variant
     variants: tuple[Variant, ...]
     store: RunStore
-    backend: dict  # where its runs go: run_runs' backend, address and n_jobs (worker processes; None: one per core)
+    backend: dict  # where its runs go: run_runs' backend, address, n_jobs (worker processes; None: one per core), tls, insecure
     published_rate: PublishedRate | None = None  # R of a published time table (report.published_rate)
     matched_work: bool = False  # budgets in playouts: max_time x R
     targets: tuple[float, ...] | None = None  # report.targets: the fixed-target view's scores (table unit)
@@ -139,7 +140,8 @@ def load_experiment(overrides: list[str], default_report: dict | None = None,
         baseline=spec.get("baseline"),
         variants=tuple(variants),
         store=store,
-        backend={"backend": plain.backend.name, "address": plain.backend.address, "n_jobs": plain.backend.n_jobs},
+        backend={"backend": plain.backend.name, "address": plain.backend.address, "n_jobs": plain.backend.n_jobs,
+                 "tls": OmegaConf.to_container(plain.backend.tls), "insecure": plain.backend.insecure},
         published_rate=rate,
         matched_work=bool(plain.matched_work),
         targets=targets_of(spec),
@@ -177,6 +179,8 @@ def check_command_line(overrides: list[str]) -> None:
             rate = published_rate_of(cfg.report) if cfg.report is not None else None
             column = column_of(columns, configuration) or (rate.fit_on[0] if rate is not None else None)
             RunStore(cfg.outputs_dir).check(job_from(cfg, column).domain_options.name)
+            if cfg.backend.name == "dask":  # a cluster that only its owner reaches (experiments/dask_security.py)
+                cluster_security(cfg.backend.address, cfg.backend.tls, cfg.backend.insecure)
 
 
 def _variant_config(fixed: list[str], chosen: tuple[str, ...], composed: dict):

@@ -241,7 +241,8 @@ def make_runs(wanted: list[tuple[Experiment, Variant, int]], backend: dict, forc
         records += run_runs(alone, store, label=f"{len(alone)} threaded runs", **{**backend, "n_jobs": 1})
     for cluster_store, variant, count, pending in cluster:
         outcome = run_job(variant.job, count, cluster_store, backend=backend.get("backend", "loky"),
-                          address=backend.get("address"), force=force, label=variant.label)
+                          address=backend.get("address"), force=force, label=variant.label,
+                          tls=backend.get("tls"), insecure=backend.get("insecure", False))
         records += [record for r in pending if (record := cluster_store.load_or_set_aside(outcome.paths[r]))]
     return records, found
 

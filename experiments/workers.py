@@ -7,6 +7,7 @@ were still running: the next call skips every run whose file exists and is whole
 one is moved aside and its run made again, and so is a starved one: experiments/machine.py).
 
 Ctrl-C in a dask client: experiments/dask_stop.py stops the runs on the cluster's workers.
+Which clusters a command connects to, and with which credentials: experiments/dask_security.py.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from pathlib import Path
 import joblib
 from tqdm import tqdm
 
+from experiments.dask_security import cluster_security
 from experiments.dask_stop import stop_cluster_runs
 from experiments.leaderboard import Leaderboard
 from experiments.machine import cores_needed, timed_on_wall_clock, usable_cpus, wait_for_cores
@@ -46,22 +48,26 @@ class JobOutcome:
 
 def run_job(job: Job, repeats: int, store: RunStore, *, n_jobs: int | None = None,
             backend: str = "loky", address: str | None = None, force: bool = False,
-            label: str = "runs") -> JobOutcome:
-    """Make sure repeats 0 .. repeats-1 of ``job`` are in ``store``; return their files."""
+            label: str = "runs", tls=None, insecure: bool = False) -> JobOutcome:
+    """Make sure repeats 0 .. repeats-1 of ``job`` are in ``store``; return their files.
+    ``tls``, ``insecure``: backend.tls and backend.insecure (experiments/dask_security.py)."""
     if repeats < 1:
         raise InputError(f"repeats={repeats} is out of range: it must be >= 1")
     if backend not in BACKENDS:
         raise InputError(f"backend={backend!r} is not valid: choose one of {', '.join(BACKENDS)}")
     if backend == "dask" and not address:
-        raise InputError("backend=dask needs backend.address=tcp://HOST:PORT of a running scheduler")
+        raise InputError("backend=dask needs backend.address=tls://HOST:PORT of a running scheduler "
+                         "(docs/howto/cluster.md)")
+    security = cluster_security(address, tls, insecure) if backend == "dask" else None
     paths = tuple(job.run_path(store, repeat) for repeat in range(repeats))
     pending = [repeat for repeat, path in enumerate(paths) if force or store.load_or_set_aside(path) is None]
     store.remove_stale_temporaries()
     if pending and job.settings.parallel == "cluster":
-        records = _run_on_cluster(job, pending, paths, store, address if backend == "dask" else None, label)
+        records = _run_on_cluster(job, pending, paths, store, address if backend == "dask" else None, label,
+                                  security)
     elif pending:
         records = run_runs([(job, repeat) for repeat in pending], store, n_jobs=n_jobs, backend=backend,
-                           address=address, label=label, done=repeats - len(pending))
+                           address=address, label=label, done=repeats - len(pending), tls=tls, insecure=insecure)
     else:
         records = []
     starved = sum(store.starved(record) is not None for record in records)
@@ -71,7 +77,8 @@ def run_job(job: Job, repeats: int, store: RunStore, *, n_jobs: int | None = Non
 
 
 def run_runs(runs: list[tuple[Job, int]], store: RunStore, *, n_jobs: int | None = None, backend: str = "loky",
-             address: str | None = None, label: str = "runs", done: int = 0) -> list[dict]:
+             address: str | None = None, label: str = "runs", done: int = 0, tls=None,
+             insecure: bool = False) -> list[dict]:
     """Make each (job, repeat) of ``runs`` (of one job or of several) in a pool of worker
     processes, writing each record as soon as it arrives; return the records made, in the
     order they finished. ``done``: runs of the same batch already stored (the progress bar's start).
@@ -81,12 +88,14 @@ def run_runs(runs: list[tuple[Job, int]], store: RunStore, *, n_jobs: int | None
     records returned (it cost its CPU time). Wall-clock runs on this machine (loky) go in
     batches of as many as there are workers, and no more at once than the CPUs hold (two
     2-thread runs on 2 CPUs would starve each other), each batch after the machine leaves the
-    cores it needs (machine.wait_for_cores: at most ``store.rule.wait`` seconds, then BusyMachine)."""
+    cores it needs (machine.wait_for_cores: at most ``store.rule.wait`` seconds, then BusyMachine).
+    ``tls``, ``insecure``: how a dask client connects (experiments/dask_security.py), checked first."""
+    security = cluster_security(address, tls, insecure) if backend == "dask" else None
     compile_kernels([job for job, _ in runs], n_jobs if backend == "loky" else 1)
     if len(runs) + done == 1:  # no progress bar for one run: say that it started, and how to stop it
         print(f"{label}: 1 run started (Ctrl-C stops it)", file=sys.stderr, flush=True)
     records = []
-    with _parallel_backend(backend, address) as cluster_threads, tqdm(
+    with _parallel_backend(backend, address, security) as cluster_threads, tqdm(
         total=len(runs) + done, initial=done, desc=label, unit="run",
         dynamic_ncols=True, mininterval=1.0, disable=len(runs) + done == 1,
     ) as bar:
@@ -138,7 +147,7 @@ def _numbered(index: int, job: Job, repeat: int) -> tuple[int, dict]:
 
 
 def _run_on_cluster(job: Job, pending: list[int], paths: tuple[Path, ...], store: RunStore,
-                    address: str | None, label: str) -> list[dict]:
+                    address: str | None, label: str, security=None) -> list[dict]:
     """``parallel=cluster``: the runs one after the other from this process, each spread over
     the cluster's workers (experiments/cluster.py); each record is written as it arrives."""
     from experiments.cluster import cluster_client, compile_member_kernels
@@ -146,7 +155,7 @@ def _run_on_cluster(job: Job, pending: list[int], paths: tuple[Path, ...], store
     compile_member_kernels(job.domain_options, job.settings)
     leaderboard = Leaderboard(store.root)
     records = []
-    with cluster_client(address, job.settings.threads) as client:
+    with cluster_client(address, job.settings.threads, security) as client:
         for repeat in tqdm(pending, desc=label, unit="run", dynamic_ncols=True, disable=len(pending) == 1):
             record = execute_run(job, repeat, client)
             store.write(paths[repeat], record)
@@ -202,14 +211,15 @@ def _compile_kernels_in_turn(jobs: list[Job]) -> None:
 
 
 @contextmanager
-def _parallel_backend(backend: str, address: str | None):
-    """Yields the number of worker threads of the dask cluster (None for loky)."""
+def _parallel_backend(backend: str, address: str | None, security=None):
+    """Yields the number of worker threads of the dask cluster (None for loky); ``security``:
+    the client's (experiments/dask_security.py)."""
     if backend == "loky":
         yield None
         return
     from dask.distributed import Client
 
-    with Client(address) as client, joblib.parallel_config(backend="dask"):
+    with Client(address, security=security) as client, joblib.parallel_config(backend="dask"):
         try:
             yield sum(client.nthreads().values())
         except KeyboardInterrupt:
