@@ -72,7 +72,8 @@ def search(*overrides: str, **options) -> Search:
     job = job_from(cfg, column_of(columns, given))
     store = RunStore(cfg.outputs_dir, rule=starved_rule(cfg))
     outcome = run_job(job, 1, store, n_jobs=cfg.backend.n_jobs, backend=cfg.backend.name,
-                      address=cfg.backend.address, force=cfg.force, label=label(job.settings))
+                      address=cfg.backend.address, force=cfg.force, label=label(job.settings),
+                      tls=cfg.backend.tls, insecure=cfg.backend.insecure)
     record = store.load_or_set_aside(outcome.paths[0])
     if record is None:  # a wall-clock run that other processes starved of its cores is not kept
         raise BusyMachine("the run was set aside as starved (other processes took its cores): "

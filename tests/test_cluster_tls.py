@@ -216,3 +216,21 @@ def test_a_hybrid_search_runs_through_a_tls_cluster_that_turns_strangers_away(tm
     members = [json.loads(p.read_text()) for p in (tmp_path / "runs" / "samegame").glob("*.json")]
     assert sorted(m["repeat"] for m in members) == [0, 1]
     assert all(m["config"]["parallel"]["threads"] == 2 and m["result"]["playouts"] == 100 for m in members)
+
+
+def test_the_python_api_hands_the_backends_tls_keys_to_the_runs(tmp_path, monkeypatch):
+    """analysis.api.search passes backend.tls and backend.insecure on as run.py does (without
+    them a TLS or opted-in address would be refused there)."""
+    import analysis.api
+
+    given = {}
+
+    def recorded(*args, **kwargs):
+        given.update(kwargs)
+        raise InputError("recorded")
+
+    monkeypatch.setattr(analysis.api, "run_job", recorded)
+    with pytest.raises(InputError, match="recorded"):
+        analysis.api.search("algo=nrpa", "level=1", "backend=dask", f"backend.address={REMOTE}",
+                            "backend.insecure=true", f"outputs_dir={tmp_path}")
+    assert given["insecure"] is True and set(given["tls"]) == {"ca_file", "cert", "key"}
