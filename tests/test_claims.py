@@ -10,7 +10,7 @@ import pytest
 from dataclasses import replace
 
 from analysis import verdicts
-from analysis.claims import Claim, load_claims, load_experiments
+from analysis.claims import Claim, load_claims, load_experiments, load_not_tested
 from analysis.speedup import engine_speed, published_improvements
 from nrpa.errors import InputError
 from tests.conftest import cli, run_experiment
@@ -410,3 +410,13 @@ def test_the_speedup_samples_read_the_same_k_as_the_speedup_table():
     k, samples = speedup_samples(records, "par", 1.0, resamples=50)
     assert k == pytest.approx(column_speedup(records, "par", 1.0, resamples=50)["k"]) == pytest.approx(2.0, rel=0.02)
     assert samples.shape == (50,)
+
+
+def test_a_not_tested_line_without_its_reason_is_refused_naming_the_file(tmp_path):
+    (tmp_path / "paper.yaml").write_text(
+        "paper: P\nclaims: []\nnot_tested:\n  - {where: Section 1, quote: Q, why: W}\n  - {where: Section 2, quote: Q}\n")
+    with pytest.raises(InputError, match=r"paper.yaml, not_tested entry 2: expected \{where"):
+        load_not_tested(tmp_path)
+    (tmp_path / "paper.yaml").write_text("paper: P\nclaims: []\nnot_testd: []\n")
+    with pytest.raises(InputError, match=r"unknown key\(s\) \['not_testd'\]"):
+        load_claims(tmp_path)
