@@ -53,7 +53,7 @@ from experiments.config import print_outputs
 from experiments.experiment import Experiment, experiment_names, load_experiment
 from experiments.published import load_reference
 from experiments.root_parallel import axis_trace
-from experiments.runs import game_scores
+from experiments.runs import game_count, game_scores
 from nrpa.errors import InputError, did_you_mean
 
 CLAIMS_DIR = Path(__file__).resolve().parent / "claims"
@@ -515,7 +515,7 @@ def complete_search_seconds(variant, source: Source, key: str) -> float:
     settings = variant.job.settings
     stored = source.runs.records.get(key, []) if isinstance(source, Source) else []
     if stored and complete(settings) and all(complete(SimpleNamespace(**r["settings"])) for r in stored):
-        return float(np.mean([r["result"]["cpu_seconds"] / len(game_scores(r)) for r in stored]))
+        return float(np.mean([r["result"]["cpu_seconds"] / game_count(r) for r in stored]))
     if not stored or settings.algorithm not in ("nrpa", "snrpa"):
         return math.nan
     rate = np.mean([r["result"]["playouts"] / max(r["result"]["cpu_seconds"], 1e-9) for r in stored])
@@ -1022,9 +1022,9 @@ def source_text(claim: Claim) -> str:
     return f"{claim.where}: \"{claim.quote}\"" + (f" ({claim.figures})" if claim.figures else "")
 
 
-def not_tested_lines(files: list[str] | None = None) -> list[str]:
-    """The report's last section: the papers' comparative sentences no claim tests, with why."""
-    sentences = load_not_tested(files=files)
+def not_tested_lines(sentences: list[NotTested]) -> list[str]:
+    """The report's last section: the papers' comparative sentences no claim tests
+    (load_not_tested), with why."""
     if not sentences:
         return []
     lines = ["## Sentences not tested here", "",
@@ -1126,7 +1126,7 @@ def markdown(table: pd.DataFrame, scale: str, sources: dict[str, Source], files:
                     f"{row['p_support_holm']:.2g} / {row['p_contradict_holm']:.2g} | {row['runs']} | {decide} | "
                     f"{row['detail']} | {scaled} |")
             lines.append("")
-    lines += not_tested_lines(files)
+    lines += not_tested_lines(load_not_tested(files=files))
     return "\n".join(lines) + "\n"
 
 

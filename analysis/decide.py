@@ -312,6 +312,7 @@ def write_report(table: pd.DataFrame, plan, *, scale: str, files, budget_hours: 
     protocols = ", ".join(f"{name} ({e.scale}{', matched time' if e.matched_work else ''})"
                           for name, e in experiments.items())
     papers = table[table["kind"] == "paper"]
+    untested = load_not_tested(files=files)
     compute = papers[papers["why"] == NEEDS_COMPUTE]["paper_cost_hours"]
     hardware = papers[papers["why"] == NEEDS_HARDWARE]
     lines = [
@@ -369,7 +370,7 @@ def write_report(table: pd.DataFrame, plan, *, scale: str, files, budget_hours: 
         "comparison can read more pairs. Runs are paired by repeat index: "
         "a column's runs beyond its partner's count wait for their pair, and runs of a column made under another "
         "budget (an earlier basis) are other runs, not read.",
-        f"- Sentences of the papers no claim tests: {len(load_not_tested(files=files))}, each listed at the end with "
+        f"- Sentences of the papers no claim tests: {len(untested)}, each listed at the end with "
         "why.",
         f"- Runs: {protocols}.", *starved_lines(table), "",
         ""]
@@ -396,7 +397,7 @@ def write_report(table: pd.DataFrame, plan, *, scale: str, files, budget_hours: 
                 f"{row['p_support_holm']:.2g} / {row['p_contradict_holm']:.2g} | {row['runs']} | "
                 f"{row['cpu_hours']:.2f} | {row['to_decide']} | {row['detail']} | {scaled} |")
         lines.append("")
-    lines += not_tested_lines(files)
+    lines += not_tested_lines(untested)
     stem.with_suffix(".md").write_text("\n".join(lines) + "\n")
     figure, ax = new_figure()
     figure.set_size_inches(9, 0.35 * len(table) + 1.5)

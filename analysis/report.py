@@ -66,7 +66,7 @@ from experiments.leaderboard import Leaderboard
 from experiments.machine import rate_outliers
 from experiments.published import load_reference
 from experiments.root_parallel import axis_trace, group_root_runs
-from experiments.runs import game_scores
+from experiments.runs import game_count, game_scores
 from experiments.sweep import DEFINITION, find_sweep, read_definition, sweep_of_folder
 from nrpa.domains.registry import make_domain
 from nrpa.errors import InputError, did_you_mean
@@ -472,7 +472,7 @@ def final_report(experiment: Experiment, runs: Runs, estimate) -> list[Table | F
     searches = {v.label: _search_text(v.job.settings) for v in experiment.variants}
     table.insert(1, "search", [searches[label] for label in table["variant"]])
     # the cost of a game on this engine (the median: a run's first game can carry a kernel's compile)
-    table["CPU-s a game (median)"] = [float(np.median([r["result"]["cpu_seconds"] / len(game_scores(r))
+    table["CPU-s a game (median)"] = [float(np.median([r["result"]["cpu_seconds"] / game_count(r)
                                                        for r in runs.records[label]])) for label in table["variant"]]
     if experiment.reference:
         reference = load_reference(experiment.reference)

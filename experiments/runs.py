@@ -207,6 +207,12 @@ def play_games(kernel_domain, settings: SearchSettings, bias, games: int):
     return run, section
 
 
+def game_count(record: dict) -> int:
+    """How many games a run file holds: a run of several games counts them, any other run is one."""
+    games = record["result"].get("games")
+    return 1 if games is None else int(games["count"])
+
+
 def game_scores(record: dict) -> list[float]:
     """The final scores a run file holds: one per game of a run of several games, else its best
     score. A histogram keeps no order, and a sequential test reads its samples in order (its
