@@ -58,11 +58,11 @@ install: ## create .venv: the project, its dev extras, PyTorch (NEURAL=no: none)
 	command -v chromium >/dev/null || apt-get install -y chromium || echo "chromium not installed: tests/test_site_browser.py will be skipped"
 
 # one worker process per core, each test file in one (numba compile included)
-test: ## the fast tests (about 4 minutes on 2 cores from a fresh clone)
+test: ## the fast tests (about 3 minutes on 2 cores, 8 from a fresh clone: numba compiles the kernels once)
 	$(PY) -m pytest -q -n auto --dist loadfile
 
 # kernel cache under interrupted and concurrent compiles, the threaded kernels, submitit, the site in a browser
-test-slow: ## the slow checks only (20 minutes from a fresh clone on a busy machine)
+test-slow: ## the slow checks only (about 40 minutes on 2 cores)
 	$(PY) -m pytest -q -m slow
 
 # mkdocs-material (the dev extra), --strict: a broken link or a page left out of the nav fails;

@@ -26,6 +26,7 @@ def marked_files() -> list[str]:
                   if re.search(r"^@pytest\.mark\.algorithms$", path.read_text(), re.MULTILINE))
 
 
+@pytest.mark.slow  # end to end, over 10 s
 def test_an_algorithm_added_as_the_guide_says_passes_the_fast_suite():
     files = marked_files()
     assert {"tests/test_algorithm_contract.py", "tests/test_bad_input.py", "tests/test_run_ids.py"} <= set(files)

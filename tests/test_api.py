@@ -52,6 +52,7 @@ def test_the_page_shows_a_search_and_a_comparison_and_their_command_lines():
     assert len(commands) == 2 and commands[1][0] == "-m"
 
 
+@pytest.mark.slow  # end to end, over 10 s
 def test_the_search_is_the_run_its_command_line_makes(examples):
     outputs, namespace = examples
     run = namespace["run"]
@@ -64,6 +65,7 @@ def test_the_search_is_the_run_its_command_line_makes(examples):
     assert f"run file: {run.path} (0 run(s) made, 1 already in the store)" in done.stdout
 
 
+@pytest.mark.slow  # end to end, over 10 s
 def test_the_comparison_is_a_row_per_column_axis_and_checkpoint_beside_the_paper(examples):
     outputs, namespace = examples
     table = namespace["table"]
@@ -79,6 +81,7 @@ def test_the_comparison_is_a_row_per_column_axis_and_checkpoint_beside_the_paper
     assert all(path.is_relative_to(outputs / "sweeps") for path in table.attrs["files"])
 
 
+@pytest.mark.slow  # end to end, over 10 s
 def test_the_comparison_is_the_sweep_its_command_line_makes(examples):
     outputs, _ = examples
     done = cli("run.py", *page_commands()[1], f"outputs_dir={outputs}")

@@ -226,6 +226,7 @@ def test_verify_reports_a_damaged_pack_as_failed_and_checks_the_rest(tmp_path):
     assert completed.stdout.splitlines()[-1].startswith("1 verified, 1 failed")
 
 
+@pytest.mark.slow  # end to end, over 10 s
 def test_an_experiment_run_and_reported_from_the_archive_alone(tmp_path, monkeypatch):
     """What a fresh clone does: the sweep makes no archived run, and the estimate and the
     reports' collect() count the archived runs as stored ones (the report's tables and figures

@@ -318,6 +318,7 @@ def test_the_runs_of_the_two_models_never_mix():
     assert adapters["bus_cpp"].describe()["model"].startswith("bus_cpp: waits 1..4 minutes")
 
 
+@pytest.mark.slow  # end to end, over 10 s
 def test_selective_table_2_at_smoke_scale_is_in_the_papers_unit(tmp_path):
     outputs = tmp_path / "outputs"
     root = Path(__file__).resolve().parent.parent

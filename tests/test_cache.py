@@ -136,6 +136,7 @@ def outer(n):
 CALL_OUTER = "import nrpa, tiny_kernels; print(tiny_kernels.outer(1000))"
 
 
+@pytest.mark.slow  # end to end, over 10 s
 def test_a_kernel_compiled_against_a_cached_parallel_callee_runs_when_loaded(tmp_path):
     """numba issue #9938: ``outer`` recompiled in a process that loaded ``inner`` from the
     cache used to be saved without starting the threading layer; loading it crashed."""

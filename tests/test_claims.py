@@ -130,6 +130,7 @@ def test_the_claim_files_load_and_name_known_tests_and_experiments():
     assert all(claim.pairs or claim.variant for claim in claims)
 
 
+@pytest.mark.slow  # end to end, over 10 s
 def test_the_claims_of_some_files_only_and_an_unknown_file_refused():
     assert {claim.paper for claim in load_claims(files=["gnrpa"])} == {"GNRPA (Cazenave 2020)"}
     done = cli("-m", "analysis.claims", "scale=quick", "--experiments", "--files", "gnrpa", "gnrpa_lr")
@@ -190,6 +191,7 @@ def test_every_claim_names_columns_of_its_experiment():
     assert len(load_experiments(load_claims(), ["scale=quick"])) >= 10
 
 
+@pytest.mark.slow  # end to end, over 10 s
 def test_the_claims_report_on_smoke_runs(tmp_outputs):
     run_experiment("selective_table3", tmp_outputs)
     claims = [Claim("P", "tabu-first", "tabu above no tabu", "selective_table3", "compare",
@@ -285,6 +287,7 @@ def test_a_claim_at_settings_the_runs_scale_down_names_each_gap():
     assert settings_gaps(replace(claim, kind="transfer"), source_of("distributed_fig4", "scale=quick")) == []
 
 
+@pytest.mark.slow  # end to end, over 10 s
 def test_matched_work_meets_the_papers_seconds_in_playouts_and_a_smoke_budget_does_not():
     from analysis.claims import settings_gaps
     claim = Claim("P", "late", "t > 10 above tabu", "selective_table3", "compare", pairs=(("t_gt_10", "tabu"),),
@@ -308,6 +311,7 @@ def test_complete_searches_and_unstated_settings_are_gaps():
         "the paper does not state N", "searches stopped at 12 s for the paper's complete searches"]
 
 
+@pytest.mark.slow  # end to end, over 10 s
 def test_a_column_only_the_paper_scale_has_is_a_gap_and_a_misspelt_one_an_error():
     from analysis.claims import check_columns, settings_gaps
     from experiments.experiment import load_experiment

@@ -96,6 +96,7 @@ def test_a_value_claim_tests_the_runs_against_both_ends_of_its_margin(selective_
     assert not low.paired and low.min_runs == sequential.MIN_RUNS_ONE_SAMPLE
 
 
+@pytest.mark.slow  # end to end, over 10 s
 def test_a_campaign_with_no_budget_judges_the_stored_runs_and_makes_none(selective_runs, capsys):
     before = sorted(selective_runs.glob("runs/*/*.json"))
     paths = run_campaign(["scale=smoke", f"outputs_dir={selective_runs}"], 0.0, files=["selective"])

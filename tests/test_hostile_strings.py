@@ -11,6 +11,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pandas as pd
+import pytest
 
 from analysis import site as site_module
 from analysis.site_sections import checkpoint_figure, figure_html, markdown_html
@@ -119,6 +120,7 @@ def assert_text_only(page: Path) -> None:
         assert not any(name.startswith("on") for name in attributes), f"{page.name}: {tag} {attributes}"
 
 
+@pytest.mark.slow  # end to end, over 10 s
 def test_a_site_built_from_hostile_runs_records_and_claims_shows_their_strings_as_text(tmp_path, monkeypatch):
     outputs, packs = tmp_path / "outputs", tmp_path / "archive"
     hostile_runs(outputs, packs)

@@ -54,6 +54,7 @@ def run_on_core_0(outputs, env) -> dict:
     return {"file": path.name, **json.loads(path.read_text())}
 
 
+@pytest.mark.slow  # end to end, over 10 s
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="taskset pins the run and the hog to one core")
 def test_one_run_id_gives_the_same_run_alone_and_beside_a_cpu_hog(tmp_path):
     env = {**os.environ, "NRPA_ARCHIVE": "none"}

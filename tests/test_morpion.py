@@ -354,6 +354,7 @@ def test_a_short_search_gives_a_certificate_that_replays_to_its_score():
     assert adapter.describe() == {"instance": "Morpion 5D", "variant": "5D"}
 
 
+@pytest.mark.slow  # end to end, over 10 s
 def test_morpion_table_2_at_smoke_scale_gives_its_rows_under_three_readings_and_the_best_grid(tmp_path):
     outputs = tmp_path / "outputs"
     root = Path(__file__).resolve().parent.parent

@@ -57,6 +57,7 @@ def test_a_tiny_network_overfits_a_tiny_data_set(record_games, tmp_path):
     assert curves[-1]["train_loss"] < 0.1 and curves[-1]["train_accuracy"] == 1.0
 
 
+@pytest.mark.slow  # end to end, over 10 s
 def test_a_killed_training_resumes_to_the_weights_of_an_unbroken_one(record_games, tmp_path):
     settings = TrainSettings(network="resnet", representation="R2", epochs=4, batch_size=8, decay_every=2,
                              validation=0.5, seed=3)
@@ -292,6 +293,7 @@ def test_neural_nmcs_level_0_keeps_the_best_of_its_playouts():
     assert (moves, score) == (sampled.sequences[best], sampled.scores[best]) and len(set(sampled.scores)) > 1
 
 
+@pytest.mark.slow  # end to end, over 10 s
 def test_neural_nmcs_1c_is_the_best_sequence_of_nmcs_1s_first_step():
     """The paper's NeuralNMCS(1)c: NMCS(1) "early stopped": every legal move of the start is
     tried with its playouts, and the best sequence found is the game (no move-by-move search)."""

@@ -191,6 +191,7 @@ def test_a_neural_claim_on_a_column_neither_source_has_is_refused_before_any_wor
         load_experiments([claim], ["scale=smoke"])
 
 
+@pytest.mark.slow  # end to end, over 10 s
 def test_every_claim_of_the_neural_file_is_scaled_down_at_quick_scale(tmp_path):
     """The quick scale trains 10 epochs on games scoring 68 and up, and runs Expert Iteration
     2.5 minutes a row: every claim reads "not judged at the paper's settings"."""

@@ -38,6 +38,7 @@ def deterministic(record):
             record["trace"]["playouts"], record["trace"]["score"], record["certificate"]["moves"])
 
 
+@pytest.mark.slow  # end to end, over 10 s
 def test_a_smoke_sweep_of_table_4_makes_its_runs_once_and_reports_beside_the_paper(tmp_outputs):
     sweep = ["run.py", "-m", "experiment=stabilized_table4", "scale=smoke"]
     first = command(*sweep, outputs=tmp_outputs)
@@ -327,6 +328,7 @@ def test_the_estimate_counts_the_runs_of_each_scale(tmp_outputs):
     assert "24 runs in all" in quick.stdout
 
 
+@pytest.mark.slow  # end to end, over 10 s
 def test_figure_4_sweeps_the_papers_thread_counts_at_paper_scale_and_keeps_its_column_names(tmp_outputs):
     from hydra import compose, initialize_config_dir
     from hydra.core.plugins import Plugins
@@ -352,6 +354,7 @@ def test_figure_4_sweeps_the_papers_thread_counts_at_paper_scale_and_keeps_its_c
     assert "strategy=leaf_shared threads=2" in labels["quick"]
 
 
+@pytest.mark.slow  # end to end, over 10 s
 def test_figure_3_runs_complete_level_4_executions_at_paper_scale_and_budgets_below(tmp_outputs):
     from experiments.experiment import load_experiment
 

@@ -40,6 +40,7 @@ def test_every_experiment_composes_at_every_scale(name, scale):
     assert experiment.reference is None or (REFERENCE / experiment.reference).exists()
 
 
+@pytest.mark.slow  # end to end, over 10 s
 def test_selective_table_3_runs_its_four_playout_rules_at_smoke_scale(tmp_outputs):
     sweep = command("run.py", "-m", "experiment=selective_table3", "scale=smoke", outputs=tmp_outputs)
     assert sweep.returncode == 0, sweep.stderr

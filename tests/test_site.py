@@ -138,6 +138,7 @@ def test_every_experiment_has_a_page():
         page_of("newpaper_table1")
 
 
+@pytest.mark.slow  # end to end, over 10 s
 def test_the_site_has_its_pages_and_the_export(site):
     assert sorted(path.name for path in site.glob("*.html")) == [
         "claims.html", "index.html", "records.html", "stabilized.html"]
@@ -146,6 +147,7 @@ def test_the_site_has_its_pages_and_the_export(site):
     assert sorted(set(runs["variant"])) == sorted(COLUMNS)
 
 
+@pytest.mark.slow  # end to end, over 10 s
 def test_every_link_and_image_resolves_to_a_file_of_the_site(site):
     pages = {path.name: Links(path.read_text()) for path in site.glob("*.html")}
     docs = docs_link(site)
@@ -193,6 +195,7 @@ def test_make_site_builds_the_documentation_first():
     assert docs < next(i for i, line in enumerate(lines) if "analysis.site" in line)
 
 
+@pytest.mark.slow  # end to end, over 10 s
 def test_figure_payloads_follow_their_schema_and_hover_with_the_cells_values(site):
     page = (site / "stabilized.html").read_text()
     payloads = figure_payloads(section(page, EXPERIMENT))
@@ -236,6 +239,7 @@ def test_the_report_figures_and_the_site_share_one_palette():
     assert payload_problems({"data": [{"type": "scatter", "x": [1], "y": []}], "layout": {}}) != []
 
 
+@pytest.mark.slow  # end to end, over 10 s
 def test_matched_work_runs_get_their_own_section_beside_the_plain_runs(site):
     page = (site / "stabilized.html").read_text()
     matched = section(page, f"{EXPERIMENT}_work")
@@ -250,6 +254,7 @@ def test_matched_work_runs_get_their_own_section_beside_the_plain_runs(site):
     assert len(set(runs.loc[runs["variant"] == "NRPA", "run_id"])) == 4  # 2 plain, 2 at matched work
 
 
+@pytest.mark.slow  # end to end, over 10 s
 def test_a_column_without_runs_shows_as_missing_and_not_as_a_line(site):
     page = (site / "stabilized.html").read_text()
     table4 = section(page, EXPERIMENT)
@@ -261,6 +266,7 @@ def test_a_column_without_runs_shows_as_missing_and_not_as_a_line(site):
     assert "No runs at smoke scale" in never_run and "figure-data" not in never_run
 
 
+@pytest.mark.slow  # end to end, over 10 s
 def test_the_records_are_replayed_and_drawn(site):
     page = (site / "records.html").read_text()
     for drawing in ("samegame_board_01.svg", "weakschur_K2.svg", "tsptw_rc_204.1.svg", "morpion_5D.png"):
@@ -273,6 +279,7 @@ def test_the_records_are_replayed_and_drawn(site):
     assert page.count("&#10004; verified") == 4
 
 
+@pytest.mark.slow  # end to end, over 10 s
 def test_each_claim_has_its_verdict_and_links_to_its_table(site):
     table = pd.read_csv(site.parent / "claims" / "claims_smoke.csv")
     page = (site / "claims.html").read_text()
@@ -291,6 +298,7 @@ def paper_counts(index: str) -> dict[str, dict[str, int]]:
                                    re.findall(r'data-verdict="([^"]*)">(\d+)</td>', cells)} for paper, cells in rows}
 
 
+@pytest.mark.slow  # end to end, over 10 s
 def test_the_index_leads_with_each_papers_verdict_counts_from_its_claims_report(site):
     table = pd.read_csv(site.parent / "claims" / "claims_smoke.csv")
     index = (site / "index.html").read_text()
@@ -362,6 +370,7 @@ def test_the_answers_read_each_claim_from_the_report_written_last_and_count_only
                                                                            set(), {})
 
 
+@pytest.mark.slow  # end to end, over 10 s
 def test_every_page_says_where_its_numbers_come_from(site):
     commit = code_version()["git_commit"]
     for path in site.glob("*.html"):

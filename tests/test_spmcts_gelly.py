@@ -301,6 +301,7 @@ def test_a_runs_identity_says_s_per_tree_and_the_decision_rule():
         "strategy": "shared", "level": 1, "threads": 4, "per_move": "each thread", "decision": "most simulated"}
 
 
+@pytest.mark.slow  # end to end, over 10 s
 def test_the_experiment_has_gellys_columns_at_quick_and_paper_scale():
     def columns(scale):
         experiment = load_experiment(["experiment=spmcts_speedup", f"scale={scale}"])

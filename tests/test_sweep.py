@@ -35,6 +35,7 @@ def best_by_hand(record: dict, checkpoint: float) -> float:
     return max((s for p, s in zip(trace["cpu_seconds"], trace["score"]) if p <= checkpoint), default=math.nan)
 
 
+@pytest.mark.slow  # end to end, over 10 s
 def test_a_sweep_prints_its_cost_runs_in_one_pool_and_ends_in_its_report(swept):
     outputs, done = swept
     lines = done.stdout.splitlines()
@@ -76,6 +77,7 @@ def test_a_sweep_prints_its_cost_runs_in_one_pool_and_ends_in_its_report(swept):
     assert first == pytest.approx(np.mean(by_hand))
 
 
+@pytest.mark.slow  # end to end, over 10 s
 def test_the_sweep_runs_again_makes_nothing_and_its_report_is_rebuilt_from_its_folder_or_name(swept):
     outputs, first = swept
     again = cli("run.py", "-m", *OVERRIDES, f"outputs_dir={outputs}")
@@ -94,6 +96,7 @@ def test_the_sweep_runs_again_makes_nothing_and_its_report_is_rebuilt_from_its_f
     assert unknown.returncode == 2 and f"(sweeps there: {name})" in unknown.stderr
 
 
+@pytest.mark.slow  # end to end, over 10 s
 def test_make_export_finds_the_sweeps_runs(swept):
     outputs, _ = swept
     done = cli("-m", "analysis.export", "scale=smoke", f"outputs_dir={outputs}")
@@ -151,6 +154,7 @@ def test_a_long_sweep_asks_before_it_starts_and_makes_nothing_when_told_no(termi
     assert not list(tmp_path.glob("runs/*/*.json"))
 
 
+@pytest.mark.slow  # end to end, over 10 s
 def test_against_runs_the_sweep_on_the_experiments_settings_beside_its_columns_and_published_values(tmp_path):
     overrides = ["algo=snrpa", "P=8,12", "scale=smoke"]
     done = cli("run.py", "-m", *overrides, "against=stabilized_table4", f"outputs_dir={tmp_path}")

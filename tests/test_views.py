@@ -97,6 +97,7 @@ def smoke_outputs(tmp_path_factory):
     return outputs
 
 
+@pytest.mark.slow  # end to end, over 10 s
 def test_a_time_table_report_gives_the_ert_table_and_the_ecdf(smoke_outputs):
     table = pd.read_csv(smoke_outputs / "tables" / "selective_table3_smoke_targets.csv")
     published = pd.read_csv(PROJECT_ROOT / "analysis" / "reference" / "selective_table3_samegame_board1.csv")
@@ -111,6 +112,7 @@ def test_a_time_table_report_gives_the_ert_table_and_the_ecdf(smoke_outputs):
     assert "expected running time ERT" in (smoke_outputs / "tables" / "selective_table3_smoke_targets.md").read_text()
 
 
+@pytest.mark.slow  # end to end, over 10 s
 def test_given_targets_are_the_same_for_every_column_in_the_tables_unit(tmp_path, smoke_outputs):
     outputs = tmp_path / "outputs"
     shutil.copytree(smoke_outputs / "runs", outputs / "runs")
@@ -125,6 +127,7 @@ def test_targets_that_are_not_numbers_are_refused_before_any_work(tmp_outputs):
     assert done.returncode == 2 and "report.targets" in done.stderr and "Traceback" not in done.stderr
 
 
+@pytest.mark.slow  # end to end, over 10 s
 def test_a_board_table_report_gives_the_probability_of_improvement_and_the_profiles(smoke_outputs):
     improvement = pd.read_csv(smoke_outputs / "tables" / "distributed_table1_smoke_improvement.csv")
     assert improvement[["X", "Y", "boards"]].values.tolist() == [
@@ -137,6 +140,7 @@ def test_a_board_table_report_gives_the_probability_of_improvement_and_the_profi
     assert (smoke_outputs / "figures" / "distributed_table1_smoke_profile.png").exists()
 
 
+@pytest.mark.slow  # end to end, over 10 s
 def test_the_export_read_back_gives_the_means_of_the_time_tables(smoke_outputs):
     done = cli("-m", "analysis.export", *TIME_TABLE, f"outputs_dir={smoke_outputs}")
     assert done.returncode == 0, done.stderr
@@ -154,6 +158,7 @@ def test_the_export_read_back_gives_the_means_of_the_time_tables(smoke_outputs):
     assert set(final["git_commit"]) == {runs["git_commit"].iloc[0]} and (final["level"] == 4).all()
 
 
+@pytest.mark.slow  # end to end, over 10 s
 def test_the_export_read_back_gives_the_means_of_the_board_tables(smoke_outputs):
     done = cli("-m", "analysis.export", *BOARD_TABLE, f"outputs_dir={smoke_outputs}")
     assert done.returncode == 0, done.stderr

@@ -102,6 +102,7 @@ def test_a_weak_schur_certificate_prints_one_part_a_line(tmp_outputs):
     assert rules.check_partition(parts) == int(header.rstrip(")"))
 
 
+@pytest.mark.slow  # end to end, over 10 s
 def test_the_nrpa_family_experiment_on_weak_schur_runs_gnrpa_and_its_limited_repetitions(tmp_outputs):
     # conf/variant/ names the algorithms; at smoke scale each column's runs are made and tabled
     import pandas as pd
