@@ -58,7 +58,7 @@ install: ## create .venv: the project, its dev extras, PyTorch (NEURAL=no: none)
 	command -v chromium >/dev/null || apt-get install -y chromium || echo "chromium not installed: tests/test_site_browser.py will be skipped"
 
 # one worker process per core, each test file in one (numba compile included)
-test: ## the fast tests (about 3 minutes on 2 cores, 8 from a fresh clone: numba compiles the kernels once)
+test: ## the fast tests (3 min on 2 cores; about 8 from a fresh clone)
 	$(PY) -m pytest -q -n auto --dist loadfile
 
 # kernel cache under interrupted and concurrent compiles, the threaded kernels, submitit, the site in a browser

@@ -211,6 +211,7 @@ def decide_table(claims: list[Claim], sources: dict[str, PrefixSource], cap: int
     the verdict, the runs behind it (paired runs, CPU-seconds), and for an undecided claim
     the runs per column that would decide it (inf: more than ``cap``, or no effect)."""
     rows = []
+    column_costs = {}  # claim -> [(runs, mean CPU-seconds a run)] per column, to price the runs that would decide it
     for claim in claims:
         source = sources[claim.experiment]
         about = claim_columns(claim, source)
@@ -223,6 +224,8 @@ def decide_table(claims: list[Claim], sources: dict[str, PrefixSource], cap: int
         else:
             keys = columns(claim, source)
             runs, cpu = min(len(source.costs[k]) for k in keys), sum(sum(source.costs[k]) for k in keys)
+            column_costs[claim.id] = [(len(source.costs[k]), float(np.mean(source.costs[k])) if source.costs[k] else math.nan)
+                                      for k in keys]
             starved = starved_text(source.runs, keys)
         row = {**about, "columns": keys, "runs": runs, "cpu_seconds": cpu, "_evidence": None, "min_runs": None,
                "starved": starved}
@@ -242,7 +245,18 @@ def decide_table(claims: list[Claim], sources: dict[str, PrefixSource], cap: int
     table["runs_to_decide"] = [
         sequential.runs_to_decide(e, undecided, cap, int(m)) if v == "inconclusive" else math.nan
         for e, v, m in zip(table["_evidence"], campaign_verdicts(table), table["min_runs"])]
+    table["cpu_hours_to_decide"] = [cpu_hours_to_reach(needed, column_costs.get(claim, []))
+                                    for claim, needed in zip(table["claim"], table["runs_to_decide"])]
     return table.drop(columns=["_evidence"])
+
+
+def cpu_hours_to_reach(needed: float, column_costs) -> float:
+    """CPU-hours of the runs that bring every column to ``needed`` runs: each column's missing
+    runs at its own CPU-seconds a run (``column_costs``: (runs, mean CPU-seconds a run) per
+    column; a claim's columns can hold unequal counts). NaN when no number of runs is given."""
+    if not math.isfinite(needed):
+        return math.nan
+    return sum(max(0.0, needed - runs) * cost for runs, cost in column_costs) / 3600
 
 
 def campaign_verdicts(table: pd.DataFrame) -> list[str]:
@@ -291,7 +305,7 @@ def to_decide(row) -> str:
                 f"conf/neural_morpion.yaml, then `make {MAKE_TARGETS[NEURAL[row['experiment']]]}`")
     if not math.isfinite(row["runs_to_decide"]):
         return "no effect to detect" if not (effect == effect and effect != 0) else f"more than the cap of {row['cap']} runs per column"
-    more = (row["runs_to_decide"] - row["runs"]) * row["cpu_seconds"] / max(row["runs"], 1) / 3600
+    more = row["cpu_hours_to_decide"]
     cost = f"~{more:,.1f} CPU-h more" if more >= 0.1 else f"~{more * 60:,.0f} CPU-min more"
     return f"~{row['runs_to_decide']:,.0f} runs per column ({cost})"
 

@@ -2,6 +2,7 @@
 (analysis/campaign.py) on real smoke runs: the contrasts against the run files by hand,
 runs read as prefixes, the report, and `make claims BUDGET=...` end to end."""
 
+import math
 import subprocess
 
 import numpy as np
@@ -168,3 +169,13 @@ def test_a_matched_work_column_without_runs_is_priced_at_the_published_engines_t
     expected = variant.job.settings.max_playouts / experiment.published_rate.R
     assert budget_of(variant, experiment.published_rate) == pytest.approx(expected)
     assert expected == pytest.approx(163.84, rel=0.01)  # t x R playouts at R: the published 163.84 s
+
+
+
+def test_the_runs_that_would_decide_a_claim_are_priced_column_by_column():
+    """Columns of unequal counts (a claim's 30-run columns beside a 200-run one): only the short
+    columns' missing runs cost, each at its own column's CPU a run."""
+    columns = [(30, 10.0), (200, 20.0), (30, 5.0)]  # (runs, CPU-s a run)
+    assert decide.cpu_hours_to_reach(47, columns) == pytest.approx((17 * 10.0 + 17 * 5.0) / 3600)
+    assert decide.cpu_hours_to_reach(250, columns) == pytest.approx((220 * 10.0 + 50 * 20.0 + 220 * 5.0) / 3600)
+    assert math.isnan(decide.cpu_hours_to_reach(math.inf, columns))
