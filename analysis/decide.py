@@ -190,7 +190,9 @@ def _gain(claim: Claim, source: PrefixSource, unit: float) -> tuple[list[sequent
     axis, unit_name = ("playouts", "playouts") if rate else (source.time_axis, "s")
     check_basis(claim, time_reading(axis, rate))
     start = rate.work(claim.start, claim.variant) if rate else claim.start
-    last = source.last(axis, claim.variants())
+    # a playout budget is the paper's work rounded to a whole playout: the runs reach the last
+    # doubling within half a playout (as analysis.claims.checkpoint_times reads them)
+    last = source.last(axis, claim.variants()) + (0.5 if rate else 0.0)
     checkpoints = doubling_checkpoints(start, last)
     if len(checkpoints) < 3:
         raise NotJudged(f"needs 2 doublings from {start:g} {unit_name}; the runs end at {last:g} {unit_name}")

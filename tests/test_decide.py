@@ -179,3 +179,15 @@ def test_the_runs_that_would_decide_a_claim_are_priced_column_by_column():
     assert decide.cpu_hours_to_reach(47, columns) == pytest.approx((17 * 10.0 + 17 * 5.0) / 3600)
     assert decide.cpu_hours_to_reach(250, columns) == pytest.approx((220 * 10.0 + 50 * 20.0 + 220 * 5.0) / 3600)
     assert math.isnan(decide.cpu_hours_to_reach(math.inf, columns))
+
+
+def test_a_gain_at_matched_time_reads_up_to_the_last_doubling_the_runs_were_budgeted_for(selective_runs):
+    """A budget is the paper's work rounded to a whole playout, so the last doubling (0.08 s at
+    smoke scale) can sit a fraction of a playout past the runs' end: it is still read."""
+    claim = Claim("O", "g", "tabu's gain per doubling is roughly constant", "selective_table3", "gain",
+                  basis="equal time", variant="tabu", start=0.01)
+    source = decide.PrefixSource(experiment_of(selective_runs, [claim]), cap=200)
+    rate = source.experiment.published_rate
+    _, where, _ = decide.contrasts(claim, source)
+    assert where.startswith("4 checkpoints, ")  # 0.01, 0.02, 0.04, 0.08 s of the paper's work for tabu
+    assert where.endswith(f"-{rate.work(0.08, 'tabu'):g} playouts")
