@@ -57,6 +57,9 @@ from experiments.runs import game_count, game_scores
 from nrpa.errors import InputError, did_you_mean
 
 CLAIMS_DIR = Path(__file__).resolve().parent / "claims"
+# A matched-time run's budget is the paper's work for it (t x R x rho playouts) rounded to a whole
+# playout, so its runs reach that work within half a playout: checkpoints are read that far on.
+ROUNDED_BUDGET_SLACK = 0.5
 TESTS = ("compare", "value", "total", "gain", "speedup")
 # The fixed-n report's two readings of a claim on a published time table: our runs at the
 # published CPU-seconds, and at matched time (each column at t x R x rho(column) playouts).
@@ -612,9 +615,9 @@ def checkpoint_times(claim: Claim, source: Source, axis: str, rate=None) -> tupl
         def position(t: float, label: str) -> float:  # every column at the same t
             return t
     else:
-        # the published seconds every column's runs reach: a column's fewest playouts over its R x rho (a
-        # budget is t x R x max(1, rho) rounded to a whole playout: half a playout more reads the same runs)
-        last = min((source.last("playouts", [label]) + 0.5) / rate.work(1.0, label) for label in labels)
+        # the published seconds every column's runs reach: a column's fewest playouts over its R x rho
+        last = min((source.last("playouts", [label]) + ROUNDED_BUDGET_SLACK) / rate.work(1.0, label)
+                   for label in labels)
         published = source.reference["time"].to_numpy(dtype=float)
         position = rate.work
     wanted = published if claim.at == "every" else [published[-1]] if claim.at == "last" else list(claim.at)

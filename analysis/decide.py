@@ -37,9 +37,9 @@ import pandas as pd
 from analysis import sequential, verdicts
 from analysis.claims import (
     KIND_SECTIONS, MAKE_TARGETS, NEURAL, SCALED_DOWN, Claim, NeuralSource, NotJudged, Refused, Source, apply_settings,
-    NEEDS_COMPUTE, NEEDS_HARDWARE, UNSTATED, check_basis, checkpoint_times, claim_cells, claim_columns, claim_variants,
-    counts_line, effect_cells, evidence_columns, experiment_of, final_reading, pair_name, published_difference,
-    time_reading, with_evidence_columns,
+    NEEDS_COMPUTE, NEEDS_HARDWARE, ROUNDED_BUDGET_SLACK, UNSTATED, check_basis, checkpoint_times, claim_cells,
+    claim_columns, claim_variants, counts_line, effect_cells, evidence_columns, experiment_of, final_reading,
+    pair_name, published_difference, time_reading, with_evidence_columns,
 )
 from analysis.report import FIRST_PLAYOUTS, Runs, machine_counts, variant_key
 from analysis.stats import best_at, doubling_checkpoints
@@ -190,9 +190,8 @@ def _gain(claim: Claim, source: PrefixSource, unit: float) -> tuple[list[sequent
     axis, unit_name = ("playouts", "playouts") if rate else (source.time_axis, "s")
     check_basis(claim, time_reading(axis, rate))
     start = rate.work(claim.start, claim.variant) if rate else claim.start
-    # a playout budget is the paper's work rounded to a whole playout: the runs reach the last
-    # doubling within half a playout (as analysis.claims.checkpoint_times reads them)
-    last = source.last(axis, claim.variants()) + (0.5 if rate else 0.0)
+    # the runs reach the last doubling within a rounded budget's slack, as checkpoint_times reads them
+    last = source.last(axis, claim.variants()) + (ROUNDED_BUDGET_SLACK if rate else 0.0)
     checkpoints = doubling_checkpoints(start, last)
     if len(checkpoints) < 3:
         raise NotJudged(f"needs 2 doublings from {start:g} {unit_name}; the runs end at {last:g} {unit_name}")
