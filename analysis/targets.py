@@ -51,3 +51,25 @@ def runtime_ecdf(hits, grid) -> np.ndarray:
     shape; +inf: never) that are at most that point."""
     flat = np.sort(np.asarray(hits, dtype=float).ravel())
     return np.searchsorted(flat, np.asarray(grid, dtype=float), side="right") / flat.size
+
+
+def budget_for_mean(best, grid, target) -> float:
+    """The first point of ``grid`` at which the mean over runs of the best score so far
+    (``best``: runs x grid, analysis.stats.best_at of each run) is at least ``target``: the
+    budget at which these runs, cut there, would average the target (a published mean made
+    under an unstated budget). +inf when the mean never reaches it; a point where some run has
+    no score yet (NaN) has no mean and does not count."""
+    best = np.asarray(best, dtype=float)
+    mean = best.mean(axis=0)  # NaN wherever a run has no score yet
+    reached = np.flatnonzero(mean >= target)
+    return float(np.asarray(grid, dtype=float)[reached[0]]) if reached.size else np.inf
+
+
+def bootstrap_budget_for_mean(best, grid, target, resamples: int = 2000, seed: int = 0) -> tuple[float, float]:
+    """The 95% percentile bootstrap interval of budget_for_mean, the runs resampled with
+    replacement (Efron and Tibshirani 1993, ch. 13); ``seed`` makes it repeatable."""
+    best = np.asarray(best, dtype=float)
+    rng = np.random.default_rng(seed)
+    draws = [budget_for_mean(best[rng.integers(0, len(best), len(best))], grid, target) for _ in range(resamples)]
+    low, high = np.percentile(draws, [2.5, 97.5])
+    return float(low), float(high)

@@ -1,0 +1,78 @@
+"""At what budget would our runs average a published mean? For a row whose paper states no
+budget per game (the Morpion paper's NRPA(3): "no time limit" is our reading, and Table 3's
+"avg. game time 16:40" is exactly 1,000 s), the budget at which our complete runs, cut
+there, average the published mean: read off each run's trace of improvements.
+
+    python -m analysis.budget_fit experiment=morpion_table2 scale=paper --column "NRPA(3)" --target 68.2
+
+prints, per column, its runs, the budget (on the playouts axis, or --axis cpu_seconds) at
+which the mean best score so far first reaches the target, its 95% bootstrap interval (runs
+resampled), and the mean at the end of the runs. The budget is read on a grid of 100 points
+a decade (2.3% apart), from the first position any run records to the longest run's end.
+Scores are the run files' (the kernel's unit). Never runs a search.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+import numpy as np
+
+from analysis.report import collect
+from analysis.stats import best_at
+from analysis.targets import bootstrap_budget_for_mean, budget_for_mean
+from experiments.config import exit_on_input_error
+from experiments.experiment import load_experiment
+from experiments.root_parallel import axis_trace
+from nrpa.errors import InputError, did_you_mean
+
+AXES = ("playouts", "cpu_seconds", "wall_seconds")
+POINTS_A_DECADE = 100
+
+
+def fit(overrides: list[str], columns: list[str], target: float, axis: str) -> list[dict]:
+    """One row per column: runs, budget, its bootstrap interval, the final mean."""
+    if axis not in AXES:
+        raise InputError(f"--axis {axis}: {did_you_mean(axis, AXES)}")
+    runs = collect(load_experiment(overrides))
+    for column in columns:
+        if column not in runs.records:
+            raise InputError(f"--column {column!r}: {did_you_mean(column, sorted(runs.records))}")
+    rows = []
+    for column in columns:
+        traces = [axis_trace(record, axis) for record in runs.records[column]]
+        traces = [(positions, scores) for positions, scores in traces if len(positions)]
+        if not traces:
+            raise InputError(f"--column {column!r}: no runs with a trace at this scale")
+        first = min(positions[0] for positions, _ in traces)
+        last = max(positions[-1] for positions, _ in traces)
+        decades = np.log10(last / max(first, 1e-12))
+        grid = np.logspace(np.log10(max(first, 1e-12)), np.log10(last), int(decades * POINTS_A_DECADE) + 2)
+        best = np.array([best_at(positions, scores, grid) for positions, scores in traces])
+        low, high = bootstrap_budget_for_mean(best, grid, target)
+        rows.append({"column": column, "runs": len(traces), "budget": budget_for_mean(best, grid, target),
+                     "low": low, "high": high, "final_mean": float(best[:, -1].mean())})
+    return rows
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("overrides", nargs="+", help="experiment=NAME scale=S, and any other overrides")
+    parser.add_argument("--column", action="append", required=True, help="a column's label (repeatable)")
+    parser.add_argument("--target", type=float, required=True, help="the published mean, in the run files' unit")
+    parser.add_argument("--axis", default="playouts", help=f"one of {', '.join(AXES)}")
+    arguments = parser.parse_args(argv)
+    try:
+        rows = fit(arguments.overrides, arguments.column, arguments.target, arguments.axis)
+    except InputError as error:
+        exit_on_input_error(error)
+    for row in rows:
+        print(f"{row['column']}: {row['runs']} runs average {arguments.target:g} at {row['budget']:,.0f} "
+              f"{arguments.axis} (95% bootstrap {row['low']:,.0f}-{row['high']:,.0f}); {row['final_mean']:.2f} at "
+              "the runs' end")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
