@@ -7,9 +7,11 @@ there, average the published mean: read off each run's trace of improvements.
 
 prints, per column, its runs, the budget (on the playouts axis, or --axis cpu_seconds) at
 which the mean best score so far first reaches the target, its 95% bootstrap interval (runs
-resampled), and the mean at the end of the runs. The budget is read on a grid of 100 points
-a decade (2.3% apart), from the first position any run records to the longest run's end.
-Scores are the run files' (the kernel's unit). Never runs a search.
+resampled), and the mean at the end of the runs. The budget is exact: the mean changes only
+where some run improves, so it is read at every position any run's trace records. Runs of one
+game only: a run of several games (games > 1) records the best over its games played one
+after another, which is no game's trace. Scores are the run files' (the kernel's unit). Never
+runs a search.
 """
 
 from __future__ import annotations
@@ -25,10 +27,10 @@ from analysis.targets import bootstrap_budget_for_mean, budget_for_mean
 from experiments.config import exit_on_input_error
 from experiments.experiment import load_experiment
 from experiments.root_parallel import axis_trace
+from experiments.runs import game_count
 from nrpa.errors import InputError, did_you_mean
 
 AXES = ("playouts", "cpu_seconds", "wall_seconds")
-POINTS_A_DECADE = 100
 
 
 def fit(overrides: list[str], columns: list[str], target: float, axis: str) -> list[dict]:
@@ -41,14 +43,16 @@ def fit(overrides: list[str], columns: list[str], target: float, axis: str) -> l
             raise InputError(f"--column {column!r}: {did_you_mean(column, sorted(runs.records))}")
     rows = []
     for column in columns:
-        traces = [axis_trace(record, axis) for record in runs.records[column]]
+        records = runs.records[column]
+        several = sorted({game_count(record) for record in records} - {1})
+        if several:
+            raise InputError(f"--column {column!r}: its runs play {several[0]} games each; a budget per game "
+                             "needs runs of one game (their traces are the games')")
+        traces = [axis_trace(record, axis) for record in records]
         traces = [(positions, scores) for positions, scores in traces if len(positions)]
         if not traces:
             raise InputError(f"--column {column!r}: no runs with a trace at this scale")
-        first = min(positions[0] for positions, _ in traces)
-        last = max(positions[-1] for positions, _ in traces)
-        decades = np.log10(last / max(first, 1e-12))
-        grid = np.logspace(np.log10(max(first, 1e-12)), np.log10(last), int(decades * POINTS_A_DECADE) + 2)
+        grid = np.unique(np.concatenate([np.asarray(positions, dtype=float) for positions, _ in traces]))
         best = np.array([best_at(positions, scores, grid) for positions, scores in traces])
         low, high = bootstrap_budget_for_mean(best, grid, target)
         rows.append({"column": column, "runs": len(traces), "budget": budget_for_mean(best, grid, target),

@@ -53,23 +53,39 @@ def runtime_ecdf(hits, grid) -> np.ndarray:
     return np.searchsorted(flat, np.asarray(grid, dtype=float), side="right") / flat.size
 
 
+
 def budget_for_mean(best, grid, target) -> float:
     """The first point of ``grid`` at which the mean over runs of the best score so far
-    (``best``: runs x grid, analysis.stats.best_at of each run) is at least ``target``: the
-    budget at which these runs, cut there, would average the target (a published mean made
-    under an unstated budget). +inf when the mean never reaches it; a point where some run has
-    no score yet (NaN) has no mean and does not count."""
+    (``best``: runs x grid, analysis.stats.best_at of each run, nondecreasing along the grid) is
+    at least ``target``: the budget at which these runs, cut there, would average the target (a
+    published mean made under an unstated budget). +inf when the mean never reaches it; a point
+    where some run has no score yet (NaN) has no mean and does not count."""
     best = np.asarray(best, dtype=float)
-    mean = best.mean(axis=0)  # NaN wherever a run has no score yet
-    reached = np.flatnonzero(mean >= target)
-    return float(np.asarray(grid, dtype=float)[reached[0]]) if reached.size else np.inf
+    return _first_reaching(lambda j: best[:, j].mean(), np.asarray(grid, dtype=float), target)
 
 
 def bootstrap_budget_for_mean(best, grid, target, resamples: int = 2000, seed: int = 0) -> tuple[float, float]:
     """The 95% percentile bootstrap interval of budget_for_mean, the runs resampled with
     replacement (Efron and Tibshirani 1993, ch. 13); ``seed`` makes it repeatable."""
-    best = np.asarray(best, dtype=float)
+    best, grid = np.asarray(best, dtype=float), np.asarray(grid, dtype=float)
     rng = np.random.default_rng(seed)
-    draws = [budget_for_mean(best[rng.integers(0, len(best), len(best))], grid, target) for _ in range(resamples)]
+    draws = []
+    for _ in range(resamples):
+        rows = rng.integers(0, len(best), len(best))
+        draws.append(_first_reaching(lambda j: best[rows, j].mean(), grid, target))
     low, high = np.percentile(draws, [2.5, 97.5])
     return float(low), float(high)
+
+
+def _first_reaching(mean_at, grid: np.ndarray, target: float) -> float:
+    """The first grid point j whose ``mean_at(j)`` is at least ``target`` (NaN: not), by
+    bisection: the mean of best scores so far only rises along the grid, so the grid points
+    that reach the target are a suffix of it (a few columns read, not the whole matrix)."""
+    low, high = 0, grid.size
+    while low < high:
+        middle = (low + high) // 2
+        if mean_at(middle) >= target:
+            high = middle
+        else:
+            low = middle + 1
+    return float(grid[low]) if low < grid.size else np.inf

@@ -40,3 +40,15 @@ def test_a_mistyped_column_is_named_before_any_work(tmp_path, capsys):
                          "--column", "NRPA(4)", "--target", "68.2"])
     assert stop.value.code == 2
     assert "--column 'NRPA(4)'" in capsys.readouterr().err
+
+
+def test_the_bisection_finds_what_a_scan_of_every_point_finds():
+    rng = np.random.default_rng(7)
+    grid = np.arange(1.0, 61.0)
+    for _ in range(50):
+        best = np.maximum.accumulate(rng.integers(0, 10, (rng.integers(1, 8), grid.size)).astype(float), axis=1)
+        best[:, : rng.integers(0, 5)] = np.nan  # runs with no score yet at the first points
+        target = rng.uniform(0, 10)
+        means = best.mean(axis=0)
+        reached = np.flatnonzero(means >= target)
+        assert budget_for_mean(best, grid, target) == (grid[reached[0]] if reached.size else np.inf)
