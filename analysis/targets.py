@@ -53,7 +53,6 @@ def runtime_ecdf(hits, grid) -> np.ndarray:
     return np.searchsorted(flat, np.asarray(grid, dtype=float), side="right") / flat.size
 
 
-
 def budget_for_mean(best, grid, target) -> float:
     """The first point of ``grid`` at which the mean over runs of the best score so far
     (``best``: runs x grid, analysis.stats.best_at of each run, nondecreasing along the grid) is
