@@ -42,7 +42,7 @@ from datetime import datetime, timezone
 import joblib
 
 from analysis import decide, sequential
-from analysis.claims import (SCALED_DOWN, Claim, check_columns, claims_report, experiment_of, load_claims,
+from analysis.claims import (NOT_RUN, Claim, check_columns, claims_report, experiment_of, load_claims,
                              load_experiments, resolve, with_neural_sources)
 from analysis.report import write_report
 from experiments.config import exit_interrupted, exit_on_input_error
@@ -103,7 +103,7 @@ def plan_round(states: list[ClaimState], have: dict, cost: dict, left: float, ro
     for state in states:
         if state.verdict in ("supported", "contradicted"):
             continue
-        if state.verdict == SCALED_DOWN or not state.columns:  # runs away from the paper's settings decide
+        if state.verdict == NOT_RUN or not state.columns:  # runs away from the paper's settings decide
             # nothing of it; a claim on no column the campaign grows (the neural pipeline's results) gets none
             plan.capped.append(state.id)
             continue
@@ -290,9 +290,14 @@ def run_campaign(overrides: list[str], budget_hours: float, files: list[str] | N
     confirm(budget_hours * 3600 / workers, workers, yes)  # the budget, spent on every core: its wall time at most
     states, plan, spent = adaptive_loop(campaign.observe, campaign.make, budget_hours * 3600, cap,
                                         say=lambda line: print(line, flush=True), fill=fill)
-    return decide.write_report(campaign.table, plan, scale=scale, files=files, budget_hours=budget_hours, spent=spent,
-                        cap=cap, wall=time.time() - started, experiments=experiments,
-                        when=datetime.now(timezone.utc), code=code_version())
+    paths = decide.write_report(campaign.table, plan, scale=scale, files=files, budget_hours=budget_hours, spent=spent,
+                                cap=cap, wall=time.time() - started, experiments=experiments,
+                                when=datetime.now(timezone.utc), code=code_version())
+    if files:  # the claims of some files only: no status of every table and figure
+        return paths
+    from analysis import reproduction  # a status per published table and figure, from the report just written
+
+    return paths + reproduction.write(scale, folder=paths[0].parent, overrides=others)
 
 
 def run_fixed(overrides: list[str], files: list[str] | None = None, yes: bool = False) -> list:

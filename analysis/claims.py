@@ -34,6 +34,8 @@ from __future__ import annotations
 import argparse
 import collections
 import functools
+import hashlib
+import json
 import math
 import os
 import sys
@@ -86,7 +88,9 @@ CHECKED = ("seconds", "threads", "jobs", "complete", "level", "N", "unstated",
            # the neural pipeline's (NeuralSource.gaps): the networks' training epochs, the games
            # they imitate (at least) and the score filter that kept them, Expert Iteration's hours
            "epochs", "imitation_games", "keep", "hours")
-SCALED_DOWN = "not judged at the paper's settings"
+# a claim whose runs at the paper's settings need hardware or compute this machine lacks (its why);
+# what scaled-down runs say is kept apart, in scaled_down_verdict
+NOT_RUN = "not run"
 # A claim's `experiment:` naming a step of the neural pipeline (NeuralSource): the step's results
 # file at the report's scale (experiments/neural.py, RESULTS), made by the `make` target beside it.
 NEURAL = {"neural_table1": "table1", "neural_table2": "table2", "neural_table3": "table3",
@@ -110,6 +114,11 @@ class NotTested:
 
 class NotJudged(Exception):
     """The runs cannot judge a claim (too short, too few): the report says why."""
+
+
+class Untestable(NotJudged):
+    """No run can test the claim (its paper's evidence is one run per row): the row compares
+    what the runs say, without a verdict (why: UNTESTABLE)."""
 
 
 class Refused(NotJudged):
@@ -419,7 +428,17 @@ class Gap(str):
 
 
 NEEDS_HARDWARE, NEEDS_COMPUTE, UNSTATED = "needs hardware", "needs compute", "unstated setting"
-WHY = (NEEDS_HARDWARE, NEEDS_COMPUTE, UNSTATED)  # a row not judged: the first of its gaps' kinds in this order
+# A claim no run can test: its paper's evidence is one run per row (Morpion's Expert Iteration), so a
+# difference cannot be told from one run's luck, here or there; its row compares, it does not judge.
+UNTESTABLE = "no run can test it"
+# Why a row has no verdict: not run at the paper's settings (the first of its gaps' kinds in this
+# order; runs not made at all need compute), or untestable. An unstated setting is no reason: the
+# claim is judged on the claim file's reading of it, and its row says so (judged_on).
+WHY = (NEEDS_HARDWARE, NEEDS_COMPUTE, UNTESTABLE)
+# judged_on: what a paper claim's verdict rests on, the settings its paper states or, where the paper
+# leaves one unsaid, the reading its claim file names (on the paper's text elsewhere, the code it
+# points to, or a fit to its published numbers)
+ON_STATED, ON_READING = "the stated settings", "a named reading"
 
 
 def machine_cores() -> int:
@@ -435,6 +454,14 @@ def paper_cores(claim: Claim) -> int:
     return number("cores") if "cores" in claim.paper_settings else number("threads") * number("jobs")
 
 
+def needs_machine(claim: Claim) -> bool:
+    """Whether runs at the paper's settings need a machine with more cores than this one: its
+    cores beyond ours, on a basis where cores change the result. At equal playouts they do not:
+    a round-synchronous parallel search makes the same search on any number of cores (the
+    threads are a setting of the algorithm), so more cores only make it sooner: compute."""
+    return paper_cores(claim) > machine_cores() and claim.basis != "equal playouts"
+
+
 def settings_gaps(claim: Claim, source: Source) -> list[Gap]:
     """Where the runs behind ``claim`` differ from the paper's settings its file states (for a
     paper claim; any kind: fewer cores than ``needs_cores``); empty when they match, and the
@@ -445,7 +472,7 @@ def settings_gaps(claim: Claim, source: Source) -> list[Gap]:
     gaps = []
     variants = claim_variants(claim, source.experiment)
     # threads, jobs or columns of the paper's machine: beyond this machine's cores, hardware
-    parallel = NEEDS_HARDWARE if paper_cores(claim) > machine_cores() else NEEDS_COMPUTE
+    parallel = NEEDS_HARDWARE if needs_machine(claim) else NEEDS_COMPUTE
     missing = claim.variants() - {v.label for v in source.experiment.variants}
     if missing:
         gaps.append(Gap(parallel, f"{', '.join(sorted(missing))} run only at scale=paper"))
@@ -486,10 +513,10 @@ def complete(settings) -> bool:
 
 
 def why_not_judged(gaps: list[Gap]) -> str:
-    """The reason a row with ``gaps`` gets no verdict (WHY's first kind among them); runs that
-    are simply not made yet need compute."""
+    """The reason a row with ``gaps`` gets no verdict: the first of hardware or compute among
+    its gaps' kinds; "" when every gap is an unstated setting (judged on its reading) or none."""
     kinds = {gap.kind for gap in gaps}
-    return next((kind for kind in WHY if kind in kinds), NEEDS_COMPUTE)
+    return next((kind for kind in (NEEDS_HARDWARE, NEEDS_COMPUTE) if kind in kinds), "")
 
 
 def _seconds(settings, rate, column: str) -> float:
@@ -525,16 +552,21 @@ def complete_search_seconds(variant, source: Source, key: str) -> float:
     return settings.N ** settings.level * settings.P / rate
 
 
-def paper_cost(claim: Claim, source: Source) -> tuple[float, str]:
+def paper_cost(claim: Claim, source: Source) -> tuple[float, str, dict]:
     """What runs at the paper's settings take: CPU-hours on one core (all the cores a run holds,
-    added up; NaN where unknown), and in words with the command that makes them. Each column is
-    priced at its own settings: its threads and jobs at scale=paper (at most the paper's cores),
-    the paper's seconds, or for a complete search its measured (or N^level x P playouts') cost."""
+    added up; NaN where unknown), in words with the command that makes them, and by part
+    ({"column (its search's hash)": CPU-seconds}: claims that read the same search, in one
+    experiment or two, share its cost, which a total counts once, total_cost_hours). Each column is priced at its own settings: its threads
+    and jobs at scale=paper (at most the paper's cores), the paper's seconds, or for a complete
+    search its measured (or N^level x P playouts') cost; a complete search with no stored run to
+    read a cost off is estimated: N^level x P playouts at the rate of the claim's other columns,
+    else the paper-scale config's time budget (the papers' 2 hours a board), and the text says so."""
     if claim.experiment in NEURAL:
-        from experiments.neural import plan
+        from experiments.neural import plan, plan_seconds
 
         step = NEURAL[claim.experiment]
-        return math.nan, f"`make {MAKE_TARGETS[step]} SCALE=paper`: {plan('paper', step)}"
+        parts = {f"morpion neural {part}": seconds for part, seconds in plan_seconds("paper", step).items()}
+        return sum(parts.values()) / 3600, f"`make {MAKE_TARGETS[step]} SCALE=paper`: {plan('paper', step)}", parts
     paper = claim.paper_settings
     cores = paper_cores(claim)
     runs = int(paper.get("runs", 200))
@@ -542,35 +574,58 @@ def paper_cost(claim: Claim, source: Source) -> tuple[float, str]:
     as_filed = replace(claim, pairs=claim.templates) if claim.templates else claim  # "{threads}": the paper's scale's
     variants = claim_variants(resolve(as_filed, experiment), experiment)
     command = (f"`make claims SCALE=paper BUDGET=<CPU-h> CLAIMS={claim.file} ARGS=\"--own-paper-budgets"
-               + (" backend=dask backend.address=<scheduler>" if cores > machine_cores() else "") + "\"`")
+               + (" backend=dask backend.address=<scheduler>" if needs_machine(claim) else "") + "\"`")
     if paper.get("complete") and any(v.job.settings.max_time or v.job.settings.restart for v in variants):
         # the paper-scale configs of the 20-board tables run 7,200 s with restarts, not complete searches
         command = (f"`python run.py -m experiment={claim.experiment} scale=paper max_time=null restart=false` (complete "
                    "searches; the paper-scale config runs timed searches with restarts)")
-    seconds, pieces, unpriced = 0.0, collections.Counter(), []
+    stored = [r for label in claim.variants() for r in source.runs.records.get(label, [])] \
+        if isinstance(source, Source) else []
+    rate = np.mean([r["result"]["playouts"] / max(r["result"]["cpu_seconds"], 1e-9) for r in stored]) \
+        if stored else math.nan  # playouts per CPU-second of the claim's stored runs: an unpriced column's estimate
+    parts, pieces = {}, collections.Counter()
     for variant in variants:
         settings = variant.job.settings
         held = min(settings.threads * variant.root, cores)
         if paper.get("complete") or not (settings.max_time or settings.max_playouts):
             cost = complete_search_seconds(variant, source, variant_key(experiment, variant))
-            pieces["complete searches (their stored runs' cost, or N^level x P playouts at their rate)"] += 1
+            what = "complete searches (their stored runs' cost, or N^level x P playouts at their rate)"
+            if not math.isfinite(cost) and settings.algorithm in ("nrpa", "snrpa") and math.isfinite(rate):
+                cost = settings.N ** settings.level * settings.P / rate
+                what = "complete searches, estimated: N^level x P playouts at the rate of the claim's stored runs"
+            elif not math.isfinite(cost) and settings.max_time:
+                cost = settings.max_time * held
+                what = (f"complete searches, estimated at the paper-scale budget of {settings.max_time:g} s x {held} "
+                        f"core{'s' if held > 1 else ''} (no stored complete search to read a cost off)")
         else:
             cost = paper.get("seconds", settings.max_time) * held
-            pieces[f"{paper.get('seconds', settings.max_time):g} s x {held} core{'s' if held > 1 else ''}"] += 1
+            what = f"{paper.get('seconds', settings.max_time):g} s x {held} core{'s' if held > 1 else ''}"
+        pieces[what] += 1
         if math.isfinite(cost):
-            seconds += runs * cost
-        else:
-            unpriced.append(variant_key(experiment, variant))
+            parts[search_key(experiment, variant)] = runs * cost
     how = "; ".join(f"{count} column{'s' if count > 1 else ''} x {runs} runs of {what}" for what, count in pieces.items())
-    machine = (f"a machine with {cores} cores (this one has {machine_cores()}); " if cores > machine_cores() else "")
-    if unpriced:  # a complete search's cost is read off a stored run of its column (NMCS, SP-MCTS: none defined)
-        labels = sorted({key.split(" board ")[0] for key in unpriced})
-        missing = f"not priced: {', '.join(labels)} (no stored run, or no complete search, to read a cost off)"
-        if not seconds:
-            return math.nan, f"{machine}{how}; {missing}: {command}"
-        return seconds / 3600, f"{machine}~{seconds / 3600:,.1f} CPU-h on one core for the rest ({how}); {missing}: " \
-                               f"{command}"
-    return seconds / 3600, f"{machine}~{seconds / 3600:,.1f} CPU-h on one core ({how}): {command}"
+    machine = f"a machine with {cores} cores (this one has {machine_cores()}); " if needs_machine(claim) else ""
+    if len(parts) < len(variants):
+        return math.nan, f"{machine}{how}; some columns not priced: {command}", parts
+    hours = sum(parts.values()) / 3600
+    return hours, f"{machine}~{hours:,.1f} CPU-h on one core ({how}): {command}", parts
+
+
+def search_key(experiment: Experiment, variant) -> str:
+    """A column named by the search it runs, "NRPA board 1 (3f2a...)": two experiments' columns that
+    run the same search (the 20-board tables, a board-1 column of two tables) share their runs, and
+    a total over claims counts them once."""
+    search = json.dumps(variant.job.semantic_config(), sort_keys=True, default=str)
+    return f"{variant_key(experiment, variant)} ({hashlib.sha256(search.encode()).hexdigest()[:10]})"
+
+
+def total_cost_hours(rows: pd.DataFrame) -> float:
+    """The CPU-hours of the runs ``rows`` need at their papers' settings, each part counted once
+    (claims that read the same column share its runs: paper_cost's parts)."""
+    parts: dict = {}
+    for text in rows["paper_cost_parts"].dropna():
+        parts.update(json.loads(text) if isinstance(text, str) and text else {})
+    return sum(parts.values()) / 3600
 
 
 def check_basis(claim: Claim, reading: str) -> None:
@@ -850,7 +905,7 @@ class NeuralSource:
             ours = ("; ours: " + ", ".join(f"{label} {values[0]:g}" for label, values in
                                            sorted(self.columns(claim).items()))
                     if self.results is not None else f"; not made at {self.scale} scale: {self.make} makes it")
-            raise NotJudged("one run per row (Table 4: one Expert Iteration run per approach, in the paper as here): "
+            raise Untestable("one run per row (Table 4: one Expert Iteration run per approach, in the paper as here): "
                             "no test tells a difference from one run's luck" + ours)
         values = self.columns(claim)
         unit = "held-out game" if self.step == "table1" else "game"
@@ -878,14 +933,17 @@ def claim_columns(claim: Claim, source: Source) -> dict:
     the paper's settings, and how far the runs are from them (gaps: none, a verdict may be
     given; else the paper's settings' cost)."""
     gaps = settings_gaps(claim, source)
-    # the cost of runs at the paper's settings, for a paper claim on a table of this harness
+    # the cost of runs at the paper's settings (any kind: a transfer's at its experiment's paper scale)
     known = claim.experiment in NEURAL or claim.experiment in experiment_names()
-    hours, cost = paper_cost(claim, source) if claim.kind == "paper" and known else (math.nan, "")
+    hours, cost, parts = paper_cost(claim, source) if known else (math.nan, "", {})
     return {"paper": claim.paper, "kind": claim.kind, "claim": claim.id, "text": claim.text,
             "experiment": claim.experiment, "test": claim.test, "claim_basis": claim.basis, "unit": unit_of(source),
             "source": source_text(claim), "paper_settings": settings_text(claim),
             "reading": claim.reading, "gaps": "; ".join(gaps),
-            "why": why_not_judged(gaps) if gaps else "", "paper_cost": cost, "paper_cost_hours": hours}
+            "why": why_not_judged(gaps),
+            "judged_on": (ON_READING if any(gap.kind == UNSTATED for gap in gaps) else ON_STATED)
+            if claim.kind == "paper" else "",
+            "paper_cost": cost, "paper_cost_hours": hours, "paper_cost_parts": json.dumps(parts, sort_keys=True)}
 
 
 def settings_text(claim: Claim) -> str:
@@ -895,30 +953,43 @@ def settings_text(claim: Claim) -> str:
 
 def apply_settings(table: pd.DataFrame, p_columns=("p_support", "p_contradict"), by=("kind",)) -> pd.DataFrame:
     """Holm's correction within each group of rows ``by`` (a kind is its own family: transfers
-    and observations never weigh on the papers' claims), the verdict, then for a claim judged
-    away from its paper's settings the verdict moved to ``scaled_down`` (what the runs say there)
-    and SCALED_DOWN in its place."""
+    and observations never weigh on the papers' claims; within it, the rows judged at the settings
+    their paper states apart from those read away from them), then each row's verdict:
+
+      judged       supported, contradicted or inconclusive, on the stated settings or on the claim
+                   file's reading of a setting the paper leaves unsaid (judged_on says which)
+      NOT_RUN      no runs at the paper's settings: they need hardware or compute (why); what our
+                   scaled-down runs say is kept in scaled_down_verdict, never counted as a verdict
+      not judged   no run can test the claim (why: UNTESTABLE, set by the caller)"""
     for key in p_columns:
         if key not in table:
             table[key] = np.nan
         table[f"{key}_holm"] = np.nan
-    table["_away"] = table["gaps"].astype(bool)  # scaled-down results are a family of their own
+    for key in ("why", "judged_on"):
+        if key not in table:
+            table[key] = ""
+    # three families within a kind: at the stated settings, on a named reading, away from the paper's
+    # settings (scaled down, never counted): a p-value of one never weighs on another's verdicts
+    table["_away"] = np.where(~table["gaps"].astype(bool), "stated",
+                              np.where(table["why"].fillna("").astype(bool), "away", "reading"))
     for _, rows in table.groupby([*by, "_away"], sort=False):
         for key in p_columns:
             table.loc[rows.index, f"{key}_holm"] = verdicts.holm(rows[key])
         # Holm's m: the rows of the family with a p-value (a row with no runs yet tests nothing)
         table.loc[rows.index, "family"] = max(1, int(np.isfinite(rows[p_columns[0]].astype(float)).sum()))
-    table["verdict"] = [verdicts.verdict(s, c) if e is not None else "not judged"
-                        for s, c, e in zip(table["p_support_holm"], table["p_contradict_holm"], table["_evidence"])]
-    away = table.pop("_away")
-    table["scaled_down"] = np.where(away, table["verdict"], "")
-    table.loc[away, "verdict"] = SCALED_DOWN
-    # a row without a verdict says why: its gaps' kind, or for runs not made (or not made on the
-    # claim's basis) at the paper's settings, compute
-    if "why" not in table:
-        table["why"] = ""
-    unjudged = ~table["verdict"].isin(JUDGED)
-    table["why"] = np.where(unjudged, table["why"].where(table["why"].astype(bool), NEEDS_COMPUTE), "")
+    table.pop("_away")
+    found = [verdicts.verdict(s, c) if e is not None else ""
+             for s, c, e in zip(table["p_support_holm"], table["p_contradict_holm"], table["_evidence"])]
+    verdict, why, scaled_down = [], [], []
+    for ours, reason in zip(found, table["why"].fillna("")):
+        if reason == UNTESTABLE:
+            verdict.append("not judged"), why.append(reason), scaled_down.append("")
+        elif reason or not ours:  # hardware or compute at the paper's settings; no runs at all: compute
+            verdict.append(NOT_RUN), why.append(reason or NEEDS_COMPUTE), scaled_down.append(ours)
+        else:
+            verdict.append(ours), why.append(""), scaled_down.append("")
+    table["verdict"], table["why"], table["scaled_down_verdict"] = verdict, why, scaled_down
+    table["judged_on"] = np.where(table["verdict"].isin(JUDGED), table["judged_on"].fillna(""), "")
     return table
 
 
@@ -932,7 +1003,8 @@ def claims_table(claims: list[Claim], sources: dict[str, Source]) -> pd.DataFram
             try:
                 evidence, where = source.evidence(claim)
             except NotJudged as reason:
-                rows.append({**about, "basis": BASES[0], "evaluated_at": "-", "detail": str(reason), "_evidence": None})
+                rows.append({**about, "basis": BASES[0], "evaluated_at": "-", "detail": str(reason), "_evidence": None,
+                             **({"why": UNTESTABLE} if isinstance(reason, Untestable) else {})})
                 continue
             rows.append({**about, "basis": BASES[0], "evaluated_at": where, "runs": evidence.runs, "runs_missing": 0,
                          "runs_starved": 0, **evidence_columns(evidence), "detail": evidence.detail,
@@ -961,7 +1033,7 @@ def claims_table(claims: list[Claim], sources: dict[str, Source]) -> pd.DataFram
     # a handful of runs says too little, and a smoke report's two runs a column would otherwise decide
     few = np.array([e is not None and e.runs < minimum_runs(test) for e, test in zip(table["_evidence"], table["test"])],
                    dtype=bool)
-    for column in ("verdict", "scaled_down"):
+    for column in ("verdict", "scaled_down_verdict"):
         for index in table.index[table[column].isin(["supported", "contradicted"]) & few]:
             table.loc[index, column] = "inconclusive"
             table.loc[index, "detail"] = (f"{table.loc[index, 'detail']} (a verdict needs "
@@ -1040,42 +1112,54 @@ def not_tested_lines(sentences: list[NotTested]) -> list[str]:
 
 
 KIND_SECTIONS = {
-    "paper": ("The papers' claims", "Each in the paper's own words (the source column quotes it). A verdict is given only "
-              "where the runs match the settings the paper states; elsewhere the row reads \"" + SCALED_DOWN + "\", "
-              "shows what our scaled-down runs say in its own column, and what runs at the paper's settings take."),
+    "paper": ("The papers' claims", "Each in the paper's own words (its details quote it). A claim is judged on the "
+              "settings its paper states or, where the paper leaves one unsaid, on the reading its claim file names "
+              "(the row says \"on a named reading\" and its details name the reading and what it rests on); a claim "
+              "whose runs at the paper's settings need hardware or compute this machine lacks is \"not run\", with "
+              "what our scaled-down runs say beside it (never counted) and the cost of the runs that would judge it."),
     "transfer": ("Transfers (not the papers' claims)", "A paper's claim carried to another domain or algorithm: what "
                  "they say of the paper is only that its finding does (or does not) carry over."),
     "observation": ("Observations (the harness's own, not the papers')", "Statements of this harness about its runs."),
 }
-VERDICTS = ("supported", "contradicted", "inconclusive", SCALED_DOWN, "not judged")
+VERDICTS = ("supported", "contradicted", "inconclusive", NOT_RUN, "not judged")
 JUDGED = VERDICTS[:3]
 
 
 def counts_line(rows: pd.DataFrame, cpu_hours: float | None = None) -> str:
-    """"3 supported, 1 contradicted, 2 inconclusive, 5 not judged (1 needs hardware, ...)" for the
-    rows of one kind (and the CPU behind them)."""
+    """"3 supported (1 on a named reading), 1 contradicted (0), 2 inconclusive (2), 5 not run (1
+    needs hardware, 4 needs compute), 1 not judged" for the rows of one kind (and the CPU behind
+    them)."""
     counts = rows["verdict"].value_counts()
-    why = rows.loc[~rows["verdict"].isin(JUDGED), "why"].value_counts()
-    text = ", ".join(f"{counts.get(v, 0)} {v}" for v in JUDGED)
-    text += f", {int(why.sum())} not judged ({', '.join(f'{why.get(w, 0)} {w}' for w in WHY)})"
+    reading = rows.loc[rows["judged_on"] == ON_READING, "verdict"].value_counts()
+    why = rows.loc[rows["verdict"] == NOT_RUN, "why"].value_counts()
+    text = ", ".join(f"{counts.get(v, 0)} {v}" + (f" ({reading.get(v, 0)} on a named reading)" if len(reading) else "")
+                     for v in JUDGED)
+    text += (f", {counts.get(NOT_RUN, 0)} not run at the paper's settings ({why.get(NEEDS_HARDWARE, 0)} "
+             f"{NEEDS_HARDWARE}, {why.get(NEEDS_COMPUTE, 0)} {NEEDS_COMPUTE}), {counts.get('not judged', 0)} not judged "
+             f"({UNTESTABLE})")
     return text + (f"; the runs behind them hold {cpu_hours:.2f} CPU-h" if cpu_hours is not None else "")
 
 
-def claim_cells(row) -> tuple[str, str]:
-    """The verdict cell and the "what our runs say / what would judge it" cell of a row: for a
-    row not judged, why (hardware, compute, an unstated setting), and what our runs say: under
-    the claim file's reading for an unstated setting, else scaled down, with the cost of runs at
-    the paper's settings."""
+def verdict_text(row) -> str:
+    """A row's verdict in a few words: "supported", "supported on a named reading", "not run: needs
+    compute", "not judged: no run can test it"."""
     if row["verdict"] in JUDGED:
-        return f"**{row['verdict']}**", ""
-    verdict = f"not judged: {row['why']}"
-    if row["verdict"] != SCALED_DOWN:
-        return verdict, (f"at the paper's settings: {row['paper_cost']}" if row.get("paper_cost") else "")
-    if row["why"] == UNSTATED:
-        return verdict, (f"under the reading \"{row['reading']}\" (resting on it): {row['scaled_down']} "
-                         f"({row['gaps']})")
-    return verdict, (f"ours: {row['scaled_down']} ({row['gaps']}); at the paper's settings: "
-                     f"{row['paper_cost'] or 'the runs as the paper states them'}")
+        return row["verdict"] + (" on a named reading" if row.get("judged_on") == ON_READING else "")
+    return f"{row['verdict']}: {row['why']}" if row.get("why") else row["verdict"]
+
+
+def claim_cells(row) -> tuple[str, str]:
+    """The verdict cell and the "what it rests on / what would judge it" cell of a row: for a
+    verdict on a named reading, the reading; for a row not run at the paper's settings, what our
+    scaled-down runs say and the cost of runs at the paper's settings."""
+    if row["verdict"] in JUDGED:
+        reading = f"on the reading \"{row['reading']}\" ({row['gaps']})" if row.get("judged_on") == ON_READING else ""
+        return f"**{verdict_text(row)}**", reading
+    if row["verdict"] != NOT_RUN:
+        return verdict_text(row), ""
+    scaled = row.get("scaled_down_verdict")
+    ours = f"ours, scaled down: {scaled} ({row['gaps']}); " if isinstance(scaled, str) and scaled else ""
+    return verdict_text(row), f"{ours}at the paper's settings: {row.get('paper_cost') or 'the runs as the paper states them'}"
 
 
 def markdown(table: pd.DataFrame, scale: str, sources: dict[str, Source], files: list[str] | None = None) -> str:
@@ -1160,36 +1244,52 @@ def in_short(table: pd.DataFrame) -> list[str]:
     return lines
 
 
-def plot_effects(table: pd.DataFrame, ax):
-    """One row per claim: the standardized effect (difference / the runs' SD; for a gain
-    claim log2(late / early gain)) with its CI, filled at the published time, hollow at
-    matched time, coloured by verdict."""
-    colours = {"supported": "tab:green", "contradicted": "tab:red", "inconclusive": "0.5",
-               SCALED_DOWN: "tab:blue"}  # blue: what scaled-down runs say, no verdict
-    claims = list(dict.fromkeys(table["claim"]))
-    for _, row in table[table["verdict"].isin(list(colours))].iterrows():
-        y = len(claims) - 1 - claims.index(row["claim"]) + (0.15 if row["basis"] == BASES[1] else -0.15)
-        colour = colours[row["verdict"]]
-        # a row with no evidence (not judged) has no interval: nothing drawn on its line
-        low, high = row.get("standardized_low", np.nan), row.get("standardized_high", np.nan)
-        if np.isfinite(low) and np.isfinite(high):
-            ax.plot([low, high], [y, y], color=colour, linewidth=1.5)
-        if np.isfinite(row.get("standardized", np.nan)):
-            ax.plot([row["standardized"]], [y], marker="o", color=colour,
-                    markerfacecolor=colour if row["basis"] == "published time" else "white")
-    suffix = {"gain": " [log2 late/early gain]", "value": " [(ours - published) / SD]"}
-    tests = dict(zip(table["claim"], table["test"]))
-    labels = [claim + suffix.get(tests[claim], "") for claim in claims]
-    ax.set_yticks(range(len(claims)), labels=labels[::-1], fontsize="small")
+VERDICT_COLOURS = {"supported": "tab:green", "contradicted": "tab:red", "inconclusive": "0.45"}
+
+
+def plot_effects(table: pd.DataFrame, ax) -> list[str]:
+    """One row per claim with a verdict, grouped by paper: our effect in the claimed direction
+    with its 95% interval (a confidence sequence under a budget), standardized (difference / SD
+    of the runs; a gain claim's log2 late / early gain), filled when judged on the stated
+    settings and hollow on a named reading, coloured by verdict, and the paper's own effect of
+    the same comparison on the same scale (a black cross) where it publishes one. A claim judged
+    on two bases is drawn at matched time. Returns the claims left out (no verdict), for the
+    caller to list in words."""
+    rows = table[table["verdict"].isin(JUDGED) & table["standardized"].notna()]
+    if "basis" in rows and rows["claim"].duplicated().any():  # the fixed-n report: matched time first
+        rows = rows.sort_values("basis", key=lambda b: b.astype(str).str.contains("matched").map({True: 0, False: 1}))
+        rows = rows.drop_duplicates("claim")
+    rows = rows.assign(_paper=pd.Categorical(rows["paper"], categories=list(dict.fromkeys(table["paper"]))))
+    rows = rows.sort_values(["_paper"], kind="stable")
+    labels, y = [], 0
+    for paper, group in rows.groupby("_paper", sort=False, observed=True):
+        for _, row in group.iloc[::-1].iterrows():
+            colour = VERDICT_COLOURS[row["verdict"]]
+            low, high = row["standardized_low"], row["standardized_high"]
+            if np.isfinite(low) and np.isfinite(high):
+                ax.plot([low, high], [y, y], color=colour, linewidth=1.5)
+            filled = row.get("judged_on") != ON_READING
+            ax.plot([row["standardized"]], [y], marker="o", color=colour, markerfacecolor=colour if filled else "white")
+            published, effect = row.get("published", np.nan), row["effect"]
+            if row["test"] != "gain" and np.isfinite(published) and np.isfinite(effect) and effect != 0:
+                ax.plot([published * row["standardized"] / effect], [y], marker="x", color="black", linestyle="none")
+            labels.append(f"{row['claim']}" + (" [log2 late/early gain]" if row["test"] == "gain" else ""))
+            y += 1
+        ax.axhline(y - 0.5, color="0.8", linewidth=0.6)
+        ax.text(1.01, y - 0.6, str(paper).split(" (")[0], transform=ax.get_yaxis_transform(), fontsize="x-small",
+                va="top", color="0.3")
+    ax.set_yticks(range(len(labels)), labels=labels, fontsize="small")
+    ax.set_ylim(-0.7, max(len(labels), 1) - 0.3)
     ax.axvline(0, color="0.3", linewidth=0.8)
     ax.set_xscale("symlog", linthresh=1)
-    ax.set_xlabel("standardized effect in the claimed direction (difference / SD of the runs), 95% CI")
-    for verdict, colour in colours.items():
+    ax.set_xlabel("effect in the claimed direction / SD of our runs (> 0: as claimed), with its 95% interval")
+    for verdict, colour in VERDICT_COLOURS.items():
         ax.plot([], [], color=colour, marker="o", label=verdict)
-    ax.plot([], [], color="0.3", marker="o", markerfacecolor="white", linestyle="none", label="at matched time")
-    ax.legend(fontsize="small", loc="lower right")
+    ax.plot([], [], color="0.3", marker="o", markerfacecolor="white", linestyle="none", label="on a named reading")
+    ax.plot([], [], color="black", marker="x", linestyle="none", label="the paper's effect")
+    ax.legend(fontsize="small", loc="upper center", bbox_to_anchor=(0.5, -0.07), ncol=5)
     ax.grid(True, axis="x", alpha=0.3)
-    return ax
+    return sorted(set(table["claim"]) - set(rows["claim"]))
 
 
 def claims_report(overrides: list[str], claims: list[Claim] | None = None, files: list[str] | None = None,
@@ -1216,9 +1316,9 @@ def claims_report(overrides: list[str], claims: list[Claim] | None = None, files
     table.to_csv(stem.with_suffix(".csv"), index=False)
     stem.with_suffix(".md").write_text(markdown(table, scale, sources, files))
     figure, ax = new_figure()
-    figure.set_size_inches(9, 0.35 * table["claim"].nunique() + 1.5)
+    figure.set_size_inches(9, 0.3 * table[table["verdict"].isin(JUDGED)]["claim"].nunique() + 1.8)
     plot_effects(table, ax)
-    ax.set_title(f"Claims ({scale} scale): effect sizes and verdicts", fontsize="medium")
+    ax.set_title(f"Claims ({scale} scale): the claims with a verdict, ours beside the paper's effect", fontsize="medium")
     return [stem.with_suffix(".csv"), stem.with_suffix(".md"), *save_figure(figure, stem)]
 
 

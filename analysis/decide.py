@@ -29,17 +29,19 @@ a verdict are the first n of a fixed sequence.
 
 from __future__ import annotations
 
+import json
 import math
+import re
 
 import numpy as np
 import pandas as pd
 
 from analysis import sequential, verdicts
 from analysis.claims import (
-    KIND_SECTIONS, MAKE_TARGETS, NEURAL, SCALED_DOWN, Claim, NeuralSource, NotJudged, Refused, Source, apply_settings,
-    NEEDS_COMPUTE, NEEDS_HARDWARE, ROUNDED_BUDGET_SLACK, UNSTATED, check_basis, checkpoint_times, claim_cells,
+    JUDGED, KIND_SECTIONS, MAKE_TARGETS, NEURAL, NOT_RUN, ON_READING, Claim, NeuralSource, NotJudged, Refused, Source, Untestable,
+    apply_settings, NEEDS_COMPUTE, NEEDS_HARDWARE, ROUNDED_BUDGET_SLACK, UNTESTABLE, check_basis, checkpoint_times, claim_cells,
     claim_columns, claim_variants, counts_line, effect_cells, evidence_columns, experiment_of, final_reading,
-    pair_name, published_difference, time_reading, with_evidence_columns,
+    pair_name, published_difference, search_key, time_reading, total_cost_hours, with_evidence_columns,
 )
 from analysis.report import FIRST_PLAYOUTS, Runs, machine_counts, variant_key
 from analysis.stats import best_at, doubling_checkpoints
@@ -228,13 +230,17 @@ def decide_table(claims: list[Claim], sources: dict[str, PrefixSource], cap: int
             column_costs[claim.id] = [(len(source.costs[k]), float(np.mean(source.costs[k])) if source.costs[k] else math.nan)
                                       for k in keys]
             starved = starved_text(source.runs, keys)
+        searches = {variant_key(source.experiment, v): search_key(source.experiment, v)
+                    for v in source.experiment.variants} if keys else {}
+        by_column = {searches.get(k, f"{claim.experiment}: {k}"): sum(source.costs[k]) for k in keys}
         row = {**about, "columns": keys, "runs": runs, "cpu_seconds": cpu, "_evidence": None, "min_runs": None,
-               "starved": starved}
+               "starved": starved, "cpu_seconds_by_column": json.dumps(by_column, sort_keys=True)}
         try:
             found, where, basis = contrasts(claim, source)
         except NotJudged as reason:  # runs on another basis: none is made for it (min_runs 0)
             rows.append({**row, "basis": "-", "evaluated_at": "-", "detail": str(reason),
-                         "min_runs": 0 if isinstance(reason, Refused) else None})
+                         "min_runs": 0 if isinstance(reason, Refused) else None,
+                         **({"why": UNTESTABLE} if isinstance(reason, Untestable) else {})})
             continue
         evidence = sequential.judge(found)
         rows.append({**row, "basis": basis, "evaluated_at": where, "runs": evidence.runs,
@@ -261,11 +267,13 @@ def cpu_hours_to_reach(needed: float, column_costs) -> float:
 
 
 def campaign_verdicts(table: pd.DataFrame) -> list[str]:
-    """The verdict a campaign works toward, per row: the row's own, or for a claim not judged for an
-    unstated setting, its verdict under the claim file's reading (more runs under the reading decide
-    that one; runs away from the paper's hardware or compute decide nothing of the claim)."""
-    return [under if verdict == SCALED_DOWN and why == UNSTATED else verdict
-            for verdict, why, under in zip(table["verdict"], table["why"], table["scaled_down"])]
+    """The verdict a campaign works toward, per row: the row's own (a claim judged on a named
+    reading grows under that reading; a claim whose runs at its paper's settings need hardware or
+    compute beyond the campaign's gets no runs, where more scaled-down runs would decide nothing of
+    it), or "not judged" for a claim at its settings whose runs are simply not made yet (the
+    campaign makes them)."""
+    return ["not judged" if verdict == NOT_RUN and not gaps else verdict
+            for verdict, gaps in zip(table["verdict"], table["gaps"].fillna(""))]
 
 
 def starved_text(runs: Runs, keys) -> str:
@@ -286,12 +294,12 @@ def starved_lines(table: pd.DataFrame) -> list[str]:
 def to_decide(row) -> str:
     """What an undecided claim would need, in words."""
     if row["verdict"] == "not judged":
-        return row["detail"]
-    under_reading = row["verdict"] == SCALED_DOWN and row["why"] == UNSTATED  # runs under the reading decide it
-    if row["verdict"] not in ("inconclusive", "supported", "contradicted") and not under_reading:
+        return ("no run can: the paper's evidence is one run per row, so its rows can be set beside ours, not tested "
+                "(a test needs several runs of each row, in the paper too)")
+    if row["verdict"] == NOT_RUN:
         return f"~{row['paper_cost_hours']:,.1f} CPU-h at the paper's settings" \
             if row["why"] == NEEDS_COMPUTE and row["paper_cost_hours"] == row["paper_cost_hours"] else ""
-    if (row["scaled_down"] if under_reading else row["verdict"]) != "inconclusive":
+    if row["verdict"] != "inconclusive":
         return ""
     if row["runs"] < row["min_runs"]:
         return f"{row['min_runs']:.0f} runs per column before a verdict can be read"
@@ -311,15 +319,89 @@ def to_decide(row) -> str:
     return f"~{row['runs_to_decide']:,.0f} runs per column ({cost})"
 
 
+def unique_cpu_hours(rows: pd.DataFrame) -> float:
+    """CPU-hours of the runs behind ``rows``, a column that several claims read counted once."""
+    columns: dict = {}
+    for text in rows.get("cpu_seconds_by_column", pd.Series(dtype=object)).dropna():
+        columns.update(json.loads(text) if isinstance(text, str) and text else {})
+    return sum(columns.values()) / 3600
+
+
+def item_of(source: str) -> str:
+    """The tables and figures a claim's source names ("Section 4, Figure 6, Table 4: ..." ->
+    "Figure 6, Table 4"), or "-"."""
+    where = str(source).split(":")[0]
+    return ", ".join(dict.fromkeys(re.findall(r"(?:Table|Figure) \d+", where))) or "-"
+
+
+def claim_anchor(claim: str) -> str:
+    return f"claim-{re.sub(r'[^a-z0-9]+', '-', claim.lower())}"
+
+
+def headline_rows(table: pd.DataFrame) -> list[str]:
+    """The counts per kind: supported, contradicted and inconclusive at the stated settings and on a
+    named reading, not run (hardware, compute), not judged."""
+    lines = ["| kind | claims | supported: stated settings | on a named reading | contradicted: stated settings | "
+             "on a named reading | inconclusive: stated settings | on a named reading | not run: needs hardware | "
+             "not run: needs compute | not judged: no run can test it |", "|---|---|---|---|---|---|---|---|---|---|---|"]
+    for kind in KIND_SECTIONS:
+        rows = table[table["kind"] == kind]
+        if not len(rows):
+            continue
+        cells = [len(rows)]
+        for verdict in ("supported", "contradicted", "inconclusive"):
+            of = rows[rows["verdict"] == verdict]
+            on_reading = int((of["judged_on"] == ON_READING).sum())
+            cells += [len(of) - on_reading, on_reading]
+        cells += [int(((rows["verdict"] == NOT_RUN) & (rows["why"] == why)).sum()) for why in (NEEDS_HARDWARE, NEEDS_COMPUTE)]
+        cells.append(int((rows["verdict"] == "not judged").sum()))
+        lines.append(f"| {kind} | " + " | ".join(str(c) for c in cells) + " |")
+    return lines
+
+
+def effect_short(row) -> tuple[str, str]:
+    """The paper's effect and ours [95% CI] for the main table ("-" where there is none)."""
+    if row["evaluated_at"] == "-" or not np.isfinite(row.get("effect", np.nan)):
+        return "-", "-"
+    published = row.get("published", np.nan)
+    paper = f"{published:+.4g}" if isinstance(published, float) and np.isfinite(published) else "-"
+    return paper, f"{row['effect']:+.4g} [{row['effect_low']:+.4g}, {row['effect_high']:+.4g}]"
+
+
+def detail_lines(row) -> list[str]:
+    """A claim's details: every field the main table leaves out."""
+    verdict, rests = claim_cells(row)
+    effect, published = effect_cells(row) if row["evaluated_at"] != "-" and np.isfinite(row.get("effect", np.nan)) \
+        else ("-", "-")
+    lines = [f'<a id="{claim_anchor(row["claim"])}"></a>', "", f"#### {row['claim']}: {row['text']}", "",
+             f"- Source: {row['source']}",
+             f"- The paper's settings: {row['paper_settings'] or '-'}; its basis: {row['claim_basis']}; the runs read at: "
+             f"{row['basis']}, {row['evaluated_at']}.",
+             f"- Verdict: {verdict}" + (f", {rests}" if rests else "") + "."]
+    if effect != "-":
+        lines.append(f"- Effect (> 0: as claimed; {row['unit']}): {effect}; the paper's: {published}; p support / "
+                     f"contradict, Holm-corrected over {row['family']:.0f} claims: {row['p_support_holm']:.2g} / "
+                     f"{row['p_contradict_holm']:.2g}; decided by: {row['detail']}.")
+    elif row["detail"]:
+        lines.append(f"- Why no effect: {row['detail']}.")
+    lines.append(f"- Runs per column: {row['runs']}; CPU behind them {row['cpu_hours']:.2f} h"
+                 + (f"; to decide: {row['to_decide']}" if row["to_decide"] else "") + ".")
+    return lines + [""]
+
+
 def write_report(table: pd.DataFrame, plan, *, scale: str, files, budget_hours: float, spent: float, cap: int,
                  wall: float, experiments: dict, when, code: dict) -> list:
-    """outputs/claims/claims_<scale>_decided.{md,csv,png,pdf}: one row per claim."""
-    from analysis.claims import load_not_tested, not_tested_lines, plot_effects
+    """outputs/claims/claims_<scale>_decided.{md,csv,png,pdf}: one row per claim; the Markdown
+    has a short line per claim, its details below (docs/reference/claims-columns.md: the CSV's
+    columns)."""
+    from analysis.claims import load_not_tested, not_tested_lines, plot_effects, verdict_text
+    from analysis.reproduction import stem_of
     from analysis.plots import new_figure, save_figure
 
     table = table.assign(cap=cap, cpu_hours=table["cpu_seconds"] / 3600)
     table["to_decide"] = [to_decide(row) for _, row in table.iterrows()]
     table["columns"] = ["; ".join(c) for c in table["columns"]]
+    table["item"] = [item_of(source) for source in table["source"]]
     folder = next(iter(experiments.values())).store.root / "claims"
     folder.mkdir(parents=True, exist_ok=True)
     stem = folder / "_".join(["claims", scale, *(files or []), "decided"])
@@ -328,25 +410,52 @@ def write_report(table: pd.DataFrame, plan, *, scale: str, files, budget_hours: 
                           for name, e in experiments.items())
     papers = table[table["kind"] == "paper"]
     untested = load_not_tested(files=files)
-    compute = papers[papers["why"] == NEEDS_COMPUTE]["paper_cost_hours"]
-    hardware = papers[papers["why"] == NEEDS_HARDWARE]
+    compute = papers[(papers["verdict"] == NOT_RUN) & (papers["why"] == NEEDS_COMPUTE)]
+    hardware = papers[(papers["verdict"] == NOT_RUN) & (papers["why"] == NEEDS_HARDWARE)]
     lines = [
         f"# Claims decided under a budget ({scale} scale)", "",
         f"Made {when:%Y-%m-%d %H:%M} UTC by `make claims BUDGET={budget_hours:g}h SCALE={scale}` "
         f"(code {str(code.get('git_commit'))[:7]}{', local changes' if code.get('git_dirty') else ''}), "
-        f"{wall / 60:.0f} min of wall time.", "",
+        f"{wall / 60:.0f} min of wall time. Which tables and figures this reproduces: "
+        f"[{stem_of(scale)}.md]({stem_of(scale)}.md). Every column of the CSV: "
+        "[the claims report's columns](../reference/claims-columns.md).", "",
+        "## In short", "", *headline_rows(table), "",
+        "- **On a named reading**: the paper leaves a setting unsaid (the level of the Selective time tables, the "
+        "2-stone rule of Stabilized Table 4, ...); the claim is judged on the reading its file names, which each row's "
+        "details state with what it rests on. **Not run**: runs at the paper's settings need a machine with more cores "
+        f"({len(hardware)} paper claims, each naming the machine) or CPU-hours ({len(compute)} paper claims, "
+        f"~{total_cost_hours(compute):,.1f} CPU-h on one core, each run counted once, "
+        f"{int(compute['paper_cost_hours'].notna().sum())} of {len(compute)} priced); what our scaled-down runs say is "
+        "in their details, never counted. **Not judged**: no run can test the claim (one run per row in the paper).",
         f"- Budget {budget_hours:g} CPU-h; spent by this call {spent / 3600:.2f} CPU-h. The runs behind the verdicts "
-        f"(this call's, earlier calls', archived ones) hold {table['cpu_seconds'].sum() / 3600:.2f} CPU-h "
-        "(a column shared by several claims counts once per claim).",
-        "- Verdicts of the papers' claims: " + counts_line(papers)
-        + f". A campaign gives no more runs to {len(plan.capped)} undecided claims of every kind (beyond the cap of "
-        f"{cap} runs per column, no effect, or not judged on anything more runs of this machine would give; a claim "
-        "not judged for an unstated setting gets runs toward a verdict under its reading), and "
-        f"about {plan.still_needed / 3600:.1f} CPU-h more would decide the inconclusive others within the cap. "
-        f"Not judged, needing compute: ~{compute.sum():,.1f} CPU-h on one core "
-        f"at the papers' settings ({int(compute.notna().sum())} of {len(compute)} rows priced; the rows say how), "
-        f"needing hardware: {len(hardware)} rows, which name the machine; an unstated setting: the rows show the "
-        "verdict under the harness's reading, marked as resting on it.",
+        f"hold {unique_cpu_hours(table):.2f} CPU-h (a column several claims read counted once). A campaign gives no "
+        f"more runs to {len(plan.capped)} undecided claims (beyond the cap of {cap} runs per column, no effect, or not "
+        f"run at their papers' settings); about {plan.still_needed / 3600:.1f} CPU-h more would decide the "
+        "inconclusive others within the cap.",
+        "- The effect: the comparison that decides (> 0: as claimed), in the paper's unit, with its 95% confidence "
+        "sequence for that comparison alone; the verdict reads Holm-corrected p-values, so an interval clear of 0 "
+        "can sit beside \"inconclusive\". How to read every part: [How this report judges](#how-this-report-judges).",
+        ""]
+    for kind, (title, about) in KIND_SECTIONS.items():
+        rows = table[table["kind"] == kind]
+        if not len(rows):
+            continue
+        lines += [f"## {title}", "", about, ""]
+        for paper, group in rows.groupby("paper", sort=False):
+            lines += [f"### {paper}", "", "| claim | item | verdict | the paper's effect | ours [95% CI, this comparison] | "
+                      "runs per column |", "|---|---|---|---|---|---|"]
+            for _, row in group.iterrows():
+                paper_effect, ours = effect_short(row)
+                lines.append(f"| [{row['text']}](#{claim_anchor(row['claim'])}) | {row['item']} | {verdict_text(row)} | "
+                             f"{paper_effect} | {ours} | {row['runs']} |")
+            lines.append("")
+    lines += ["## Details", "", "Each claim: its source, the paper's settings and basis, the reading it rests on, the "
+              "effect with its p-values, and what would decide it.", ""]
+    for _, row in table.iterrows():
+        lines += detail_lines(row)
+    lines += not_tested_lines(untested)
+    lines += [
+        "## How this report judges", "",
         "- The basis of every row: the comparison its paper makes (equal time: the time tables, \"given the same "
         "computation time\"; equal playouts; complete searches; final scores; wall time on given cores) and the "
         "reading of the runs behind it. A claim is judged only on a reading of its own basis; runs of another are "
@@ -354,68 +463,30 @@ def write_report(table: pd.DataFrame, plan, *, scale: str, files, budget_hours: 
         "each column at t x R x rho(column) playouts, R the published runs' rate (fitted on the baseline column) and "
         "rho the column's playouts per CPU-second over the baseline's on this engine, measured by "
         "experiments/rates.py (report.published_rate in each experiment's config): the work the paper's machine did "
-        "for that column in t seconds. Equal playouts (t x R for every column) is another question, which uses a "
-        "playout better, and decides no claim of equal time.",
+        "for that column in t seconds.",
         "- Method: each claim is reduced to contrasts whose mean it says is > 0 (paired runs of two columns, runs "
         "against a published boundary, or a 20-board total with the boards as the pairs; analysis/decide.py) and each "
         "contrast gets an anytime-valid p-value from the asymptotic confidence sequence of Waudby-Smith, Arbour, "
         "Sinha, Kennedy and Ramdas (Annals of Statistics, 2024; Robbins' normal mixture as in Howard, Ramdas, "
         "McAuliffe and Sekhon, 2021), so that judging again after every round does not inflate false verdicts; "
-        "intersection-union within a claim, Holm across the claims of a family (a kind, and within it the claims "
-        "judged at their papers' settings apart from those read away from them, scaled down or under a reading of "
-        "an unstated setting, across papers; the family column counts the claims with a p-value), "
-        f"alpha = {verdicts.ALPHA}. No verdict from fewer "
-        f"than {sequential.MIN_RUNS} paired runs ({sequential.MIN_RUNS_ONE_SAMPLE} for one sample). A claim reads "
-        "every run of its columns there is, up to the paper's own count where it states one (the cap limits what a "
-        "campaign makes, not what a claim reads). analysis/sequential.py; the false-verdict rate of the whole loop "
+        "intersection-union within a claim, Holm across the claims of a family (a kind, and within it three: the "
+        "claims at their papers' stated settings, those on a named reading, and those not run there, whose "
+        f"scaled-down p-values weigh on no counted verdict; the family column counts a family's claims with a "
+        f"p-value), alpha = {verdicts.ALPHA}. No verdict from fewer than {sequential.MIN_RUNS} paired runs "
+        f"({sequential.MIN_RUNS_ONE_SAMPLE} for one sample). A claim reads every run of its columns there is, up to "
+        "the paper's own count where it states one. analysis/sequential.py; the false-verdict rate of the whole loop "
         "on null claims is checked by simulation in tests/test_sequential.py.",
-        "- The effect: the comparison that decides the verdict (of a \"best\" or \"every\" claim's comparisons, "
-        "the one with the least evidence for it, its largest p-value, which need not be the smallest difference; "
-        "heading for a contradiction, the one with the most evidence against; named in the \"decided by\" column), "
-        "signed so that **> 0 always means as claimed** (for a lower-is-better unit, lower; for a published value, "
-        "inside its margin), in the paper's unit with its scale (the unit column), with its 95% confidence "
-        "sequence for that comparison alone (not corrected across the claims: the verdict reads the Holm-corrected "
-        "p-values, so an interval clear of 0 can sit beside \"inconclusive\"); beside it the paper's own value of the "
-        "same comparison, and where our interval excludes it, \"not reproduced\". The effect is the mean over all the "
-        "pairs read; the interval and the p-values are the confidence sequence's running intersection and running "
-        "minimum over every count of pairs from the first " f"{sequential.MIN_RUNS}" " on (what makes them valid "
-        "however often a campaign looks), so they can rest on an earlier count of pairs: the interval of the last "
-        "count alone is wider, and a bound or a \"not reproduced\" set early says what the runs showed then, not "
-        "the mean of them all. \"Runs per column\" is the fewest runs among the claim's columns; the deciding "
-        "comparison can read more pairs. Runs are paired by repeat index: "
-        "a column's runs beyond its partner's count wait for their pair, and runs of a column made under another "
-        "budget (an earlier basis) are other runs, not read.",
-        f"- Sentences of the papers no claim tests: {len(untested)}, each listed at the end with "
-        "why.",
-        f"- Runs: {protocols}.", *starved_lines(table), "",
-        ""]
-    for kind, (title, about) in KIND_SECTIONS.items():
-        rows = table[table["kind"] == kind]
-        if not len(rows):
-            continue
-        lines += [f"## {title}", "", about, "", f"- {counts_line(rows, rows['cpu_seconds'].sum() / 3600)}.", "",
-                  "| claim | source | paper's settings | basis: the paper's / the runs read at | judged at | verdict | "
-                  "effect [95% CS] (> 0: as claimed) | unit | the paper's effect | p support / contradict (Holm) | "
-                  "runs per column | CPU-h | to decide | decided by | not judged: our runs, and what would judge it |",
-                  "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
-        for _, row in rows.iterrows():
-            verdict, scaled = claim_cells(row)
-            head = f"| {row['text']} | {row['source']} | {row['paper_settings'] or '-'} | {row['claim_basis']} / " \
-                   f"{row['basis']} |"
-            if row["evaluated_at"] == "-":
-                lines.append(f"{head} - | {verdict} | - | {row['unit']} | - | - | {row['runs']} | "
-                             f"{row['cpu_hours']:.2f} | {row['to_decide']} | - | {scaled} |")
-                continue
-            effect, published = effect_cells(row)
-            lines.append(
-                f"{head} {row['evaluated_at']} | {verdict} | {effect} | {row['unit']} | {published} | "
-                f"{row['p_support_holm']:.2g} / {row['p_contradict_holm']:.2g} | {row['runs']} | "
-                f"{row['cpu_hours']:.2f} | {row['to_decide']} | {row['detail']} | {scaled} |")
-        lines.append("")
-    lines += not_tested_lines(untested)
+        "- The effect is the comparison with the least evidence for the claim (of a \"best\" or \"every\" claim's "
+        "comparisons), signed so that > 0 means as claimed; the interval and the p-values are the confidence "
+        "sequence's running intersection and running minimum over every count of pairs from the first "
+        f"{sequential.MIN_RUNS} on, so they can rest on an earlier count of pairs than the mean. \"Runs per column\" "
+        "is the fewest runs among the claim's columns; runs are paired by repeat index.",
+        f"- Runs: {protocols}.", *starved_lines(table), ""]
     stem.with_suffix(".md").write_text("\n".join(lines) + "\n")
     figure, ax = new_figure()
-    figure.set_size_inches(9, 0.35 * len(table) + 1.5)
-    plot_effects(table, ax)
-    ax.set_title(f"Claims decided under a budget ({scale} scale): effects and verdicts", fontsize="medium")
+    figure.set_size_inches(9, 0.3 * int(table["verdict"].isin(JUDGED).sum()) + 2.2)
+    left_out = plot_effects(table, ax)
+    ax.set_title(f"Claims with a verdict ({scale} scale): ours beside the paper's effect", fontsize="medium")
+    figure.text(0.01, 0.005, f"Not drawn: {len(left_out)} claims without a verdict (not run, or not judged): "
+                "their rows in the report say why.", fontsize="x-small", color="0.3")
     return [stem.with_suffix(".csv"), stem.with_suffix(".md"), *save_figure(figure, stem)]

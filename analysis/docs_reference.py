@@ -7,6 +7,7 @@ that every key appears."""
 from __future__ import annotations
 
 import re
+import sys
 from dataclasses import MISSING, fields
 from pathlib import Path
 
@@ -213,7 +214,23 @@ def make_page() -> str:
     return "\n".join(out) + "\n"
 
 
+def claims_columns_page() -> str:
+    """Markdown: every column of the claims report's CSV and of the reproduction status's
+    (analysis/report_columns.py)."""
+    from analysis import report_columns
+
+    out = ["# The reports' columns", "", "Generated from `analysis/report_columns.py` by `python -m "
+           "analysis.docs_reference claims-columns`; `tests/test_report_columns.py` checks this page and the committed "
+           "CSVs against it.", "",
+           "## The claims report: `claims_<scale>_decided.csv`", "", "| column | what it holds |", "|---|---|"]
+    out += [f"| `{name}` | {_cell(text)} |" for name, text in report_columns.CLAIMS.items()]
+    out += ["", "## The reproduction status: `reproduction.csv`", "", "| column | what it holds |", "|---|---|"]
+    out += [f"| `{name}` | {_cell(text)} |" for name, text in report_columns.REPRODUCTION.items()]
+    return "\n".join(out) + "\n"
+
+
 RESULT_GROUPS = [  # file-name prefix -> the heading of its group on the results index
+    ("reproduction", "Reproduction status of every published table and figure (`make claims`)"),
     ("claims_", "Claims reports (`make claims`)"),
     ("selective_", "Selective NRPA"), ("stabilized_", "Stabilized NRPA"), ("distributed_", "Distributed NRPA"),
     ("morpion_", "Morpion Solitaire"), ("family_", "The NRPA family"), ("spmcts_", "SP-MCTS"),
@@ -248,3 +265,9 @@ def results_page(folder: Path = ROOT / "docs" / "results") -> str:
     if left:
         raise RuntimeError(f"docs/results/ files of no group (analysis/docs_reference.py RESULT_GROUPS): {sorted(left)}")
     return "\n".join(out) + "\n"
+
+
+if __name__ == "__main__":  # python -m analysis.docs_reference claims-columns: the committed columns page
+    if sys.argv[1:] != ["claims-columns"]:
+        sys.exit("usage: python -m analysis.docs_reference claims-columns")
+    (ROOT / "docs" / "reference" / "claims-columns.md").write_text(claims_columns_page())

@@ -46,7 +46,7 @@ from analysis.decide import columns, run_cost
 from analysis.export import run_rows, run_table
 from analysis.report import collect
 from analysis.site_index import (VERDICT_CSS, answers_html, claim_anchor, headline_html, headline_item, latest_claims,
-                                 verdict_class)
+                                 status_html, verdict_class)
 from analysis.site_neural import NEURAL_TITLE, SECTION_ID, neural_section
 from analysis.site_records import records_html
 from analysis.site_sections import (column_runs, engine_speed_text, href, inline, make_report, section_html,
@@ -284,7 +284,7 @@ def claims_page(root: Path, scale: str, built: dict[str, Built], facts: Provenan
                       f"{html.escape(row.experiment)}</a>" if anchor in built else html.escape(row.experiment))
             # a report made before claims had kinds: every claim was counted as the paper's
             kind = getattr(row, "kind", "paper")
-            scaled = getattr(row, "scaled_down", "")
+            scaled = getattr(row, "scaled_down_verdict", "")
             scaled = (f"<br><small>ours, scaled down: {html.escape(str(scaled))} ({html.escape(str(row.gaps))})</small>"
                       if isinstance(scaled, str) and scaled else "")
             rows.append(
@@ -322,7 +322,10 @@ def index_page(built: dict[str, Built], pages: dict[str, list[Built]], facts: Pr
                  f'scale yet (<a href="{name}.html">its page</a> says which command makes them).</p>'
                  for name, items in pages.items()}
     titles = {name: title for name, (title, _) in PAGES.items() if name != "sweeps"}
-    answers = answers_html(latest_claims(files), known_page, titles, set(pages), headlines)
+    from analysis.reproduction import stem_of
+
+    answers = (status_html(root / "claims" / f"{stem_of(facts.scale)}.csv", facts.scale)
+               + answers_html(latest_claims(files), known_page, titles, set(pages), headlines))
     sources = ", ".join(f"<code>{html.escape(path.name)}</code>" for path in files)
     about = (f"from the claims reports {sources} (a claim read from the one written last that holds it; every row of "
              "each on the <a href=\"claims.html\">claims page</a>)" if files else
@@ -340,8 +343,9 @@ def index_page(built: dict[str, Built], pages: dict[str, list[Built]], facts: Pr
     body = (f"<p>Scale <strong>{html.escape(facts.scale)}</strong>. What the runs say of each paper's claims, {about}; "
             "beside them the paper's headline figure (ours with its 95% CI, the published values as hollow marks), "
             "and what deciding the rest would take. <em>Supported</em> or <em>contradicted</em>: at p &lt; 0.05, "
-            "Holm-corrected; <em>not judged at the paper's settings</em>: our runs are scaled down from the paper's "
-            "(what those say is noted beside the verdict); <em>not judged</em>: no runs or table yet. The "
+            "Holm-corrected, on the settings the paper states or on a named reading of one it leaves unsaid; "
+            "<em>not run</em>: runs at the paper's settings need hardware or compute (what our scaled-down runs say "
+            "is noted beside); <em>not judged</em>: no run can test it. The "
             '<a href="records.html">records</a>: the best certificate per instance, replayed.</p>'
             f"{answers}"
             '<h2 id="runs">The runs behind the pages</h2><table><thead><tr><th>paper</th><th>experiments with runs'

@@ -24,7 +24,7 @@ from typing import Callable
 
 import pandas as pd
 
-from analysis.claims import SCALED_DOWN, VERDICTS
+from analysis.claims import NOT_RUN, ON_READING, VERDICTS
 from analysis.report import Figure, Table
 from analysis.site_sections import href, inline, section_id
 
@@ -34,7 +34,7 @@ HEADLINES = {"selective": "selective_table3", "stabilized": "stabilized_table4",
              "morpion": "morpion_table2", "gelly": "spmcts_speedup", "family": "family_samegame"}
 DECIDED = ("supported", "contradicted")
 EMPTY = ["paper", "kind", "claim", "text", "experiment", "basis", "verdict", "report"]  # no report yet
-# the colours of analysis.claims.plot_effects (green, red, grey, blue), a lighter grey for "not judged"
+# the colours of analysis.claims.plot_effects (green, red, grey), blue for "not run", a lighter grey for "not judged"
 VERDICT_COLOURS = dict(zip(VERDICTS, ("#2a7a2a", "#b22222", "#666666", "#1f5fa8", "#999999")))
 
 
@@ -85,8 +85,8 @@ def need(row) -> str:
     report under a budget says (to_decide), or a fixed-n report's runs per column."""
     if row["verdict"] in DECIDED:
         return ""
-    if row["verdict"] == SCALED_DOWN:
-        return text_of(row, "paper_cost") or text_of(row, "detail")
+    if row["verdict"] == NOT_RUN and text_of(row, "paper_cost"):
+        return text_of(row, "paper_cost")
     if text_of(row, "to_decide"):
         return text_of(row, "to_decide")
     if row["verdict"] == "inconclusive":
@@ -98,9 +98,10 @@ def need(row) -> str:
 def claim_item(row) -> str:
     """A claim's line: its verdict, its text linking to its claims page row, the basis."""
     basis = row.get("basis", "-")
-    scaled = text_of(row, "scaled_down") if row["verdict"] == SCALED_DOWN else ""
+    scaled = text_of(row, "scaled_down_verdict") if row["verdict"] == NOT_RUN else ""
     notes = [html.escape(basis)] if basis not in ("-", "") else []
-    notes += [f"why: {html.escape(text_of(row, 'why'))}"] if text_of(row, "why") else []  # hardware, compute, unstated
+    notes += ["on a named reading"] if text_of(row, "judged_on") == ON_READING else []
+    notes += [f"why: {html.escape(text_of(row, 'why'))}"] if text_of(row, "why") else []  # hardware, compute, untestable
     notes += [f"scaled down: {html.escape(scaled)}"] if scaled else []
     note = f" <small>({'; '.join(notes)})</small>" if notes else ""
     return (f'<li><span class="verdict {verdict_class(row["verdict"])}">{html.escape(row["verdict"])}</span> '
@@ -226,3 +227,24 @@ def answers_html(rows: pd.DataFrame, page_of: Callable[[str], str | None], title
                      "transfers (not the papers' claims)</h3>" + claims_html(apart) + further_html(apart)
                      + "</section>")
     return "\n".join(parts)
+
+
+def status_html(path: Path, scale: str) -> str:
+    """The status of every published table and figure (analysis/reproduction.py's report at this
+    scale), as the README leads with it; a note with the command where it is not made yet."""
+    from analysis.reproduction import status_cell
+
+    if not path.is_file():
+        return ('<h2 id="status">Which tables and figures reproduce</h2><p class="missing">No reproduction status at '
+                f"this scale yet: <code>make claims BUDGET=0 SCALE={html.escape(scale)}</code> writes it.</p>")
+    table = pd.read_csv(path, keep_default_na=False, na_values=[""])
+    rows = "".join(
+        f'<tr data-status="{html.escape(row["status"])}"><td>{html.escape(row["paper"])}</td>'
+        f"<td>{html.escape(row['item'])}</td><td>{html.escape(row['shows'])}</td>"
+        f"<td><strong>{html.escape(status_cell(row))}</strong></td>"
+        f"<td>{'-' if not row['cells'] else f'{row.cells_inside:.0f} of {row.cells}'}</td></tr>"
+        for _, row in table.iterrows())
+    return ('<h2 id="status">Which tables and figures reproduce</h2><div class="table"><table class="status"><thead><tr>'
+            "<th>paper</th><th>item</th><th>what it shows</th><th>status</th><th>published cells inside our 95% CI</th>"
+            f"</tr></thead><tbody>{rows}</tbody></table></div><p><small>From <code>{html.escape(path.name)}</code> "
+            "(the rule: analysis/reproduction.py).</small></p>")

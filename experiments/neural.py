@@ -224,10 +224,28 @@ MORPION_PLAYOUTS_PER_SECOND = 46_500  # NRPA on 5D, `make bench` on a 2-vCPU VM 
 TRAINING_EXAMPLES_PER_SECOND = 1_100  # the three networks on 2 CPU threads (README, neural section)
 
 
+TRAINING_THREADS = 2  # training and Expert Iteration run on this VM's 2 CPU threads: a second of them is 2 CPU-seconds
+
+
+def plan_seconds(scale: str, step: str) -> dict[str, float]:
+    """plan's estimates as CPU-seconds on one core, by part: the NRPA games and the training the
+    imitation steps (tables 1-3) share, or the Expert Iteration runs of table4 (their wall-clock
+    on TRAINING_THREADS threads). The play of tables 2 and 3 (sampling games from the networks,
+    minutes at quick scale) is not priced."""
+    settings = scale_settings(scale)
+    if step == "table4":
+        return {"Expert Iteration (table4)": len(exit_rows()) * 60 * settings["exit"]["minutes"] * TRAINING_THREADS}
+    data_, train_ = settings["data"], settings["train"]
+    positions = data_["runs"] * 30  # about 30 kept positions per run at quick scale (measured: 29,258 / 1000)
+    return {"NRPA games (tables 1-3)": data_["runs"] * 100 ** data_["level"] / MORPION_PLAYOUTS_PER_SECOND,
+            "training (tables 1-3)": 3 * train_["epochs"] * positions / TRAINING_EXAMPLES_PER_SECOND * TRAINING_THREADS}
+
+
 def plan(scale: str, step: str) -> str:
     """What a step will do at ``scale`` and about how long it takes on this 2-core VM's CPU,
     printed before any work (the store's runs and the finished checkpoints are not redone)."""
     settings = scale_settings(scale)
+    seconds = plan_seconds(scale, step)
     if step == "table4":
         exit_, runs = settings["exit"], len(exit_rows())
         return (f"table4 at {scale} scale: {runs} Expert Iteration runs (one per published row), each stopped at "
@@ -235,9 +253,9 @@ def plan(scale: str, step: str) -> str:
                 f"always runs): about {duration(runs * 60 * exit_['minutes'])} in all. The runs finished under "
                 "outputs/neural/ are not made again; an interrupted one goes on from its last iteration.")
     data_, train_ = settings["data"], settings["train"]
-    data_seconds = data_["runs"] * 100 ** data_["level"] / MORPION_PLAYOUTS_PER_SECOND
-    positions = data_["runs"] * 30  # about 30 kept positions per run at quick scale (measured: 29,258 / 1000)
-    train_seconds = 3 * train_["epochs"] * positions / TRAINING_EXAMPLES_PER_SECOND
+    data_seconds = seconds["NRPA games (tables 1-3)"]
+    positions = data_["runs"] * 30
+    train_seconds = seconds["training (tables 1-3)"] / TRAINING_THREADS
     text = (f"{step} at {scale} scale: {data_['runs']} NRPA({data_['level']}) games on 5D, kept if scoring "
             f"{data_['keep'][0]} to {data_['keep'][1]} (about {duration(data_seconds)} of CPU); 3 networks x "
             f"{train_['epochs']} epochs (about {duration(train_seconds)} on 2 CPU threads if about "

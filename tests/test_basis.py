@@ -95,10 +95,10 @@ def test_a_row_says_when_our_interval_excludes_the_papers_own_effect():
     assert effect_cells({**row, "published": math.nan})[1] == "-"
 
 
-def test_a_row_not_judged_says_hardware_before_compute_before_an_unstated_setting():
+def test_a_row_not_run_says_hardware_before_compute_and_an_unstated_setting_is_no_reason():
     assert why_not_judged([Gap(UNSTATED, "u"), Gap(NEEDS_COMPUTE, "c")]) == NEEDS_COMPUTE
-    assert why_not_judged([Gap(UNSTATED, "u"), Gap(NEEDS_HARDWARE, "h")]) == NEEDS_HARDWARE
-    assert why_not_judged([Gap(UNSTATED, "u")]) == UNSTATED
+    assert why_not_judged([Gap(NEEDS_COMPUTE, "c"), Gap(NEEDS_HARDWARE, "h")]) == NEEDS_HARDWARE
+    assert why_not_judged([Gap(UNSTATED, "u")]) == ""  # judged on the claim file's reading
 
 
 def test_figure_4s_cost_prices_each_column_at_its_own_cores():
@@ -109,9 +109,21 @@ def test_figure_4s_cost_prices_each_column_at_its_own_cores():
     class NoRuns:  # the cost of timed columns needs no stored run
         runs = None
 
-    hours, text = paper_cost(fig4, NoRuns())
+    hours, text, parts = paper_cost(fig4, NoRuns())
     assert hours == pytest.approx(20 * 500 * 17 / 3600)
     assert "1 column x 20 runs of 500 s x 1 core" in text and "1 column x 20 runs of 500 s x 16 cores" in text
+    assert sorted(parts.values()) == [20 * 500.0, 20 * 500.0 * 16]  # by column: a total counts each once
+
+
+def test_figure_3_at_equal_playouts_needs_compute_not_a_machine():
+    """At equal iterations a round-synchronous parallel search makes the same search on any number
+    of cores: more cores only make it sooner, so its rows need compute, priced, not a 16-core machine."""
+    from analysis.claims import needs_machine
+
+    claims = {c.id: c for c in load_claims(files=["distributed"])}
+    assert claims["equal-playouts-sequential-best"].basis == "equal playouts"
+    assert not needs_machine(claims["equal-playouts-sequential-best"])
+    assert needs_machine(claims["fixed-time-parallel-beats-sequential"])  # wall time on 16 cores
 
 
 def test_a_column_without_runs_is_priced_at_its_baselines_measured_cost_over_rho():
@@ -176,9 +188,10 @@ def test_a_campaign_works_toward_the_verdict_under_the_reading_of_an_unstated_se
     hardware or compute decide nothing of the claim, so such a row gets none."""
     import pandas as pd
 
-    from analysis.claims import SCALED_DOWN
+    from analysis.claims import NOT_RUN
     from analysis.decide import campaign_verdicts
 
-    table = pd.DataFrame({"verdict": [SCALED_DOWN, SCALED_DOWN, "supported"],
-                          "why": [UNSTATED, NEEDS_HARDWARE, ""], "scaled_down": ["inconclusive", "inconclusive", ""]})
-    assert campaign_verdicts(table) == ["inconclusive", SCALED_DOWN, "supported"]
+    table = pd.DataFrame({"verdict": ["inconclusive", NOT_RUN, NOT_RUN, "supported"],
+                          "gaps": ["the paper does not state the level", "2 threads for the paper's 32", "", ""]})
+    # on a reading: its own verdict; not run for hardware: none; runs not made yet: the campaign makes them
+    assert campaign_verdicts(table) == ["inconclusive", NOT_RUN, "not judged", "supported"]

@@ -336,25 +336,47 @@ def test_the_most_threads_placeholder_reads_the_experiments_largest_thread_count
         ("strategy=leaf_shared threads=2", "strategy=leaf_shared threads=1"),)
 
 
-def test_a_scaled_down_claim_keeps_what_its_runs_say_apart_and_out_of_the_judged_family():
-    from analysis.claims import SCALED_DOWN, apply_settings
+def test_a_claim_not_run_at_its_papers_settings_keeps_what_its_runs_say_apart_and_out_of_the_judged_family():
+    from analysis.claims import NOT_RUN, apply_settings
     strong = object()  # any evidence: the verdict reads the p-values
     table = pd.DataFrame([
-        {"kind": "paper", "gaps": "", "p_support": 0.01, "p_contradict": 1.0, "_evidence": strong},
-        {"kind": "paper", "gaps": "2 threads for the paper's 32", "p_support": 0.001, "p_contradict": 1.0,
-         "_evidence": strong},
-        {"kind": "transfer", "gaps": "", "p_support": 1.0, "p_contradict": 0.001, "_evidence": strong}])
+        {"kind": "paper", "gaps": "", "why": "", "judged_on": "the stated settings", "p_support": 0.01,
+         "p_contradict": 1.0, "_evidence": strong},
+        {"kind": "paper", "gaps": "2 threads for the paper's 32", "why": "needs hardware", "judged_on": "",
+         "p_support": 0.001, "p_contradict": 1.0, "_evidence": strong},
+        {"kind": "transfer", "gaps": "", "why": "", "judged_on": "", "p_support": 1.0, "p_contradict": 0.001,
+         "_evidence": strong}])
     table = apply_settings(table)
-    assert table["verdict"].tolist() == ["supported", SCALED_DOWN, "contradicted"]
-    assert table["scaled_down"].tolist() == ["", "supported", ""]
+    assert table["verdict"].tolist() == ["supported", NOT_RUN, "contradicted"]
+    assert table["why"].tolist() == ["", "needs hardware", ""]
+    assert table["scaled_down_verdict"].tolist() == ["", "supported", ""]
     # three families of one: Holm leaves each p-value as it is
     assert table["p_support_holm"].tolist() == [0.01, 0.001, 1.0]
 
 
+def test_a_claim_on_a_named_reading_is_judged_and_says_so():
+    from analysis.claims import ON_READING, apply_settings
+    table = apply_settings(pd.DataFrame([
+        {"kind": "paper", "gaps": "the paper does not state the level", "why": "", "judged_on": ON_READING,
+         "p_support": 0.001, "p_contradict": 1.0, "_evidence": object()},
+        {"kind": "paper", "gaps": "the paper does not state the level", "why": "", "judged_on": ON_READING,
+         "p_support": math.nan, "p_contradict": math.nan, "_evidence": None}]))  # no runs yet
+    assert table["verdict"].tolist() == ["supported", "not run"]
+    assert table["judged_on"].tolist() == [ON_READING, ""] and table["why"].tolist() == ["", "needs compute"]
+
+
+def test_a_claim_no_run_can_test_is_not_judged():
+    from analysis.claims import UNTESTABLE, apply_settings
+    table = apply_settings(pd.DataFrame([{"kind": "paper", "gaps": "180 h for the paper's ...", "why": UNTESTABLE,
+                                          "judged_on": "", "p_support": math.nan, "p_contradict": math.nan,
+                                          "_evidence": None}]))
+    assert (table["verdict"].iloc[0], table["why"].iloc[0]) == ("not judged", UNTESTABLE)
+
+
 def test_a_campaign_makes_no_runs_for_a_claim_away_from_its_papers_settings():
-    from analysis.claims import SCALED_DOWN
+    from analysis.claims import NOT_RUN
     from analysis.campaign import ClaimState, plan_round
-    states = [ClaimState("away", ("a",), SCALED_DOWN, math.nan, 15),
+    states = [ClaimState("away", ("a",), NOT_RUN, math.nan, 15),
               ClaimState("here", ("b",), "not judged", math.nan, 15)]
     plan = plan_round(states, {"a": 0, "b": 0}, {"a": 1.0, "b": 1.0}, left=1e6, round_budget=1e6, cap=200)
     assert plan.capped == ["away"] and plan.targets == {"b": 15}

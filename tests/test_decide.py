@@ -64,7 +64,7 @@ def test_an_equal_time_claim_is_refused_on_a_reading_at_equal_playouts(selective
     with pytest.raises(Refused, match="the paper compares at equal time; these runs are read at equal playouts"):
         decide.contrasts(claim, source)
     row = decide.decide_table([claim], {"selective_table3": source}, cap=200).iloc[0]
-    assert row["verdict"] == "not judged" and row["min_runs"] == 0 and "refused" in row["detail"]
+    assert row["verdict"] == "not run" and row["min_runs"] == 0 and "refused" in row["detail"]
 
 
 def test_a_column_is_read_up_to_its_first_missing_run(selective_runs, tmp_path):
@@ -108,19 +108,20 @@ def test_a_campaign_with_no_budget_judges_the_stored_runs_and_makes_none(selecti
     by_claim = table.set_index("claim")
     # its columns all have RUNS runs: judged; the other claims' experiments have none
     assert by_claim.loc["samegame-tabu-beats-no-tabu", "runs"] == RUNS
-    # smoke runs stop at 0.08 s of the paper's work: no verdict on a claim at 163.84 s, what they say kept apart
-    assert by_claim.loc["samegame-tabu-beats-no-tabu", "verdict"] == "not judged at the paper's settings"
-    assert by_claim.loc["samegame-tabu-beats-no-tabu", "scaled_down"] in ("supported", "contradicted", "inconclusive")
+    # smoke runs stop at 0.08 s of the paper's work: not run at 163.84 s (compute), what they say kept apart
+    assert by_claim.loc["samegame-tabu-beats-no-tabu", ["verdict", "why"]].tolist() == ["not run", "needs compute"]
+    assert by_claim.loc["samegame-tabu-beats-no-tabu", "scaled_down_verdict"] in ("supported", "contradicted",
+                                                                                  "inconclusive")
     gaps = by_claim.loc["samegame-tabu-beats-no-tabu", "gaps"].split("; ")
     assert gaps[0] == "the paper does not state the search's level (given for Table 4 only)"  # read as 4
     assert gaps[1] in ("0.08 s for the paper's 163.84 s", "0.0798 s for the paper's 163.84 s")
-    assert by_claim.loc["weakschur-rule-k6", "verdict"] == "not judged at the paper's settings"
-    assert by_claim.loc["weakschur-rule-k6", "scaled_down"] == "not judged"
+    assert by_claim.loc["weakschur-rule-k6", "verdict"] == "not run"  # no runs at all
+    assert pd.isna(by_claim.loc["weakschur-rule-k6", "scaled_down_verdict"])
     report = next(p for p in paths if p.suffix == ".md").read_text()
     assert "Waudby-Smith" in report and "anytime-valid" in report
     # the basis of every row: the paper's comparison, and matched time per column
     assert "t x R x rho(column) playouts" in report and "runs of another are refused" in report
-    assert "| equal time / equal time (matched: t x R x rho playouts) |" in report
+    assert "its basis: equal time; the runs read at: equal time (matched: t x R x rho playouts)" in report
 
 
 @pytest.mark.slow

@@ -84,7 +84,7 @@ def hostile_claims(claims: Path) -> None:
         claim_row(HOSTILE, HOSTILE, "supported", EXPERIMENT, basis=HOSTILE, text=HOSTILE, evaluated_at=HOSTILE,
                   runs=10, effect=1.0, effect_low=0.5, effect_high=1.5, why=HOSTILE),
         claim_row(f"b {HOSTILE}", HOSTILE, "inconclusive", HOSTILE, kind=HOSTILE, to_decide=HOSTILE,
-                  scaled_down=HOSTILE, gaps=HOSTILE, runs=float("nan"), effect=float("nan")),
+                  scaled_down_verdict=HOSTILE, gaps=HOSTILE, runs=float("nan"), effect=float("nan")),
     ], time.time())
 
 

@@ -13,7 +13,7 @@ import pytest
 
 from analysis import decide, verdicts
 from analysis.claims import (
-    SCALED_DOWN, Claim, NeuralSource, Source, claims_table, load_claims, load_experiments, settings_gaps,
+    NOT_RUN, UNTESTABLE, Claim, NeuralSource, Source, claims_table, load_claims, load_experiments, settings_gaps,
 )
 from analysis.report import Runs
 from experiments.experiment import load_experiment
@@ -82,7 +82,7 @@ def test_table_1s_accuracy_is_compared_game_by_game_on_the_same_held_out_positio
     assert basis == "final scores" and all(c.paired for c in contrasts)
 
 
-def test_a_row_at_the_papers_settings_is_judged_and_one_below_them_is_scaled_down(tmp_path):
+def test_a_row_at_the_papers_settings_is_judged_and_one_below_them_is_not_run(tmp_path):
     at_paper = neural_source(tmp_path / "a", "neural_table1", results=table1_results(AS_THE_PAPER))
     assert settings_gaps(ACCURACY, at_paper) == []
     row = claims_table([ACCURACY], {"neural_table1": at_paper}).iloc[0]
@@ -94,7 +94,7 @@ def test_a_row_at_the_papers_settings_is_judged_and_one_below_them_is_scaled_dow
         "10 epochs for the paper's 80", "1000 games imitated for the paper's 9141",
         "games scoring 68-144 kept for the paper's 70-82"]
     row = claims_table([ACCURACY], {"neural_table1": smaller}).iloc[0]
-    assert (row["verdict"], row["scaled_down"]) == (SCALED_DOWN, "inconclusive")
+    assert (row["verdict"], row["why"], row["scaled_down_verdict"]) == (NOT_RUN, "needs compute", "inconclusive")
     assert "`make morpion-table1 SCALE=paper`: table1 at paper scale" in row["paper_cost"]
 
 
@@ -112,30 +112,30 @@ def test_a_network_is_set_beside_morpion_table2s_runs_with_welchs_t(tmp_path):
     assert evidence.p_support == pytest.approx(verdicts.welch(r2, uniform).p_greater)
     row = claims_table([claim], {"neural_table2": source}).iloc[0]
     assert row["verdict"] == "supported"
-    # NRPA(1)'s N is not stated by the paper: a gap of the baseline's column, never judged
+    # NRPA(1)'s N is not stated by the paper: read, not a reason; without runs of its column, not run
     nrpa = Claim("P", "n1", "NRPA(1) above R1", "neural_table2", "compare", basis="final scores",
                  pairs=(("NRPA(1)", "Resnet R1"),),
                  settings=(*PAPER, ("level", 1), ("unstated", ("N",))))
     assert settings_gaps(nrpa, source) == ["the paper does not state N"]
     row = claims_table([nrpa], {"neural_table2": source}).iloc[0]
-    assert row["verdict"] == SCALED_DOWN and row["scaled_down"] == "not judged"
+    assert row["verdict"] == NOT_RUN and row["scaled_down_verdict"] == ""
     assert "NRPA(1) has 0 runs of morpion_table2 at smoke scale: `make morpion-table2 SCALE=smoke`" in row["detail"]
     # a wrong level for the baseline's column is a gap too
     assert settings_gaps(replace(claim, settings=(*PAPER, ("level", 1))), source) == ["level 0 for the paper's 1"]
 
 
-def test_results_not_made_read_not_judged_with_the_make_target_that_makes_them(tmp_path):
+def test_results_not_made_read_not_run_with_the_make_target_that_makes_them(tmp_path):
     at_paper = neural_source(tmp_path, "neural_table1", scale="paper")
     assert settings_gaps(ACCURACY, at_paper) == []  # conf/neural_morpion.yaml's paper scale: 80 epochs, 70-82
     row = claims_table([ACCURACY], {"neural_table1": at_paper}).iloc[0]
-    assert row["verdict"] == "not judged"
+    assert (row["verdict"], row["why"]) == (NOT_RUN, "needs compute")
     assert row["detail"] == ("the neural pipeline's table1 is not made at paper scale: `make morpion-table1 "
                              "SCALE=paper` makes it (table1_results.json)")
     quick = neural_source(tmp_path, "neural_table1", scale="quick")
     assert settings_gaps(ACCURACY, quick) == ["10 epochs for the paper's 80", "games scoring 68-144 kept for the "
                                               "paper's 70-82"]
     row = claims_table([ACCURACY], {"neural_table1": quick}).iloc[0]
-    assert (row["verdict"], row["scaled_down"]) == (SCALED_DOWN, "not judged")
+    assert (row["verdict"], row["scaled_down_verdict"]) == (NOT_RUN, "")
     assert "`make morpion-table1 SCALE=quick` makes it" in row["detail"]
 
 
@@ -145,12 +145,12 @@ def test_table_4_has_one_run_per_row_and_is_never_judged(tmp_path):
     absent = neural_source(tmp_path / "a", "neural_table4", scale="paper")
     assert settings_gaps(claim, absent) == []  # paper scale: 10,800 minutes
     row = claims_table([claim], {"neural_table4": absent}).iloc[0]
-    assert row["verdict"] == "not judged" and row["detail"].startswith("one run per row")
+    assert (row["verdict"], row["why"]) == ("not judged", UNTESTABLE) and row["detail"].startswith("one run per row")
     made = neural_source(tmp_path / "b", "neural_table4", results={"settings": {"minutes": 2.5}, "columns": {
         "NeuralNRPA(2) A": [41.0], "NeuralNMCS(1)c A": [44.0]}})
     assert settings_gaps(claim, made) == ["0.0417 h of Expert Iteration per row for the paper's 180 h"]
     row = claims_table([claim], {"neural_table4": made}).iloc[0]
-    assert (row["verdict"], row["scaled_down"]) == (SCALED_DOWN, "not judged")
+    assert (row["verdict"], row["why"]) == ("not judged", UNTESTABLE)  # more hours would not make it testable
     assert row["detail"].endswith("; ours: NeuralNMCS(1)c A 44, NeuralNRPA(2) A 41")
 
 
@@ -194,7 +194,7 @@ def test_a_neural_claim_on_a_column_neither_source_has_is_refused_before_any_wor
 @pytest.mark.slow  # end to end, over 10 s
 def test_every_claim_of_the_neural_file_is_scaled_down_at_quick_scale(tmp_path):
     """The quick scale trains 10 epochs on games scoring 68 and up, and runs Expert Iteration
-    2.5 minutes a row: every claim reads "not judged at the paper's settings"."""
+    2.5 minutes a row: every claim is away from its paper's settings (not run there)."""
     claims = load_claims(files=["morpion_neural"])
     assert len(claims) == 10 and all(claim.kind == "paper" and claim.settings for claim in claims)
     assert {claim.experiment for claim in claims} == {"neural_table1", "neural_table2", "neural_table3",
@@ -215,11 +215,13 @@ def test_the_neural_claims_on_the_smoke_pipelines_own_results(tmp_path):
         assert done.returncode == 0, done.stderr
     claims_report(["scale=smoke", f"outputs_dir={tmp_path}"], files=["morpion_neural"])
     table = pd.read_csv(tmp_path / "claims" / "claims_smoke_morpion_neural.csv").set_index("claim")
-    assert (table["verdict"] == SCALED_DOWN).all()  # smoke: 2 epochs on 20 games of NRPA(1)
+    exit_rows = table["experiment"] == "neural_table4"  # one run per row: no run can test them
+    assert (table.loc[~exit_rows, "verdict"] == NOT_RUN).all()  # smoke: 2 epochs on 20 games of NRPA(1)
+    assert (table.loc[exit_rows, "verdict"] == "not judged").all()
     networks = table[table["experiment"] != "neural_table4"]
     assert networks["gaps"].str.contains("2 epochs for the paper's 80; 20 games imitated for the paper's 9141").all()
     for claim in ("morpion-r2-accuracy-above-r1", "morpion-r2-mean-above-r1", "morpion-r2-above-uniform"):
-        assert table.loc[claim, "scaled_down"] in ("supported", "contradicted", "inconclusive")
+        assert table.loc[claim, "scaled_down_verdict"] in ("supported", "contradicted", "inconclusive")
     # Table 1: the effect is the deciding pair's difference of the accuracies Table 1 reports
     accuracy = pd.read_csv(tmp_path / "tables" / "morpion_table1_smoke.csv").set_index("network")
     row = table.loc["morpion-r2-accuracy-above-r1"]

@@ -328,7 +328,7 @@ def claim_row(claim: str, paper: str, verdict: str, experiment: str, kind: str =
               **columns) -> dict:
     return {"paper": paper, "kind": kind, "claim": claim, "text": f"the claim {claim}", "experiment": experiment,
             "basis": basis, "verdict": verdict, "detail": f"detail of {claim}", "paper_cost": "", "to_decide": "",
-            "runs_to_decide": float("nan"), "scaled_down": "", **columns}
+            "runs_to_decide": float("nan"), "scaled_down_verdict": "", **columns}
 
 
 def test_the_answers_read_each_claim_from_the_report_written_last_and_count_only_the_papers_claims(tmp_path):
@@ -342,7 +342,7 @@ def test_the_answers_read_each_claim_from_the_report_written_last_and_count_only
     ], written=1_000_000)
     newer = write_report(tmp_path / "claims_paper_decided.csv", [
         claim_row("b", selective, "supported", "selective_table3"),  # b judged again, later: this verdict
-        claim_row("m", morpion, "not judged at the paper's settings", "neural_table2", scaled_down="contradicted",
+        claim_row("m", morpion, "not run", "neural_table2", scaled_down_verdict="contradicted", why="needs compute",
                   paper_cost="~12 CPU-h: `make morpion-table2 SCALE=paper`"),
         claim_row("n", morpion, "not judged", "morpion_table2", to_decide="a column has no runs yet"),
     ], written=2_000_000)
@@ -355,7 +355,7 @@ def test_the_answers_read_each_claim_from_the_report_written_last_and_count_only
     zero = dict.fromkeys(VERDICTS, 0)
     # a claim judged on two bases counts once per basis; transfers and observations are no paper's
     assert paper_counts(text) == {selective: {**zero, "supported": 2, "inconclusive": 1},
-                                  morpion: {**zero, "not judged at the paper's settings": 1, "not judged": 1}}
+                                  morpion: {**zero, "not run": 1, "not judged": 1}}
     blocks = dict(re.findall(r'<section class="paper" id="answers-([a-z]+)">(.*?)</section>', text, flags=re.S))
     assert list(blocks) == ["selective", "morpion", "gelly", "observations"]  # in the pages' order
     assert '<a href="selective.html">' in blocks["selective"] and '<a href="morpion.html">' not in blocks["morpion"]

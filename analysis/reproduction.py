@@ -1,0 +1,423 @@
+"""Which published tables and figures does the harness reproduce? One status per display item.
+
+    python -m analysis.reproduction scale=paper            # outputs/claims/reproduction.{csv,md}
+    python -m analysis.reproduction scale=paper --readme   # and the README's summary between its markers
+
+Reads the claims report under a budget (outputs/claims/claims_<scale>_decided.csv, which `make
+claims` writes first) and, for the time tables and Morpion's Table 2, the runs themselves (each
+published cell beside our mean and its 95% interval, at matched time). Never runs a search.
+
+Each of the 22 display items of the four papers with published numbers (ITEMS) gets one status,
+by this rule (status_of; tests/test_reproduction.py holds it on made-up inputs):
+
+  reproduced                  every paper claim read on the item is judged and supported, on the
+                              settings its paper states
+  reproduced on a reading     the same, where at least one verdict rests on a named reading of a
+                              setting the paper leaves unsaid
+  not reproduced              every claim is judged and contradicted
+  partly (k of n claims)      some claims judged, not all supported (k: supported; the row says how
+                              many are contradicted and inconclusive, and which are not run)
+  not run: needs hardware     no claim judged; runs at the paper's settings need a machine with more
+                              cores than this one (the row names it)
+  not run: needs compute      no claim judged, or an item no claim reads; runs at the paper's
+                              settings need CPU-hours (the row gives them, each run counted once,
+                              and the command)
+
+A claim that no run can test (one run per row in the paper) counts with the claims not run. The
+share of published cells inside our 95% interval is shown beside the status, not folded into it:
+a table's cells are its curves at every checkpoint, while the claims are the sentences the paper
+draws from them, and either can hold without the other (cells_inside).
+
+Gelly et al. (2008) publish one table, on 9x9 Go against MoGo: no Go engine is in this harness,
+so its claims are carried to SP-MCTS on SameGame as transfers (the claims report) and it has no
+row here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import re
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from analysis.claims import JUDGED, NEEDS_HARDWARE, NOT_RUN, ON_READING
+from experiments.config import print_outputs
+from nrpa.errors import InputError
+
+STATUSES = ("reproduced", "reproduced on a reading", "partly", "not reproduced", "not run: needs hardware",
+            "not run: needs compute")
+README = Path(__file__).resolve().parent.parent / "README.md"
+RESULTS = README.parent / "docs" / "results"  # the committed snapshots
+MARKERS = ("<!-- reproduction: made by `python -m analysis.reproduction scale=paper --readme`; do not edit -->",
+           "<!-- end of reproduction -->")
+
+
+@dataclass(frozen=True)
+class Item:
+    paper: str  # the claims files' `paper:`, up to its first "(": how the claims name it
+    item: str  # "Table 3", "Figure 5"
+    shows: str  # what it shows, one line
+    experiment: str | None  # the experiment whose runs make it (its cells: a time table or morpion_table2)
+    target: str  # the make target that makes it
+    basis: str  # the comparison the paper makes
+
+
+SELECTIVE, STABILIZED = "NRPA with Selective Policies", "Stabilized NRPA"
+DISTRIBUTED, MORPION = "Distributed NRPA", "Deep RL for Morpion Solitaire"
+ITEMS = (
+    Item(SELECTIVE, "Table 2", "bus regulation: standard NRPA against the rule with delta = 1..4, mean score vs time",
+         "selective_table2", "selective-table2", "equal time (matched)"),
+    Item(SELECTIVE, "Table 3", "SameGame board 1: no tabu, tabu, selective t > 0 and t > 10, mean score vs time",
+         "selective_table3", "selective-table3", "equal time (matched)"),
+    Item(SELECTIVE, "Table 4", "the 20 SameGame boards: NMCS, SP-MCTS, Selective NRPA level 4, records; totals",
+         None, "selective-table4", "complete searches"),
+    Item(SELECTIVE, "Table 5", "Weak Schur K = 6, 7: standard policy against the rule, mean score vs time",
+         "selective_table5", "selective-table5", "equal time (matched)"),
+    Item(SELECTIVE, "Table 6", "Weak Schur K = 8, 9: standard policy against the rule, mean score vs time",
+         "selective_table6", "selective-table6", "equal time (matched)"),
+    Item(STABILIZED, "Table 1", "Maximum problem: NRPA and SNRPA(2, 3, 4, 10), mean value / 1e6 vs time",
+         "stabilized_table1", "stabilized-table1", "equal time (matched)"),
+    Item(STABILIZED, "Table 2", "the 20 SameGame boards: NMCS, SP-MCTS, NRPA, SNRPA(4), records; totals",
+         None, "stabilized-table2", "complete searches"),
+    Item(STABILIZED, "Table 3", "TSPTW rc204.1: NRPA and SNRPA(2, 3, 4, 10), mean score vs time",
+         "stabilized_table3", "stabilized-table3", "equal time (matched)"),
+    Item(STABILIZED, "Table 4", "SameGame board 1: NRPA and SNRPA(P), P = 2..7, 10, mean score vs time",
+         "stabilized_table4", "table4", "equal time (matched)"),
+    Item(DISTRIBUTED, "Table 1", "the 20 SameGame boards: NMCS(4), NRPA(4), Diversity-NRPA(4), Dist-NRPA(5) on 160 cores",
+         None, "distributed-table1", "final scores, 2 h on 160 cores"),
+    Item(DISTRIBUTED, "Figure 3", "leaf parallelism, shared and thread-local policy, levels 1-3: score vs iterations",
+         None, "distributed-fig3", "equal playouts"),
+    Item(DISTRIBUTED, "Figure 4", "the same strategies on 1 to 32 threads: score vs wall time on a 16-core node",
+         None, "distributed-fig4", "wall time on 16 cores"),
+    Item(DISTRIBUTED, "Figure 5", "root and two hybrid parallelisations on 160 cores: score vs wall time",
+         None, "distributed-fig5", "wall time on 160 cores"),
+    Item(MORPION, "Table 1", "imitation networks (BasicCNN, ResNet; R1, R2): held-out accuracy",
+         None, "morpion-table1", "final scores"),
+    Item(MORPION, "Table 2", "Morpion 5D: uniform policy, NRPA(1..3) and the networks' games: mean, max",
+         "morpion_table2", "morpion-table2", "final scores"),
+    Item(MORPION, "Table 3", "Nested(1) with ResNet R2 against the network alone and NRPA(2), NRPA(3)",
+         None, "morpion-table3", "final scores"),
+    Item(MORPION, "Table 4", "Expert Iteration variants after 180 h: the network's mean and max",
+         None, "morpion-table4", "one run per row"),
+    Item(MORPION, "Figure 2", "NRPA games kept by the score filter: data diversity", None, "morpion-table1",
+         "none (a description)"),
+    Item(MORPION, "Figure 3", "imitation networks' loss during training", None, "morpion-table1", "none (curves)"),
+    Item(MORPION, "Figure 4", "imitation networks' accuracy during training", None, "morpion-table1", "none (curves)"),
+    Item(MORPION, "Figure 5", "score distribution of ResNet R1 and R2's games", None, "morpion-table2", "final scores"),
+    Item(MORPION, "Figure 6", "Expert Iteration: the best score over time of the best approaches", None,
+         "morpion-table4", "one run per row"),
+)
+# The figures no claim reads, and the claims their cost is that of: Morpion's Figures 2-4 come from the
+# imitation step of Table 1 (the same NRPA games and networks).
+COST_OF = {(MORPION, "Figure 2"): (MORPION, "Table 1"), (MORPION, "Figure 3"): (MORPION, "Table 1"),
+           (MORPION, "Figure 4"): (MORPION, "Table 1")}
+
+
+def claims_of(item: Item, claims: pd.DataFrame) -> pd.DataFrame:
+    """The paper claims read on ``item``: its paper's, whose source names the item ("Section 4.2,
+    Table 3"; "Section 4, Figure 6, Table 4" reads on both)."""
+    pattern = re.compile(rf"\b{re.escape(item.item)}\b")
+    return claims[(claims["kind"] == "paper") & claims["paper"].str.startswith(item.paper)
+                  & claims["source"].str.split(":").str[0].str.contains(pattern)]
+
+
+def status_of(claims: pd.DataFrame) -> tuple[str, str]:
+    """The status of an item from the verdicts of its paper claims (the module's rule), and
+    its detail: the counts behind a "partly", the machine behind "needs hardware"."""
+    n = len(claims)
+    judged = claims[claims["verdict"].isin(JUDGED)]
+    if judged.empty:
+        hardware = claims[(claims["verdict"] == NOT_RUN) & (claims["why"] == NEEDS_HARDWARE)]
+        if len(hardware):
+            machine = re.match(r"a machine with [\d,]+ cores", str(hardware["paper_cost"].iloc[0]))
+            return "not run: needs hardware", machine.group(0) if machine else ""
+        return "not run: needs compute", ""
+    supported = int((judged["verdict"] == "supported").sum())
+    contradicted = int((judged["verdict"] == "contradicted").sum())
+    on_reading = bool((judged["judged_on"] == ON_READING).any())
+    if supported == n:
+        return ("reproduced on a reading" if on_reading else "reproduced"), ""
+    if contradicted == n:
+        return "not reproduced", ""
+    unjudged = n - len(judged)
+    detail = (f"{supported} of {n} claims supported, {contradicted} contradicted, "
+              f"{len(judged) - supported - contradicted} inconclusive"
+              + (f", {unjudged} not run" if unjudged else "") + (" (verdicts on a named reading)" if on_reading else ""))
+    return "partly", detail
+
+
+def cost_of(claims: pd.DataFrame) -> float:
+    """CPU-hours of the runs the claims need at their papers' settings, each part once."""
+    parts: dict = {}
+    for text in claims["paper_cost_parts"].dropna():
+        parts.update(json.loads(text) if text else {})
+    return sum(parts.values()) / 3600 if parts else math.nan
+
+
+def command_of(item: Item, claims: pd.DataFrame) -> str:
+    """The command that makes the runs at the paper's settings: the claims' own where they give
+    one, else the item's make target at paper scale."""
+    for text in claims["paper_cost"].dropna():
+        found = re.findall(r"`([^`]+)`", str(text))
+        if found:
+            return found[0]
+    return f"make {item.target} SCALE=paper"
+
+
+def effects_text(claims: pd.DataFrame, unit: bool = True) -> str:
+    """The deciding numbers of the item's judged claims: "claim: paper +152, ours -71 [-155, +43]"."""
+    pieces = []
+    for row in claims[claims["verdict"].isin(JUDGED)].itertuples():
+        published = f"paper {row.published:+.4g}, " if pd.notna(row.published) else ""
+        pieces.append(f"{row.claim}: {published}ours {row.effect:+.4g} [{row.effect_low:+.4g}, {row.effect_high:+.4g}]"
+                      + (f" ({row.unit})" if unit and isinstance(row.unit, str) and row.unit != "score" else ""))
+    return "; ".join(pieces)
+
+
+# --- the published cells beside ours ---
+
+def time_table_cells(name: str, scale: str, overrides=()) -> pd.DataFrame:
+    """Each published cell of a time table beside our mean and 95% t interval at matched time
+    (each column at t x R x rho playouts, read on the matched-time runs, the claims' runs; a
+    column read up to its first missing run): columns time, column, published, mean, low, high,
+    runs, inside."""
+    from analysis.decide import PrefixSource
+    from experiments.experiment import load_experiment
+
+    experiment = load_experiment([f"experiment={name}", f"scale={scale}", "matched_work=true", *overrides])
+    source = PrefixSource(experiment, cap=200)
+    rate, reference, scale_by = source.published_rate(), source.reference, experiment.value_scale
+    rows = []
+    for column in reference.columns[1:]:
+        if not source.runs.records.get(column):
+            continue
+        last = (source.last("playouts", [column]) + 0.5) / rate.work(1.0, column)  # a rounded budget's half playout
+        for t, published in zip(reference["time"], reference[column]):
+            if t > last * (1 + 1e-9) or pd.isna(published):
+                continue
+            values = source.at(column, "playouts", rate.work(float(t), column))
+            values = values[np.isfinite(values)] * scale_by  # the paper's unit
+            rows.append({"time": float(t), "column": column, "published": float(published),
+                         **interval(values)})
+    return pd.DataFrame(rows)
+
+
+def morpion_cells(scale: str, overrides=()) -> pd.DataFrame:
+    """Morpion Table 2's Uniform and NRPA(L) means (the standard 5D reading) beside ours."""
+    from analysis.claims import Source
+    from analysis.report import collect
+    from experiments.experiment import load_experiment
+
+    experiment = load_experiment(["experiment=morpion_table2", f"scale={scale}", "morpion_rules=standard", *overrides])
+    source = Source(experiment, collect(experiment))
+    reference = source.reference.set_index(source.reference.columns[0])
+    rows = []
+    for column in reference.index:
+        if source.runs.records.get(column):
+            rows.append({"time": math.nan, "column": column, "published": float(reference.loc[column, "mean"]),
+                         **interval(source.finals(column))})
+    return pd.DataFrame(rows)
+
+
+def interval(values: np.ndarray) -> dict:
+    """Mean, 95% t interval, count, of ``values``."""
+    n = values.size
+    mean = float(values.mean()) if n else math.nan
+    half = float(stats.t.ppf(0.975, n - 1) * values.std(ddof=1) / math.sqrt(n)) if n > 1 else math.nan
+    return {"mean": mean, "low": mean - half, "high": mean + half, "runs": n}
+
+
+def cells_of(item: Item, scale: str, overrides=()) -> pd.DataFrame | None:
+    """The published cells of ``item`` beside ours (None: an item without cells here); ``overrides``:
+    those of the claims report (outputs_dir=...), so that both read the same runs."""
+    if item.experiment is None:
+        return None
+    cells = (morpion_cells(scale, overrides) if item.experiment == "morpion_table2"
+             else time_table_cells(item.experiment, scale, overrides))
+    if cells.empty:
+        return cells
+    return cells.assign(inside=(cells["low"] <= cells["published"]) & (cells["published"] <= cells["high"]))
+
+
+def final_cells_text(cells: pd.DataFrame) -> str:
+    """The last published row of a time table (or Morpion's rows): "NRPA 2,838 / ours 2,810 [2,780, 2,840]"."""
+    last = cells[cells["time"] == cells["time"].max()] if cells["time"].notna().any() else cells
+    at = f"at {last['time'].iloc[0]:g} s: " if cells["time"].notna().any() else ""
+    return at + "; ".join(f"{row.column} paper {row.published:,.4g}, ours {row.mean:,.4g} [{row.low:,.4g}, {row.high:,.4g}]"
+                          for row in last.itertuples())
+
+
+def reproduction_table(claims: pd.DataFrame, scale: str, cells=cells_of, overrides=()) -> pd.DataFrame:
+    """One row per display item (ITEMS): its status and what it rests on."""
+    rows = []
+    for item in ITEMS:
+        own = claims_of(item, claims)
+        status, detail = status_of(own)
+        priced = claims_of(Item(*COST_OF[(item.paper, item.item)], "", None, "", ""), claims) \
+            if (item.paper, item.item) in COST_OF else own
+        table = cells(item, scale, overrides)
+        runs = "-"
+        if table is not None and not table.empty:
+            runs = ", ".join(f"{column} {count}" for column, count in table.groupby("column", sort=False)["runs"].min().items())
+        # what is not run costs: every claim of an item not run, else the claims of a "partly" that are not
+        not_run = priced if status.startswith("not run") else own[~own["verdict"].isin(JUDGED)]
+        hours = cost_of(not_run) if len(not_run) or status.startswith("not run") else math.nan
+        rows.append({
+            "paper": item.paper, "item": item.item, "shows": item.shows, "basis": item.basis,
+            "status": status, "detail": detail,
+            "claims": len(own), "claims_supported": int((own["verdict"] == "supported").sum()),
+            "claims_contradicted": int((own["verdict"] == "contradicted").sum()),
+            "claims_inconclusive": int((own["verdict"] == "inconclusive").sum()),
+            "claims_not_run": int((~own["verdict"].isin(JUDGED)).sum()),
+            "runs_per_column": runs,
+            "cells": 0 if table is None else len(table),
+            "cells_inside": math.nan if table is None or table.empty else int(table["inside"].sum()),
+            "final_cells": "" if table is None or table.empty else final_cells_text(table),
+            "effects": effects_text(own),
+            "cpu_hours_to_run": hours,
+            "command": command_of(item, not_run) if math.isfinite(hours) or status.startswith("not run") else "",
+            "claim_ids": " ".join(own["claim"]),
+            "target": item.target,
+            "snapshot": snapshot_of(item),
+        })
+    return pd.DataFrame(rows)
+
+
+def snapshot_of(item: Item) -> str:
+    """The committed paper-scale snapshot of the item's table, docs/results/<experiment>_paper.md, if any."""
+    name = f"{item.experiment}_paper.md" if item.experiment else ""
+    return name if name and (RESULTS / name).is_file() else ""
+
+
+def status_cell(row) -> str:
+    status = row["status"]
+    if status == "partly":
+        return f"partly ({row['claims_supported']} of {row['claims']} claims supported)"
+    if status == "not run: needs compute" and pd.notna(row["cpu_hours_to_run"]):
+        return f"not run: needs compute (~{row['cpu_hours_to_run']:,.0f} CPU-h)"
+    if status == "not run: needs hardware" and row["detail"]:
+        return f"not run: needs hardware ({row['detail']})"
+    return status
+
+
+def cells_cell(row) -> str:
+    if not row["cells"]:
+        return "-"
+    return f"{row['cells_inside']:.0f} of {row['cells']}"
+
+
+def markdown(table: pd.DataFrame, scale: str, made: str) -> str:
+    lines = [f"# Reproduction status ({scale} scale)", "",
+             f"{made} One row per table or figure of the four papers with published numbers; the rule that maps "
+             "claims to a status is in `analysis/reproduction.py` and [the statistics page]"
+             "(../explanation/statistics.md#the-status-of-a-table-or-figure). \"Claims\": the paper's sentences on the "
+             "item, judged in the [claims report](claims_paper_decided.md) on the paper's basis (matched time for "
+             "the time tables); \"cells inside\": the published cells inside our 95% interval at matched time "
+             "(Morpion: the four rows' means, standard 5D). Gelly et al.'s one table (9x9 Go against MoGo) has no "
+             "row: no Go engine is here, its claims are carried to SP-MCTS as transfers.", ""]
+    for paper, rows in table.groupby("paper", sort=False):
+        lines += [f"## {paper}", "", "| item | what it shows | status | claims: supported / contradicted / "
+                  "inconclusive / not run | cells inside our 95% CI | runs per column (ours) |", "|---|---|---|---|---|---|"]
+        for _, row in rows.iterrows():
+            lines.append(f"| [{row['item']}](#{anchor(row)}) | {row['shows']} | **{status_cell(row)}** | "
+                         f"{row['claims_supported']} / {row['claims_contradicted']} / {row['claims_inconclusive']} / "
+                         f"{row['claims_not_run']} | {cells_cell(row)} | {row['runs_per_column']} |")
+        lines.append("")
+    lines += ["## Details", ""]
+    for _, row in table.iterrows():
+        lines += [f"### {row['paper']}, {row['item']} {{#{anchor(row)}}}", "", f"- What it shows: {row['shows']}; "
+                  f"the paper's basis: {row['basis']}.", f"- Status: **{status_cell(row)}**"
+                  + (f" ({row['detail']})" if row["detail"] and row["status"] == "partly" else "") + "."]
+        if row["claim_ids"]:
+            lines.append(f"- Claims: {', '.join(f'`{c}`' for c in row['claim_ids'].split())}.")
+        if row["effects"]:
+            lines.append(f"- The paper's effect beside ours (> 0: as claimed), 95% confidence sequence: {row['effects']}.")
+        if row["final_cells"]:
+            lines.append(f"- Published cells beside ours (mean, 95% CI), {row['final_cells']}.")
+        lines.append(f"- Our table and figure: `make {row['target']} SCALE=paper` writes them under `outputs/` (from the "
+                     "runs the archive holds, making only those it lacks)"
+                     + (f"; committed: [{row['snapshot']}]({row['snapshot']})" if row["snapshot"] else "") + ".")
+        if pd.notna(row["cpu_hours_to_run"]):
+            lines.append(f"- Runs at the paper's settings: ~{row['cpu_hours_to_run']:,.1f} CPU-h on one core (each run "
+                         f"counted once): `{row['command']}`.")
+        lines.append("")
+    return "\n".join(lines)
+
+
+def anchor(row) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", f"{row['paper']} {row['item']}".lower()).strip("-")
+
+
+def readme_block(table: pd.DataFrame) -> str:
+    """The README's summary: a line per paper, its items by status (between MARKERS)."""
+    lines = [MARKERS[0], "", "| paper | reproduced | on a reading | partly | not reproduced | not run |",
+             "|---|---|---|---|---|---|"]
+    for paper, rows in table.groupby("paper", sort=False):
+        def items(statuses) -> str:
+            chosen = rows[rows["status"].isin(statuses)]
+            return ", ".join(chosen["item"].str.replace("Table ", "T").str.replace("Figure ", "F")) or "-"
+        lines.append(f"| {paper} | {items(['reproduced'])} | {items(['reproduced on a reading'])} | {items(['partly'])} "
+                     f"| {items(['not reproduced'])} | {items(['not run: needs hardware', 'not run: needs compute'])} |")
+    counts = table["status"].str.replace(r"^not run.*", "not run", regex=True).value_counts()
+    lines += ["", f"{len(table)} published tables and figures (T: table, F: figure): "
+              + ", ".join(f"{counts.get(s, 0)} {s}" for s in ("reproduced", "reproduced on a reading", "partly",
+                                                             "not reproduced", "not run")) + ".", "", MARKERS[1]]
+    return "\n".join(lines)
+
+
+def replace_readme_block(text: str, block: str) -> str:
+    start, end = text.find(MARKERS[0]), text.find(MARKERS[1])
+    if start < 0 or end < start:
+        raise InputError(f"{README}: no reproduction markers ({MARKERS[0]} ... {MARKERS[1]})")
+    return text[:start] + block + text[end + len(MARKERS[1]):]
+
+
+def stem_of(scale: str) -> str:
+    """The report's file stem: reproduction (the paper's scale, committed as docs/results/reproduction.*)
+    or reproduction_<scale>."""
+    return "reproduction" if scale == "paper" else f"reproduction_{scale}"
+
+
+def write(scale: str, readme: bool = False, folder: Path | None = None, overrides=()) -> list[Path]:
+    """outputs/claims/<stem_of(scale)>.{csv,md} from the claims report there (and the README's summary
+    with ``readme``); ``overrides``: those of the claims report (outputs_dir=...)."""
+    from experiments.experiment import load_experiment
+
+    folder = folder or load_experiment(["experiment=stabilized_table4", f"scale={scale}", *overrides]).store.root / "claims"
+    report = folder / f"claims_{scale}_decided.csv"
+    if not report.is_file():
+        raise InputError(f"no claims report {report}: run `make claims BUDGET=0 SCALE={scale}` first")
+    claims = pd.read_csv(report, keep_default_na=False, na_values=[""])
+    table = reproduction_table(claims, scale, overrides=overrides)
+    stem = folder / stem_of(scale)
+    table.to_csv(stem.with_suffix(".csv"), index=False)
+    made = (f"Made by `python -m analysis.reproduction scale={scale}` (part of `make claims`) from "
+            f"`claims_{scale}_decided.csv` and the runs.")
+    stem.with_suffix(".md").write_text(markdown(table, scale, made) + "\n")
+    paths = [stem.with_suffix(".csv"), stem.with_suffix(".md")]
+    if readme:
+        README.write_text(replace_readme_block(README.read_text(), readme_block(table)))
+        paths.append(README)
+    return paths
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("overrides", nargs="+", help="scale=S (paper, quick, smoke), then any override of the experiments (outputs_dir=...)")
+    parser.add_argument("--readme", action="store_true", help="also rewrite the README's summary between its markers")
+    arguments = parser.parse_args(argv)
+    key, _, scale = arguments.overrides[0].partition("=")
+    if key != "scale" or scale not in ("paper", "quick", "smoke"):
+        parser.error(f"{arguments.overrides[0]!r}: give scale=paper, scale=quick or scale=smoke first")
+    return print_outputs(lambda: write(scale, arguments.readme, overrides=arguments.overrides[1:]))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,88 @@
+"""The status of a published table or figure (analysis/reproduction.py): the rule on made-up
+claims, and the README's summary held to the committed reproduction.csv."""
+
+import json
+import math
+
+import pandas as pd
+import pytest
+
+from analysis.reproduction import ITEMS, README, Item, claims_of, cost_of, readme_block, reproduction_table, status_of
+from tests.conftest import PROJECT_ROOT
+
+STATED, READING = "the stated settings", "a named reading"
+
+
+def claims(*rows) -> pd.DataFrame:
+    """Made-up paper claims: (verdict, judged_on, why)."""
+    return pd.DataFrame([{"kind": "paper", "paper": "P (A 2020)", "source": "Section 1, Table 1: \"...\"",
+                          "claim": f"c{i}", "verdict": verdict, "judged_on": on, "why": why,
+                          "paper_cost": "a machine with 160 cores (this one has 2); ~1.0 CPU-h" if why == "needs hardware"
+                          else "~1.0 CPU-h: `make it`", "paper_cost_parts": json.dumps({f"e: c{i}": 3600.0}),
+                          "published": math.nan, "effect": 1.0, "effect_low": 0.5, "effect_high": 1.5, "unit": "score"}
+                         for i, (verdict, on, why) in enumerate(rows)])
+
+
+@pytest.mark.parametrize("rows, status", [
+    ([("supported", STATED, ""), ("supported", STATED, "")], "reproduced"),
+    ([("supported", STATED, ""), ("supported", READING, "")], "reproduced on a reading"),
+    ([("contradicted", READING, ""), ("contradicted", STATED, "")], "not reproduced"),
+    ([("supported", STATED, ""), ("inconclusive", STATED, "")], "partly"),
+    ([("supported", STATED, ""), ("not run", "", "needs compute")], "partly"),  # a claim not run: not all supported
+    ([("inconclusive", STATED, "")], "partly"),
+    ([("not run", "", "needs compute"), ("not run", "", "needs hardware")], "not run: needs hardware"),
+    ([("not run", "", "needs compute"), ("not judged", "", "no run can test it")], "not run: needs compute"),
+])
+def test_the_status_of_an_item_follows_the_rule(rows, status):
+    assert status_of(claims(*rows))[0] == status
+
+
+def test_partly_says_how_many_claims_of_each_verdict():
+    _, detail = status_of(claims(("supported", READING, ""), ("contradicted", STATED, ""), ("inconclusive", STATED, ""),
+                                 ("not run", "", "needs compute")))
+    assert detail == "1 of 4 claims supported, 1 contradicted, 1 inconclusive, 1 not run (verdicts on a named reading)"
+
+
+def test_needs_hardware_names_the_machine():
+    assert status_of(claims(("not run", "", "needs hardware")))[1] == "a machine with 160 cores"
+
+
+def test_a_claim_counts_for_every_item_its_source_names():
+    table = claims(("supported", STATED, "")).assign(source="Section 4, Figure 6, Table 4: \"...\"")
+    for name in ("Figure 6", "Table 4"):
+        assert len(claims_of(Item("P", name, "", None, "", ""), table)) == 1
+    assert claims_of(Item("P", "Table 1", "", None, "", ""), table).empty  # "Table 4" is not "Table 1"
+    assert claims_of(Item("Q", "Table 4", "", None, "", ""), table).empty  # another paper's Table 4
+
+
+def test_a_cost_shared_by_claims_is_counted_once():
+    table = claims(("not run", "", "needs compute"), ("not run", "", "needs compute"))
+    table["paper_cost_parts"] = json.dumps({"e: shared": 7200.0})
+    assert cost_of(table) == 2.0
+
+
+def test_every_item_gets_one_status_and_a_not_run_one_its_cost():
+    table = claims(("supported", STATED, ""))  # none of the 22 items' papers: every item unclaimed
+    result = reproduction_table(table, "paper", cells=lambda item, scale, overrides: None)
+    assert len(result) == len(ITEMS) == 22
+    assert set(result["status"]) == {"not run: needs compute"}
+
+
+def test_the_committed_status_covers_the_22_items_with_a_status_each():
+    committed = pd.read_csv(PROJECT_ROOT / "docs" / "results" / "reproduction.csv")
+    assert len(committed) == 22
+    assert committed["status"].isin(["reproduced", "reproduced on a reading", "partly", "not reproduced",
+                                     "not run: needs hardware", "not run: needs compute"]).all()
+    compute = committed[committed["status"] == "not run: needs compute"]
+    assert compute["cpu_hours_to_run"].notna().all() and compute["command"].str.len().gt(0).all()
+
+
+def test_the_readme_leads_with_the_committed_status():
+    committed = pd.read_csv(PROJECT_ROOT / "docs" / "results" / "reproduction.csv", keep_default_na=False,
+                            na_values=[""])
+    text = README.read_text()
+    block = readme_block(committed)
+    assert block in text, "run python -m analysis.reproduction scale=paper --readme"
+    assert text.index(block) + len(block) <= len("\n".join(text.splitlines()[:40])), "within the first 40 lines"
+    for paper in committed["paper"].unique():
+        assert paper in block
