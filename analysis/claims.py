@@ -559,8 +559,9 @@ def paper_cost(claim: Claim, source: Source) -> tuple[float, str, dict]:
     experiment or two, share its cost, which a total counts once, total_cost_hours). Each column is priced at its own settings: its threads
     and jobs at scale=paper (at most the paper's cores), the paper's seconds, or for a complete
     search its measured (or N^level x P playouts') cost; a complete search with no stored run to
-    read a cost off is estimated: N^level x P playouts at the rate of the claim's other columns,
-    else the paper-scale config's time budget (the papers' 2 hours a board), and the text says so."""
+    read a cost off is estimated: an NRPA or SNRPA one at N^level x P playouts at the rate of the
+    experiment's stored NRPA-family runs, another (NMCS, SP-MCTS) at the paper-scale config's time
+    budget (the papers' 2 hours a board, a placeholder), and the text says which."""
     if claim.experiment in NEURAL:
         from experiments.neural import plan, plan_seconds
 
@@ -579,10 +580,12 @@ def paper_cost(claim: Claim, source: Source) -> tuple[float, str, dict]:
         # the paper-scale configs of the 20-board tables run 7,200 s with restarts, not complete searches
         command = (f"`python run.py -m experiment={claim.experiment} scale=paper max_time=null restart=false` (complete "
                    "searches; the paper-scale config runs timed searches with restarts)")
-    stored = [r for label in claim.variants() for r in source.runs.records.get(label, [])] \
-        if isinstance(source, Source) else []
+    # playouts per CPU-second of the experiment's stored NRPA and SNRPA runs (any column, any board): the
+    # estimate of a complete NRPA-family search with no stored run of its own, the same for every claim
+    stored = [r for records in source.runs.records.values() for r in records
+              if r["settings"].get("algorithm") in ("nrpa", "snrpa")] if isinstance(source, Source) else []
     rate = np.mean([r["result"]["playouts"] / max(r["result"]["cpu_seconds"], 1e-9) for r in stored]) \
-        if stored else math.nan  # playouts per CPU-second of the claim's stored runs: an unpriced column's estimate
+        if stored else math.nan
     parts, pieces = {}, collections.Counter()
     for variant in variants:
         settings = variant.job.settings
@@ -592,11 +595,11 @@ def paper_cost(claim: Claim, source: Source) -> tuple[float, str, dict]:
             what = "complete searches (their stored runs' cost, or N^level x P playouts at their rate)"
             if not math.isfinite(cost) and settings.algorithm in ("nrpa", "snrpa") and math.isfinite(rate):
                 cost = settings.N ** settings.level * settings.P / rate
-                what = "complete searches, estimated: N^level x P playouts at the rate of the claim's stored runs"
+                what = "complete searches, estimated: N^level x P playouts at the rate of the experiment's stored runs"
             elif not math.isfinite(cost) and settings.max_time:
                 cost = settings.max_time * held
-                what = (f"complete searches, estimated at the paper-scale budget of {settings.max_time:g} s x {held} "
-                        f"core{'s' if held > 1 else ''} (no stored complete search to read a cost off)")
+                what = (f"complete searches, priced at a placeholder, the paper-scale budget of {settings.max_time:g} s x "
+                        f"{held} core{'s' if held > 1 else ''} (no stored complete search to read a cost off)")
         else:
             cost = paper.get("seconds", settings.max_time) * held
             what = f"{paper.get('seconds', settings.max_time):g} s x {held} core{'s' if held > 1 else ''}"

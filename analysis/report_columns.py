@@ -77,6 +77,9 @@ REPRODUCTION = {
     "runs_per_column": "our runs per column behind the cells (the time tables at matched time; Morpion Table 2)",
     "cells": "published cells compared",
     "cells_inside": "of them inside our 95% interval",
+    "cells_unfitted": "published cells of the columns R is not fitted on (R: the published runs' rate, fitted on the "
+                      "baseline column's cells)",
+    "cells_unfitted_inside": "of them inside our 95% interval",
     "final_cells": "the last published row beside ours, mean [95% CI]",
     "effects": "each judged claim's effect: the paper's beside ours [95% CI]",
     "cpu_hours_to_run": "CPU-hours on one core of the runs the claims not run need, each run counted once",
@@ -84,4 +87,6 @@ REPRODUCTION = {
     "claim_ids": "the claims read on the item",
     "target": "the make target that makes our table and figure of it",
     "snapshot": "its committed paper-scale snapshot under docs/results/, if any",
+    "note": "what the status alone does not say (a claim no run can test, a cost priced on our choice)",
+    "readings": "each claim judged on a named reading, with the reading (\" | \" between claims)",
 }

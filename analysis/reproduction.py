@@ -23,14 +23,17 @@ by this rule (status_of; tests/test_reproduction.py holds it on made-up inputs):
                               settings need CPU-hours (the row gives them, each run counted once,
                               and the command)
 
-A claim that no run can test (one run per row in the paper) counts with the claims not run. The
+A claim that no run can test (one run per row in the paper) counts with the claims not run, and
+an item whose claims are all such says so beside its status (runs would compare, not test). The
 share of published cells inside our 95% interval is shown beside the status, not folded into it:
 a table's cells are its curves at every checkpoint, while the claims are the sentences the paper
-draws from them, and either can hold without the other (cells_inside).
+draws from them, and either can hold without the other (cells_inside; R is fitted on each table's
+baseline column, so the other columns' share is given apart).
 
-Gelly et al. (2008) publish one table, on 9x9 Go against MoGo: no Go engine is in this harness,
-so its claims are carried to SP-MCTS on SameGame as transfers (the claims report) and it has no
-row here.
+Left out: Selective NRPA's Table 1 (the Weak Schur records of the literature, no experiment) and
+the papers' illustrations; Gelly et al. (2008), whose Table 1 and unnumbered cluster table of
+section 3.1 are on Go against MoGo: no Go engine is in this harness, so its claims are carried to
+SP-MCTS on SameGame as transfers (the claims report).
 """
 
 from __future__ import annotations
@@ -67,9 +70,11 @@ class Item:
     experiment: str | None  # the experiment whose runs make it (its cells: a time table or morpion_table2)
     target: str  # the make target that makes it
     basis: str  # the comparison the paper makes
+    note: str = ""  # what the status alone does not say
 
 
 SELECTIVE, STABILIZED = "NRPA with Selective Policies", "Stabilized NRPA"
+EXIT_COST = "priced as the paper's 11 Expert Iteration runs of 180 wall-hours, each on this machine's 2 threads"
 DISTRIBUTED, MORPION = "Distributed NRPA", "Deep RL for Morpion Solitaire"
 ITEMS = (
     Item(SELECTIVE, "Table 2", "bus regulation: standard NRPA against the rule with delta = 1..4, mean score vs time",
@@ -105,19 +110,19 @@ ITEMS = (
     Item(MORPION, "Table 3", "Nested(1) with ResNet R2 against the network alone and NRPA(2), NRPA(3)",
          None, "morpion-table3", "final scores"),
     Item(MORPION, "Table 4", "Expert Iteration variants after 180 h: the network's mean and max",
-         None, "morpion-table4", "one run per row"),
+         None, "morpion-table4", "one run per row", note=EXIT_COST),
     Item(MORPION, "Figure 2", "NRPA games kept by the score filter: data diversity", None, "morpion-table1",
-         "none (a description)"),
+         "none (a description)", note="priced as Table 1's games (20,000 NRPA(3) games, our choice); its first "
+         "set, 10,000 games scoring 80 or more, needs far more: 64 of our 400 NRPA(3) games reach 80"),
     Item(MORPION, "Figure 3", "imitation networks' loss during training", None, "morpion-table1", "none (curves)"),
     Item(MORPION, "Figure 4", "imitation networks' accuracy during training", None, "morpion-table1", "none (curves)"),
     Item(MORPION, "Figure 5", "score distribution of ResNet R1 and R2's games", None, "morpion-table2", "final scores"),
     Item(MORPION, "Figure 6", "Expert Iteration: the best score over time of the best approaches", None,
-         "morpion-table4", "one run per row"),
+         "morpion-table4", "one run per row", note=EXIT_COST),
 )
-# The figures no claim reads, and the claims their cost is that of: Morpion's Figures 2-4 come from the
-# imitation step of Table 1 (the same NRPA games and networks).
-COST_OF = {(MORPION, "Figure 2"): (MORPION, "Table 1"), (MORPION, "Figure 3"): (MORPION, "Table 1"),
-           (MORPION, "Figure 4"): (MORPION, "Table 1")}
+# The figures no claim reads, and the claims their cost is that of: Morpion's Figures 2 and 3 come from
+# the imitation step of Table 1 (the same NRPA games and networks).
+COST_OF = {(MORPION, "Figure 2"): (MORPION, "Table 1"), (MORPION, "Figure 3"): (MORPION, "Table 1")}
 
 
 def claims_of(item: Item, claims: pd.DataFrame) -> pd.DataFrame:
@@ -162,13 +167,11 @@ def cost_of(claims: pd.DataFrame) -> float:
 
 
 def command_of(item: Item, claims: pd.DataFrame) -> str:
-    """The command that makes the runs at the paper's settings: the claims' own where they give
-    one, else the item's make target at paper scale."""
-    for text in claims["paper_cost"].dropna():
-        found = re.findall(r"`([^`]+)`", str(text))
-        if found:
-            return found[0]
-    return f"make {item.target} SCALE=paper"
+    """The commands that make the runs at the paper's settings: the claims' own where they give
+    them (each once, "; " between), else the item's make target at paper scale."""
+    found = [re.findall(r"`([^`]+)`", str(text))[:1] for text in claims["paper_cost"].dropna()]
+    commands = list(dict.fromkeys(command for first in found for command in first))
+    return "; ".join(commands) or f"make {item.target} SCALE=paper"
 
 
 def effects_text(claims: pd.DataFrame, unit: bool = True) -> str:
@@ -194,6 +197,7 @@ def time_table_cells(name: str, scale: str, overrides=()) -> pd.DataFrame:
     experiment = load_experiment([f"experiment={name}", f"scale={scale}", "matched_work=true", *overrides])
     source = PrefixSource(experiment, cap=200)
     rate, reference, scale_by = source.published_rate(), source.reference, experiment.value_scale
+    fitted = set(rate.fit_on)  # R is fitted on these columns' published cells
     rows = []
     for column in reference.columns[1:]:
         if not source.runs.records.get(column):
@@ -205,7 +209,7 @@ def time_table_cells(name: str, scale: str, overrides=()) -> pd.DataFrame:
             values = source.at(column, "playouts", rate.work(float(t), column))
             values = values[np.isfinite(values)] * scale_by  # the paper's unit
             rows.append({"time": float(t), "column": column, "published": float(published),
-                         **interval(values)})
+                         "fitted": column in fitted, **interval(values)})
     return pd.DataFrame(rows)
 
 
@@ -222,7 +226,7 @@ def morpion_cells(scale: str, overrides=()) -> pd.DataFrame:
     for column in reference.index:
         if source.runs.records.get(column):
             rows.append({"time": math.nan, "column": column, "published": float(reference.loc[column, "mean"]),
-                         **interval(source.finals(column))})
+                         "fitted": False, **interval(source.finals(column))})
     return pd.DataFrame(rows)
 
 
@@ -250,7 +254,8 @@ def final_cells_text(cells: pd.DataFrame) -> str:
     """The last published row of a time table (or Morpion's rows): "NRPA 2,838 / ours 2,810 [2,780, 2,840]"."""
     last = cells[cells["time"] == cells["time"].max()] if cells["time"].notna().any() else cells
     at = f"at {last['time'].iloc[0]:g} s: " if cells["time"].notna().any() else ""
-    return at + "; ".join(f"{row.column} paper {row.published:,.4g}, ours {row.mean:,.4g} [{row.low:,.4g}, {row.high:,.4g}]"
+    return at + "; ".join(f"{row.column} paper {row.published:,.6g}, ours {row.mean:,.6g} [{row.low:,.6g}, {row.high:,.6g}]"
+                          f" ({'inside' if row.inside else 'outside'})"
                           for row in last.itertuples())
 
 
@@ -269,6 +274,9 @@ def reproduction_table(claims: pd.DataFrame, scale: str, cells=cells_of, overrid
         # what is not run costs: every claim of an item not run, else the claims of a "partly" that are not
         not_run = priced if status.startswith("not run") else own[~own["verdict"].isin(JUDGED)]
         hours = cost_of(not_run) if len(not_run) or status.startswith("not run") else math.nan
+        untestable = bool(len(own)) and (own["verdict"] == "not judged").all()
+        unfitted = table[~table["fitted"]] if table is not None and not table.empty else None
+        readings = own[own["verdict"].isin(JUDGED) & (own["judged_on"] == ON_READING)]
         rows.append({
             "paper": item.paper, "item": item.item, "shows": item.shows, "basis": item.basis,
             "status": status, "detail": detail,
@@ -279,6 +287,8 @@ def reproduction_table(claims: pd.DataFrame, scale: str, cells=cells_of, overrid
             "runs_per_column": runs,
             "cells": 0 if table is None else len(table),
             "cells_inside": math.nan if table is None or table.empty else int(table["inside"].sum()),
+            "cells_unfitted": 0 if unfitted is None else len(unfitted),
+            "cells_unfitted_inside": math.nan if unfitted is None else int(unfitted["inside"].sum()),
             "final_cells": "" if table is None or table.empty else final_cells_text(table),
             "effects": effects_text(own),
             "cpu_hours_to_run": hours,
@@ -286,6 +296,10 @@ def reproduction_table(claims: pd.DataFrame, scale: str, cells=cells_of, overrid
             "claim_ids": " ".join(own["claim"]),
             "target": item.target,
             "snapshot": snapshot_of(item),
+            "note": "; ".join(filter(None, [
+                item.note, "no run can test its claims (one run per row in the paper): runs would set ours beside "
+                           "the paper's, not test them" if untestable else ""])),
+            "readings": " | ".join(f"{row.claim}: {row.reading}" for row in readings.itertuples()),
         })
     return pd.DataFrame(rows)
 
@@ -299,7 +313,10 @@ def snapshot_of(item: Item) -> str:
 def status_cell(row) -> str:
     status = row["status"]
     if status == "partly":
-        return f"partly ({row['claims_supported']} of {row['claims']} claims supported)"
+        others = [f"{row[f'claims_{verdict}']} {verdict}" for verdict in ("contradicted", "inconclusive")
+                  if row[f"claims_{verdict}"]]
+        return f"partly ({row['claims_supported']} of {row['claims']} claims supported" \
+               + "".join(f", {text}" for text in others) + ")"
     if status == "not run: needs compute" and pd.notna(row["cpu_hours_to_run"]):
         return f"not run: needs compute (~{row['cpu_hours_to_run']:,.0f} CPU-h)"
     if status == "not run: needs hardware" and row["detail"]:
@@ -308,9 +325,13 @@ def status_cell(row) -> str:
 
 
 def cells_cell(row) -> str:
+    """"23 of 75 (others than the baseline R is fitted on: 11 of 60)"."""
     if not row["cells"]:
         return "-"
-    return f"{row['cells_inside']:.0f} of {row['cells']}"
+    text = f"{row['cells_inside']:.0f} of {row['cells']}"
+    if 0 < row["cells_unfitted"] < row["cells"]:
+        text += f" (the columns R is not fitted on: {row['cells_unfitted_inside']:.0f} of {row['cells_unfitted']})"
+    return text
 
 
 def markdown(table: pd.DataFrame, scale: str, made: str) -> str:
@@ -320,8 +341,12 @@ def markdown(table: pd.DataFrame, scale: str, made: str) -> str:
              "(../explanation/statistics.md#the-status-of-a-table-or-figure). \"Claims\": the paper's sentences on the "
              "item, judged in the [claims report](claims_paper_decided.md) on the paper's basis (matched time for "
              "the time tables); \"cells inside\": the published cells inside our 95% interval at matched time "
-             "(Morpion: the four rows' means, standard 5D). Gelly et al.'s one table (9x9 Go against MoGo) has no "
-             "row: no Go engine is here, its claims are carried to SP-MCTS as transfers.", ""]
+             "(Morpion: the four rows' means, standard 5D); R, the published runs' rate, is fitted on each time "
+             "table's baseline column, whose cells are therefore inside partly by construction: the other columns' "
+             "share is given apart. The claims can hold while the curves sit apart, and the reverse. Left out: "
+             "Selective NRPA's Table 1 (the Weak Schur records of the literature, no experiment), the illustrations, "
+             "and Gelly et al.'s Table 1 and cluster table (Go against MoGo: no Go engine here; its claims are carried "
+             "to SP-MCTS as transfers, in the claims report).", ""]
     for paper, rows in table.groupby("paper", sort=False):
         lines += [f"## {paper}", "", "| item | what it shows | status | claims: supported / contradicted / "
                   "inconclusive / not run | cells inside our 95% CI | runs per column (ours) |", "|---|---|---|---|---|---|"]
@@ -335,18 +360,27 @@ def markdown(table: pd.DataFrame, scale: str, made: str) -> str:
         lines += [f"### {row['paper']}, {row['item']} {{#{anchor(row)}}}", "", f"- What it shows: {row['shows']}; "
                   f"the paper's basis: {row['basis']}.", f"- Status: **{status_cell(row)}**"
                   + (f" ({row['detail']})" if row["detail"] and row["status"] == "partly" else "") + "."]
+        if isinstance(row["note"], str) and row["note"]:
+            lines.append(f"- Note: {row['note']}.")
         if row["claim_ids"]:
             lines.append(f"- Claims: {', '.join(f'`{c}`' for c in row['claim_ids'].split())}.")
+        for reading in filter(None, row["readings"].split(" | ") if isinstance(row["readings"], str) else []):
+            claim, _, text = reading.partition(": ")
+            lines.append(f"- `{claim}` is judged on the reading: {text}.")
         if row["effects"]:
             lines.append(f"- The paper's effect beside ours (> 0: as claimed), 95% confidence sequence: {row['effects']}.")
         if row["final_cells"]:
             lines.append(f"- Published cells beside ours (mean, 95% CI), {row['final_cells']}.")
-        lines.append(f"- Our table and figure: `make {row['target']} SCALE=paper` writes them under `outputs/` (from the "
-                     "runs the archive holds, making only those it lacks)"
+        matched = " ARGS=matched_work=true" if str(row["basis"]).endswith("(matched)") else ""
+        lines.append(f"- Our table and figure: `make {row['target']} SCALE=paper{matched}` writes them under `outputs/` "
+                     "(from the runs the archive holds, making only those it lacks"
+                     + ("; the matched-time runs the claims read" if matched else "") + ")"
                      + (f"; committed: [{row['snapshot']}]({row['snapshot']})" if row["snapshot"] else "") + ".")
         if pd.notna(row["cpu_hours_to_run"]):
-            lines.append(f"- Runs at the paper's settings: ~{row['cpu_hours_to_run']:,.1f} CPU-h on one core (each run "
-                         f"counted once): `{row['command']}`.")
+            commands = ", ".join(f"`{command}`" for command in row["command"].split("; "))
+            lines.append(f"- Runs at the paper's settings, as the claims read them: ~{row['cpu_hours_to_run']:,.1f} "
+                         f"CPU-h on one core (each run counted once; the claims' cost texts say how each is priced): "
+                         f"{commands}.")
         lines.append("")
     return "\n".join(lines)
 
