@@ -37,6 +37,7 @@ import functools
 import hashlib
 import json
 import math
+import re
 import os
 import sys
 from dataclasses import dataclass, field, replace
@@ -556,9 +557,10 @@ def paper_cost(claim: Claim, source: Source) -> tuple[float, str, dict]:
     """What runs at the paper's settings take: CPU-hours on one core (all the cores a run holds,
     added up; NaN where unknown), in words with the command that makes them, and by part
     ({"column (its search's hash)": CPU-seconds}: claims that read the same search, in one
-    experiment or two, share its cost, which a total counts once, total_cost_hours). Each column is priced at its own settings: its threads
-    and jobs at scale=paper (at most the paper's cores), the paper's seconds, or for a complete
-    search its measured (or N^level x P playouts') cost; a complete search with no stored run to
+    experiment or two, share its cost, which a total counts once, total_cost_hours). Each column
+    is priced at its own settings: its threads and jobs at scale=paper (at most the paper's
+    cores), the paper's seconds, or for a complete search its measured (or N^level x P playouts')
+    cost; a complete search with no stored run to
     read a cost off is estimated: an NRPA or SNRPA one at N^level x P playouts at the rate of the
     experiment's stored NRPA-family runs, another (NMCS, SP-MCTS) at the paper-scale config's time
     budget (the papers' 2 hours a board, a placeholder), and the text says which."""
@@ -598,8 +600,9 @@ def paper_cost(claim: Claim, source: Source) -> tuple[float, str, dict]:
                 what = "complete searches, estimated: N^level x P playouts at the rate of the experiment's stored runs"
             elif not math.isfinite(cost) and settings.max_time:
                 cost = settings.max_time * held
-                what = (f"complete searches, priced at a placeholder, the paper-scale budget of {settings.max_time:g} s x "
-                        f"{held} core{'s' if held > 1 else ''} (no stored complete search to read a cost off)")
+                what = (f"complete searches, priced at a placeholder, the paper-scale budget of "
+                        f"{settings.max_time:g} s x {held} core{'s' if held > 1 else ''} (no stored complete search "
+                        "to read a cost off)")
         else:
             cost = paper.get("seconds", settings.max_time) * held
             what = f"{paper.get('seconds', settings.max_time):g} s x {held} core{'s' if held > 1 else ''}"
@@ -956,8 +959,8 @@ def settings_text(claim: Claim) -> str:
 
 def apply_settings(table: pd.DataFrame, p_columns=("p_support", "p_contradict"), by=("kind",)) -> pd.DataFrame:
     """Holm's correction within each group of rows ``by`` (a kind is its own family: transfers
-    and observations never weigh on the papers' claims; within it, the rows judged at the settings
-    their paper states apart from those read away from them), then each row's verdict:
+    and observations never weigh on the papers' claims; within it three: the rows at the settings
+    their paper states, those on a named reading, those not run there), then each row's verdict:
 
       judged       supported, contradicted or inconclusive, on the stated settings or on the claim
                    file's reading of a setting the paper leaves unsaid (judged_on says which)
@@ -1165,15 +1168,93 @@ def claim_cells(row) -> tuple[str, str]:
     return verdict_text(row), f"{ours}at the paper's settings: {row.get('paper_cost') or 'the runs as the paper states them'}"
 
 
+def item_of(source: str) -> str:
+    """The tables and figures a claim's source names ("Section 4, Figure 6, Table 4: ..." ->
+    "Figure 6, Table 4"), or "-"."""
+    where = str(source).split(":")[0]
+    return ", ".join(dict.fromkeys(re.findall(r"(?:Table|Figure) \d+", where))) or "-"
+
+
+def claim_anchor(claim: str, basis: str = "") -> str:
+    """A claim's details anchor in a report ("claim-<id>", and its basis where a report has a row per basis)."""
+    return "claim-" + re.sub(r"[^a-z0-9]+", "-", f"{claim} {basis}".strip().lower()).strip("-")
+
+
+def effect_short(row) -> tuple[str, str]:
+    """The paper's effect and ours [95% CI] for the main table ("-" where there is none)."""
+    if row["evaluated_at"] == "-" or not np.isfinite(row.get("effect", np.nan)):
+        return "-", "-"
+    published = row.get("published", np.nan)
+    paper = f"{published:+.4g}" if isinstance(published, float) and np.isfinite(published) else "-"
+    return paper, f"{row['effect']:+.4g} [{row['effect_low']:+.4g}, {row['effect_high']:+.4g}]"
+
+
+def detail_lines(row) -> list[str]:
+    """A claim's details: every field the main table leaves out."""
+    verdict, rests = claim_cells(row)
+    effect, published = effect_cells(row) if row["evaluated_at"] != "-" and np.isfinite(row.get("effect", np.nan)) \
+        else ("-", "-")
+    anchor = claim_anchor(row["claim"], row.get("basis_anchor", ""))
+    lines = [f'<a id="{anchor}"></a>', "", f"#### {row['claim']}: {row['text']}", "",
+             f"- Source: {row['source']}",
+             f"- The paper's settings: {row['paper_settings'] or '-'}; its basis: {row['claim_basis']}; the runs read at: "
+             f"{row['basis']}, {row['evaluated_at']}.",
+             f"- Verdict: {verdict}" + (f", {rests}" if rests else "") + "."]
+    if effect != "-":
+        lines.append(f"- Effect (> 0: as claimed; {row['unit']}): {effect}; the paper's: {published}; p support / "
+                     f"contradict, Holm-corrected over {row['family']:.0f} claims: {row['p_support_holm']:.2g} / "
+                     f"{row['p_contradict_holm']:.2g}; decided by: {row['detail']}.")
+    elif row["detail"]:
+        lines.append(f"- Why no effect: {row['detail']}.")
+    cpu = row.get("cpu_hours", math.nan)
+    to_decide = row.get("to_decide") if isinstance(row.get("to_decide"), str) else ""
+    lines.append(f"- Runs per column: {row['runs']}" + (f"; CPU behind them {cpu:.2f} h" if cpu == cpu else "")
+                 + (f"; to decide: {to_decide}" if to_decide else "") + ".")
+    return lines + [""]
+
+
+def claims_sections(table: pd.DataFrame, per_basis: bool = False) -> list[str]:
+    """The claims reports' body: per kind and paper, one short line per claim (its item, verdict,
+    the paper's effect and ours, runs), each linked to its details below, where every other field
+    is. ``per_basis``: the fixed-n report, with a row per basis a claim is judged on."""
+    table = table.assign(item=[item_of(source) for source in table["source"]])
+    if per_basis:
+        table = table.assign(basis_anchor=table["basis"])
+    lines = []
+    for kind, (title, about) in KIND_SECTIONS.items():
+        rows = table[table["kind"] == kind]
+        if not len(rows):
+            continue
+        lines += [f"## {title}", "", about, ""]
+        for paper, group in rows.groupby("paper", sort=False):
+            basis = "basis | " if per_basis else ""
+            lines += [f"### {paper}", "", f"| claim | item | {basis}verdict | the paper's effect | "
+                      "ours [95% CI, this comparison] | runs per column |",
+                      "|---|---|" + "---|" * (bool(per_basis)) + "---|---|---|---|"]
+            for _, row in group.iterrows():
+                paper_effect, ours = effect_short(row)
+                anchor = claim_anchor(row["claim"], row.get("basis_anchor", ""))
+                cell = f"{row['basis']} | " if per_basis else ""
+                lines.append(f"| [{row['text']}](#{anchor}) | {row['item']} | {cell}{verdict_text(row)} | "
+                             f"{paper_effect} | {ours} | {row['runs'] if row['runs'] == row['runs'] else '-'} |")
+            lines.append("")
+    lines += ["## Details", "", "Each claim: its source, the paper's settings and basis, the reading it rests on, the "
+              "effect with its p-values, and what would decide it.", ""]
+    for _, row in table.iterrows():
+        lines += detail_lines(row)
+    return lines
+
+
 def markdown(table: pd.DataFrame, scale: str, sources: dict[str, Source], files: list[str] | None = None) -> str:
     sources = {name: source for name, source in sources.items() if isinstance(source, Source)}  # runs, not results
     lines = [f"# Claims report ({scale} scale)", "",
              "Each claim, tested on this harness's runs at the published time and at matched time "
              "(each column at t x R x rho playouts: R the published runs' rate, rho the column's playouts per "
              "CPU-second over the baseline's on this engine, both stated in each experiment's config, "
-             "report.published_rate), and only on a reading of the comparison its paper makes (the basis column). p-values are Holm-corrected across the claims of each kind and evaluation; a "
-             "verdict needs p < 0.05, and a paper's claim gets one only where the runs match the settings its file "
-             "states. The effect is the difference in the claimed direction (> 0: as claimed) in the paper's unit, "
+             "report.published_rate), and only on a reading of the comparison its paper makes (the basis column). "
+             "p-values are Holm-corrected across the claims of each kind and evaluation; a verdict needs p < 0.05, "
+             "and a paper's claim gets one where the runs match the settings its file states, or a named reading "
+             "of those the paper leaves unsaid (the row says which); elsewhere it is not run. The effect is the difference in the claimed direction (> 0: as claimed) in the paper's unit, "
              "with its 95% CI: for a value claim our mean minus the published one, for a gain claim the mean gain per "
              "doubling. Tests: analysis/verdicts.py; claims: analysis/claims/*.yaml.", ""]
     for kind, (title, _) in KIND_SECTIONS.items():
@@ -1191,54 +1272,30 @@ def markdown(table: pd.DataFrame, scale: str, sources: dict[str, Source], files:
     if starved:
         lines.append(f"- Runs set aside as starved, other processes having taken their cores (experiments/machine.py;"
                      f" not counted, so among those missing): {'; '.join(starved)}.")
-    lines += ["", *in_short(table), ""]
-    for kind, (title, about) in KIND_SECTIONS.items():
-        of_kind = table[table["kind"] == kind]
-        if not len(of_kind):
-            continue
-        lines += [f"## {title}", "", about, ""]
-        for paper, rows in of_kind.groupby("paper", sort=False):
-            lines += [f"### {paper}", "", "| claim | source | paper's settings | basis | judged at | verdict | "
-                      "effect [95% CI] | p support / contradict (Holm) | runs | runs to decide | decided by | "
-                      "scaled down |", "|---|---|---|---|---|---|---|---|---|---|---|---|"]
-            for _, row in rows.iterrows():
-                verdict, scaled = claim_cells(row)
-                head = f"| {row['text']} | {row['source']} | {row['paper_settings'] or '-'} | {row['basis']} |"
-                if row["evaluated_at"] == "-":
-                    lines.append(f"{head} - | {verdict} | - | - | - | - | {row['detail']} | {scaled} |")
-                    continue
-                decide = "" if not np.isfinite(row["runs_to_decide"]) else f"~{row['runs_to_decide']:,.0f}"
-                if row["verdict"] == "inconclusive" and not np.isfinite(row["runs_to_decide"]):
-                    decide = "no effect to detect"
-                lines.append(
-                    f"{head} {row['evaluated_at']} | {verdict} | "
-                    f"{row['effect']:+.4g} [{row['effect_low']:+.4g}, {row['effect_high']:+.4g}] | "
-                    f"{row['p_support_holm']:.2g} / {row['p_contradict_holm']:.2g} | {row['runs']} | {decide} | "
-                    f"{row['detail']} | {scaled} |")
-            lines.append("")
+    lines += ["", *in_short(table), "", *claims_sections(table, per_basis=True)]
     lines += not_tested_lines(load_not_tested(files=files))
     return "\n".join(lines) + "\n"
 
 
 def in_short(table: pd.DataFrame) -> list[str]:
-    """The verdicts in plain words: which of the papers' claims our runs contradict at the
-    papers' settings, then one row per claim with its verdict on each basis (the details follow
-    in the kinds' sections)."""
-    verdict_of = {(row["claim"], row["basis"]): row["verdict"] for _, row in table.iterrows()}
+    """The verdicts in plain words: which of the papers' claims our runs contradict (on the stated
+    settings or a named reading), then one row per claim with its verdict on each basis (the
+    details follow in the kinds' sections)."""
+    verdict_of = {(row["claim"], row["basis"]): verdict_text(row) for _, row in table.iterrows()}
     texts = dict(zip(table["claim"], table["text"]))
     kinds = dict(zip(table["claim"], table["kind"]))
-    contradicted = [(claim, [basis for basis in BASES if verdict_of.get((claim, basis)) == "contradicted"])
+    contradicted = [(claim, [basis for basis in BASES if str(verdict_of.get((claim, basis))).startswith("contradicted")])
                     for claim in texts if kinds[claim] == "paper"]
     contradicted = [(claim, bases) for claim, bases in contradicted if bases]
     lines = ["## In short", ""]
     if contradicted:
-        lines.append("Our runs **contradict** these claims of the papers, at the papers' settings "
-                     "(the opposite holds at p < 0.05, Holm-corrected):")
+        lines.append("Our runs **contradict** these claims of the papers, on their stated settings or a named reading "
+                     "(the opposite holds at p < 0.05, Holm-corrected; the table below says which):")
         # the basis is worth naming only for a claim judged on both
         lines += [f"- {texts[claim]}" + (f" (at {' and at '.join(bases)})" if (claim, BASES[1]) in verdict_of else "")
                   for claim, bases in contradicted]
     else:
-        lines.append("Our runs contradict none of the papers' claims at the papers' settings.")
+        lines.append("Our runs contradict none of the papers' claims.")
     lines += ["", f"| claim | kind | at {BASES[0]} | at {BASES[1]} |", "|---|---|---|---|"]
     lines += [f"| {text} | {kinds[claim]} | {verdict_of.get((claim, BASES[0]), 'n/a')} | "
               f"{verdict_of.get((claim, BASES[1]), 'n/a')} |" for claim, text in texts.items()]

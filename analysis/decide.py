@@ -38,10 +38,11 @@ import pandas as pd
 
 from analysis import sequential, verdicts
 from analysis.claims import (
-    JUDGED, KIND_SECTIONS, MAKE_TARGETS, NEURAL, NOT_RUN, ON_READING, Claim, NeuralSource, NotJudged, Refused, Source, Untestable,
-    apply_settings, NEEDS_COMPUTE, NEEDS_HARDWARE, ROUNDED_BUDGET_SLACK, UNTESTABLE, check_basis, checkpoint_times, claim_cells,
-    claim_columns, claim_variants, counts_line, effect_cells, evidence_columns, experiment_of, final_reading,
-    pair_name, published_difference, search_key, time_reading, total_cost_hours, with_evidence_columns,
+    JUDGED, KIND_SECTIONS, MAKE_TARGETS, NEEDS_COMPUTE, NEEDS_HARDWARE, NEURAL, NOT_RUN, ON_READING,
+    ROUNDED_BUDGET_SLACK, UNTESTABLE, Claim, NeuralSource, NotJudged, Refused, Source, Untestable, apply_settings,
+    check_basis, checkpoint_times, claim_columns, claim_variants, counts_line,
+    evidence_columns, experiment_of, final_reading, pair_name, published_difference, search_key, time_reading,
+    total_cost_hours, with_evidence_columns,
 )
 from analysis.report import FIRST_PLAYOUTS, Runs, machine_counts, variant_key
 from analysis.stats import best_at, doubling_checkpoints
@@ -327,17 +328,6 @@ def unique_cpu_hours(rows: pd.DataFrame) -> float:
     return sum(columns.values()) / 3600
 
 
-def item_of(source: str) -> str:
-    """The tables and figures a claim's source names ("Section 4, Figure 6, Table 4: ..." ->
-    "Figure 6, Table 4"), or "-"."""
-    where = str(source).split(":")[0]
-    return ", ".join(dict.fromkeys(re.findall(r"(?:Table|Figure) \d+", where))) or "-"
-
-
-def claim_anchor(claim: str) -> str:
-    return f"claim-{re.sub(r'[^a-z0-9]+', '-', claim.lower())}"
-
-
 def headline_rows(table: pd.DataFrame) -> list[str]:
     """The counts per kind: supported, contradicted and inconclusive at the stated settings and on a
     named reading, not run (hardware, compute), not judged."""
@@ -359,49 +349,19 @@ def headline_rows(table: pd.DataFrame) -> list[str]:
     return lines
 
 
-def effect_short(row) -> tuple[str, str]:
-    """The paper's effect and ours [95% CI] for the main table ("-" where there is none)."""
-    if row["evaluated_at"] == "-" or not np.isfinite(row.get("effect", np.nan)):
-        return "-", "-"
-    published = row.get("published", np.nan)
-    paper = f"{published:+.4g}" if isinstance(published, float) and np.isfinite(published) else "-"
-    return paper, f"{row['effect']:+.4g} [{row['effect_low']:+.4g}, {row['effect_high']:+.4g}]"
-
-
-def detail_lines(row) -> list[str]:
-    """A claim's details: every field the main table leaves out."""
-    verdict, rests = claim_cells(row)
-    effect, published = effect_cells(row) if row["evaluated_at"] != "-" and np.isfinite(row.get("effect", np.nan)) \
-        else ("-", "-")
-    lines = [f'<a id="{claim_anchor(row["claim"])}"></a>', "", f"#### {row['claim']}: {row['text']}", "",
-             f"- Source: {row['source']}",
-             f"- The paper's settings: {row['paper_settings'] or '-'}; its basis: {row['claim_basis']}; the runs read at: "
-             f"{row['basis']}, {row['evaluated_at']}.",
-             f"- Verdict: {verdict}" + (f", {rests}" if rests else "") + "."]
-    if effect != "-":
-        lines.append(f"- Effect (> 0: as claimed; {row['unit']}): {effect}; the paper's: {published}; p support / "
-                     f"contradict, Holm-corrected over {row['family']:.0f} claims: {row['p_support_holm']:.2g} / "
-                     f"{row['p_contradict_holm']:.2g}; decided by: {row['detail']}.")
-    elif row["detail"]:
-        lines.append(f"- Why no effect: {row['detail']}.")
-    lines.append(f"- Runs per column: {row['runs']}; CPU behind them {row['cpu_hours']:.2f} h"
-                 + (f"; to decide: {row['to_decide']}" if row["to_decide"] else "") + ".")
-    return lines + [""]
-
-
 def write_report(table: pd.DataFrame, plan, *, scale: str, files, budget_hours: float, spent: float, cap: int,
                  wall: float, experiments: dict, when, code: dict) -> list:
     """outputs/claims/claims_<scale>_decided.{md,csv,png,pdf}: one row per claim; the Markdown
     has a short line per claim, its details below (docs/reference/claims-columns.md: the CSV's
     columns)."""
-    from analysis.claims import load_not_tested, not_tested_lines, plot_effects, verdict_text
+    from analysis.claims import claims_sections, item_of, load_not_tested, not_tested_lines, plot_effects
     from analysis.reproduction import stem_of
     from analysis.plots import new_figure, save_figure
 
     table = table.assign(cap=cap, cpu_hours=table["cpu_seconds"] / 3600)
     table["to_decide"] = [to_decide(row) for _, row in table.iterrows()]
     table["columns"] = ["; ".join(c) for c in table["columns"]]
-    table["item"] = [item_of(source) for source in table["source"]]
+    table["item"] = [item_of(source) for source in table["source"]]  # the CSV's item column
     folder = next(iter(experiments.values())).store.root / "claims"
     folder.mkdir(parents=True, exist_ok=True)
     stem = folder / "_".join(["claims", scale, *(files or []), "decided"])
@@ -436,23 +396,7 @@ def write_report(table: pd.DataFrame, plan, *, scale: str, files, budget_hours: 
         "sequence for that comparison alone; the verdict reads Holm-corrected p-values, so an interval clear of 0 "
         "can sit beside \"inconclusive\". How to read every part: [How this report judges](#how-this-report-judges).",
         ""]
-    for kind, (title, about) in KIND_SECTIONS.items():
-        rows = table[table["kind"] == kind]
-        if not len(rows):
-            continue
-        lines += [f"## {title}", "", about, ""]
-        for paper, group in rows.groupby("paper", sort=False):
-            lines += [f"### {paper}", "", "| claim | item | verdict | the paper's effect | ours [95% CI, this comparison] | "
-                      "runs per column |", "|---|---|---|---|---|---|"]
-            for _, row in group.iterrows():
-                paper_effect, ours = effect_short(row)
-                lines.append(f"| [{row['text']}](#{claim_anchor(row['claim'])}) | {row['item']} | {verdict_text(row)} | "
-                             f"{paper_effect} | {ours} | {row['runs']} |")
-            lines.append("")
-    lines += ["## Details", "", "Each claim: its source, the paper's settings and basis, the reading it rests on, the "
-              "effect with its p-values, and what would decide it.", ""]
-    for _, row in table.iterrows():
-        lines += detail_lines(row)
+    lines += claims_sections(table)
     lines += not_tested_lines(untested)
     lines += [
         "## How this report judges", "",

@@ -209,7 +209,7 @@ def test_the_claims_report_on_smoke_runs(tmp_outputs):
         ["late", "published time"], ["late", "matched time"], ["steady", "published time"]]
     assert set(table["verdict"][:4]) <= {"supported", "contradicted", "inconclusive"}
     # smoke runs end at 0.08 s: no doublings to judge a gain on, and the report says so
-    assert table["verdict"][4] == "not judged" and "runs end at 0.08 s" in table["detail"][4]
+    assert (table["verdict"][4], table["why"][4]) == ("not run", "needs compute") and "runs end at 0.08 s" in table["detail"][4]
     late = table[table["claim"] == "late"]["evaluated_at"].tolist()
     assert late[0] == "0.08 s: the runs end there; the claim is at 163.84 s"
     # at matched time: each column on the playouts axis at t x R x rho(column); the runs end at the
@@ -224,7 +224,8 @@ def test_the_claims_report_on_smoke_runs(tmp_outputs):
                        "the claim is at 163.84 s")
     report = (tmp_outputs / "claims" / "claims_smoke.md").read_text()
     assert "# Claims report (smoke scale)" in report and "t > 10 above tabu at 163.84 s" in report
-    assert "1 not judged" in report and "## The papers' claims" in report
+    assert "1 not run at the paper's settings (0 needs hardware, 1 needs compute)" in report
+    assert "## The papers' claims" in report
 
 
 def test_the_claims_command_refuses_a_scale_it_does_not_know():
