@@ -50,7 +50,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from analysis.claims import JUDGED, NEEDS_HARDWARE, NOT_RUN, ON_READING
+from analysis.claims import JUDGED, NEEDS_HARDWARE, NOT_RUN, ON_READING, ROUNDED_BUDGET_SLACK
 from experiments.config import print_outputs
 from nrpa.errors import InputError
 
@@ -202,7 +202,7 @@ def time_table_cells(name: str, scale: str, overrides=()) -> pd.DataFrame:
     for column in reference.columns[1:]:
         if not source.runs.records.get(column):
             continue
-        last = (source.last("playouts", [column]) + 0.5) / rate.work(1.0, column)  # a rounded budget's half playout
+        last = (source.last("playouts", [column]) + ROUNDED_BUDGET_SLACK) / rate.work(1.0, column)
         for t, published in zip(reference["time"], reference[column]):
             if t > last * (1 + 1e-9) or pd.isna(published):
                 continue
