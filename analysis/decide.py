@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import json
 import math
-import re
 
 import numpy as np
 import pandas as pd
@@ -40,7 +39,7 @@ from analysis import sequential, verdicts
 from analysis.claims import (
     JUDGED, KIND_SECTIONS, MAKE_TARGETS, NEEDS_COMPUTE, NEEDS_HARDWARE, NEURAL, NOT_RUN, ON_READING,
     ROUNDED_BUDGET_SLACK, UNTESTABLE, Claim, NeuralSource, NotJudged, Refused, Source, Untestable, apply_settings,
-    check_basis, checkpoint_times, claim_columns, claim_variants, counts_line,
+    check_basis, checkpoint_times, claim_columns, claim_variants,
     evidence_columns, experiment_of, final_reading, pair_name, published_difference, search_key, time_reading,
     total_cost_hours, with_evidence_columns,
 )
