@@ -74,7 +74,9 @@ REPRODUCTION = {
     "claims_contradicted": "contradicted",
     "claims_inconclusive": "inconclusive",
     "claims_not_run": "not run at the paper's settings, or not judged",
-    "runs_per_column": "our runs per column behind the cells (the time tables at matched time; Morpion Table 2)",
+    "runs_per_column": "our runs per column behind the cells (the time tables at matched time; Morpion Table 2: "
+                       "games)",
+    "paper_runs_per_column": "the paper's runs (games) per column, as its claims' settings state them",
     "cells": "published cells compared",
     "cells_inside": "of them inside our 95% interval",
     "cells_unfitted": "published cells of the columns R is not fitted on (R: the published runs' rate, fitted on the "

@@ -158,6 +158,14 @@ def status_of(claims: pd.DataFrame) -> tuple[str, str]:
     return "partly", detail
 
 
+def paper_runs(claims: pd.DataFrame) -> str:
+    """The paper's runs per column as its claims' settings state them ("200"; Morpion's rows
+    "400, 10000, 100000"), "-" where none says."""
+    counts = sorted({int(n) for text in claims["paper_settings"].dropna()
+                     for n in re.findall(r"(?:^|, )runs (\d+)", str(text))})
+    return ", ".join(map(str, counts)) or "-"
+
+
 def cost_of(claims: pd.DataFrame) -> float:
     """CPU-hours of the runs the claims need at their papers' settings, each part once."""
     parts: dict = {}
@@ -285,6 +293,7 @@ def reproduction_table(claims: pd.DataFrame, scale: str, cells=cells_of, overrid
             "claims_inconclusive": int((own["verdict"] == "inconclusive").sum()),
             "claims_not_run": int((~own["verdict"].isin(JUDGED)).sum()),
             "runs_per_column": runs,
+            "paper_runs_per_column": paper_runs(own),
             "cells": 0 if table is None else len(table),
             "cells_inside": math.nan if table is None or table.empty else int(table["inside"].sum()),
             "cells_unfitted": 0 if unfitted is None else len(unfitted),
@@ -349,11 +358,13 @@ def markdown(table: pd.DataFrame, scale: str, made: str) -> str:
              "to SP-MCTS as transfers, in the claims report).", ""]
     for paper, rows in table.groupby("paper", sort=False):
         lines += [f"## {paper}", "", "| item | what it shows | status | claims: supported / contradicted / "
-                  "inconclusive / not run | cells inside our 95% CI | runs per column (ours) |", "|---|---|---|---|---|---|"]
+                  "inconclusive / not run | cells inside our 95% CI | runs per column: ours | the paper's |",
+                  "|---|---|---|---|---|---|---|"]
         for _, row in rows.iterrows():
             lines.append(f"| [{row['item']}](#{anchor(row)}) | {row['shows']} | **{status_cell(row)}** | "
                          f"{row['claims_supported']} / {row['claims_contradicted']} / {row['claims_inconclusive']} / "
-                         f"{row['claims_not_run']} | {cells_cell(row)} | {row['runs_per_column']} |")
+                         f"{row['claims_not_run']} | {cells_cell(row)} | {row['runs_per_column']} | "
+                         f"{row['paper_runs_per_column']} |")
         lines.append("")
     lines += ["## Details", ""]
     for _, row in table.iterrows():

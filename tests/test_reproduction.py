@@ -19,7 +19,8 @@ def claims(*rows) -> pd.DataFrame:
                           "claim": f"c{i}", "verdict": verdict, "judged_on": on, "why": why,
                           "paper_cost": "a machine with 160 cores (this one has 2); ~1.0 CPU-h" if why == "needs hardware"
                           else "~1.0 CPU-h: `make it`", "paper_cost_parts": json.dumps({f"e: c{i}": 3600.0}),
-                          "published": math.nan, "effect": 1.0, "effect_low": 0.5, "effect_high": 1.5, "unit": "score"}
+                          "published": math.nan, "effect": 1.0, "effect_low": 0.5, "effect_high": 1.5, "unit": "score",
+                          "paper_settings": "runs 200", "reading": ""}
                          for i, (verdict, on, why) in enumerate(rows)])
 
 
@@ -86,3 +87,12 @@ def test_the_readme_leads_with_the_committed_status():
     assert text.index(block) + len(block) <= len("\n".join(text.splitlines()[:40])), "within the first 40 lines"
     for paper in committed["paper"].unique():
         assert paper in block
+
+
+def test_the_papers_runs_per_column_come_from_its_claims_settings():
+    from analysis.reproduction import paper_runs
+
+    table = claims(("supported", STATED, ""), ("supported", STATED, ""), ("supported", STATED, ""))
+    table["paper_settings"] = ["seconds 163.84, runs 200", "level 1, rules 5D, runs 100000", "level 4, longer runs 7"]
+    assert paper_runs(table) == "200, 100000"  # "longer runs 7" is no count
+    assert paper_runs(table.assign(paper_settings="")) == "-"
