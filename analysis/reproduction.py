@@ -55,7 +55,7 @@ from experiments.config import print_outputs
 from nrpa.errors import InputError
 
 STATUSES = ("reproduced", "reproduced on a reading", "partly", "not reproduced", "not run: needs hardware",
-            "not run: needs compute")
+            "not run: needs compute")  # status_of's, in the order of the module's rule
 README = Path(__file__).resolve().parent.parent / "README.md"
 RESULTS = README.parent / "docs" / "results"  # the committed snapshots
 MARKERS = ("<!-- reproduction: made by `python -m analysis.reproduction scale=paper --readme`; do not edit -->",
