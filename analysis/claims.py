@@ -557,7 +557,7 @@ def paper_cost(claim: Claim, source: Source) -> tuple[float, str, dict]:
     """What runs at the paper's settings take: CPU-hours on one core (all the cores a run holds,
     added up; NaN where unknown), in words with the command that makes them, and by part
     ({"column (its search's hash)": CPU-seconds}: claims that read the same search, in one
-    experiment or two, share its cost, which a total counts once, total_cost_hours). Each column
+    experiment or two, share its cost, which a total counts once, parts_once). Each column
     is priced at its own settings: its threads and jobs at scale=paper (at most the paper's
     cores), the paper's seconds, or for a complete search its measured (or N^level x P playouts')
     cost; a complete search with no stored run to
@@ -625,13 +625,13 @@ def search_key(experiment: Experiment, variant) -> str:
     return f"{variant_key(experiment, variant)} ({hashlib.sha256(search.encode()).hexdigest()[:10]})"
 
 
-def total_cost_hours(rows: pd.DataFrame) -> float:
-    """The CPU-hours of the runs ``rows`` need at their papers' settings, each part counted once
-    (claims that read the same column share its runs: paper_cost's parts)."""
+def parts_once(rows: pd.DataFrame, column: str) -> dict:
+    """The parts a by-part JSON column of ``rows`` names (paper_cost_parts, cpu_seconds_by_column:
+    {search: CPU-seconds}), each once: claims that read the same search share its runs."""
     parts: dict = {}
-    for text in rows["paper_cost_parts"].dropna():
+    for text in rows[column].dropna() if column in rows else []:
         parts.update(json.loads(text) if isinstance(text, str) and text else {})
-    return sum(parts.values()) / 3600
+    return parts
 
 
 def check_basis(claim: Claim, reading: str) -> None:
@@ -658,6 +658,12 @@ def time_reading(axis: str, rate) -> str:
     return "wall time" if axis == "wall_seconds" else "equal playouts"
 
 
+def matched_reach(source: Source, label: str, rate) -> float:
+    """The published seconds a column's runs reach at matched time: its fewest playouts over R x rho
+    (within a rounded budget's slack)."""
+    return (source.last("playouts", [label]) + ROUNDED_BUDGET_SLACK) / rate.work(1.0, label)
+
+
 def checkpoint_times(claim: Claim, source: Source, axis: str, rate=None) -> tuple[list[tuple[float, dict]], str]:
     """The points at which a claim is judged, each (t, {column: where the column is read on
     ``axis``}), and how the report says it. Without ``rate``: the published times, every column
@@ -677,8 +683,7 @@ def checkpoint_times(claim: Claim, source: Source, axis: str, rate=None) -> tupl
             return t
     else:
         # the published seconds every column's runs reach: a column's fewest playouts over its R x rho
-        last = min((source.last("playouts", [label]) + ROUNDED_BUDGET_SLACK) / rate.work(1.0, label)
-                   for label in labels)
+        last = min(matched_reach(source, label, rate) for label in labels)
         published = source.reference["time"].to_numpy(dtype=float)
         position = rate.work
     wanted = published if claim.at == "every" else [published[-1]] if claim.at == "last" else list(claim.at)

@@ -41,7 +41,7 @@ from analysis.claims import (
     ROUNDED_BUDGET_SLACK, UNTESTABLE, Claim, NeuralSource, NotJudged, Refused, Source, Untestable, apply_settings,
     check_basis, checkpoint_times, claim_columns, claim_variants,
     evidence_columns, experiment_of, final_reading, pair_name, published_difference, search_key, time_reading,
-    total_cost_hours, with_evidence_columns,
+    parts_once, with_evidence_columns,
 )
 from analysis.report import FIRST_PLAYOUTS, Runs, machine_counts, variant_key
 from analysis.stats import best_at, doubling_checkpoints
@@ -319,14 +319,6 @@ def to_decide(row) -> str:
     return f"~{row['runs_to_decide']:,.0f} runs per column ({cost})"
 
 
-def unique_cpu_hours(rows: pd.DataFrame) -> float:
-    """CPU-hours of the runs behind ``rows``, a column that several claims read counted once."""
-    columns: dict = {}
-    for text in rows.get("cpu_seconds_by_column", pd.Series(dtype=object)).dropna():
-        columns.update(json.loads(text) if isinstance(text, str) and text else {})
-    return sum(columns.values()) / 3600
-
-
 def headline_rows(table: pd.DataFrame) -> list[str]:
     """The counts per kind: supported, contradicted and inconclusive at the stated settings and on a
     named reading, not run (hardware, compute), not judged."""
@@ -371,6 +363,9 @@ def write_report(table: pd.DataFrame, plan, *, scale: str, files, budget_hours: 
     untested = load_not_tested(files=files)
     compute = papers[(papers["verdict"] == NOT_RUN) & (papers["why"] == NEEDS_COMPUTE)]
     hardware = papers[(papers["verdict"] == NOT_RUN) & (papers["why"] == NEEDS_HARDWARE)]
+    # each search once: claims that read the same one share its runs
+    compute_hours = sum(parts_once(compute, "paper_cost_parts").values()) / 3600
+    behind_hours = sum(parts_once(table, "cpu_seconds_by_column").values()) / 3600
     lines = [
         f"# Claims decided under a budget ({scale} scale)", "",
         f"Made {when:%Y-%m-%d %H:%M} UTC by `make claims BUDGET={budget_hours:g}h SCALE={scale}` "
@@ -383,11 +378,11 @@ def write_report(table: pd.DataFrame, plan, *, scale: str, files, budget_hours: 
         "2-stone rule of Stabilized Table 4, ...); the claim is judged on the reading its file names, which each row's "
         "details state with what it rests on. **Not run**: runs at the paper's settings need a machine with more cores "
         f"({len(hardware)} paper claims, each naming the machine) or CPU-hours ({len(compute)} paper claims, "
-        f"~{total_cost_hours(compute):,.1f} CPU-h on one core, each run counted once, "
+        f"~{compute_hours:,.1f} CPU-h on one core, each run counted once, "
         f"{int(compute['paper_cost_hours'].notna().sum())} of {len(compute)} priced); what our scaled-down runs say is "
         "in their details, never counted. **Not judged**: no run can test the claim (one run per row in the paper).",
         f"- Budget {budget_hours:g} CPU-h; spent by this call {spent / 3600:.2f} CPU-h. The runs behind the verdicts "
-        f"hold {unique_cpu_hours(table):.2f} CPU-h (a column several claims read counted once). A campaign gives no "
+        f"hold {behind_hours:.2f} CPU-h (a column several claims read counted once). A campaign gives no "
         f"more runs to {len(plan.capped)} undecided claims (beyond the cap of {cap} runs per column, no effect, or not "
         f"run at their papers' settings); about {plan.still_needed / 3600:.1f} CPU-h more would decide the "
         "inconclusive others within the cap.",

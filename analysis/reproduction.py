@@ -39,7 +39,6 @@ SP-MCTS on SameGame as transfers (the claims report).
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import re
 import sys
@@ -48,9 +47,9 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
-from analysis.claims import JUDGED, NEEDS_HARDWARE, NOT_RUN, ON_READING, ROUNDED_BUDGET_SLACK
+from analysis.claims import JUDGED, NEEDS_HARDWARE, NOT_RUN, ON_READING, matched_reach, parts_once
+from analysis.stats import t_interval
 from experiments.config import print_outputs
 from nrpa.errors import InputError
 
@@ -125,11 +124,11 @@ ITEMS = (
 COST_OF = {(MORPION, "Figure 2"): (MORPION, "Table 1"), (MORPION, "Figure 3"): (MORPION, "Table 1")}
 
 
-def claims_of(item: Item, claims: pd.DataFrame) -> pd.DataFrame:
-    """The paper claims read on ``item``: its paper's, whose source names the item ("Section 4.2,
-    Table 3"; "Section 4, Figure 6, Table 4" reads on both)."""
-    pattern = re.compile(rf"\b{re.escape(item.item)}\b")
-    return claims[(claims["kind"] == "paper") & claims["paper"].str.startswith(item.paper)
+def claims_of(paper: str, item: str, claims: pd.DataFrame) -> pd.DataFrame:
+    """The paper claims read on ``paper``'s ``item``: the paper's, whose source names the item
+    ("Section 4.2, Table 3"; "Section 4, Figure 6, Table 4" reads on both)."""
+    pattern = re.compile(rf"\b{re.escape(item)}\b")
+    return claims[(claims["kind"] == "paper") & claims["paper"].str.startswith(paper)
                   & claims["source"].str.split(":").str[0].str.contains(pattern)]
 
 
@@ -167,10 +166,8 @@ def paper_runs(claims: pd.DataFrame) -> str:
 
 
 def cost_of(claims: pd.DataFrame) -> float:
-    """CPU-hours of the runs the claims need at their papers' settings, each part once."""
-    parts: dict = {}
-    for text in claims["paper_cost_parts"].dropna():
-        parts.update(json.loads(text) if text else {})
+    """CPU-hours of the runs the claims need at their papers' settings, each part once (NaN: none priced)."""
+    parts = parts_once(claims, "paper_cost_parts")
     return sum(parts.values()) / 3600 if parts else math.nan
 
 
@@ -210,7 +207,7 @@ def time_table_cells(name: str, scale: str, overrides=()) -> pd.DataFrame:
     for column in reference.columns[1:]:
         if not source.runs.records.get(column):
             continue
-        last = (source.last("playouts", [column]) + ROUNDED_BUDGET_SLACK) / rate.work(1.0, column)
+        last = matched_reach(source, column, rate)
         for t, published in zip(reference["time"], reference[column]):
             if t > last * (1 + 1e-9) or pd.isna(published):
                 continue
@@ -239,11 +236,9 @@ def morpion_cells(scale: str, overrides=()) -> pd.DataFrame:
 
 
 def interval(values: np.ndarray) -> dict:
-    """Mean, 95% t interval, count, of ``values``."""
-    n = values.size
-    mean = float(values.mean()) if n else math.nan
-    half = float(stats.t.ppf(0.975, n - 1) * values.std(ddof=1) / math.sqrt(n)) if n > 1 else math.nan
-    return {"mean": mean, "low": mean - half, "high": mean + half, "runs": n}
+    """Mean, 95% t interval (analysis.stats.t_interval), count, of ``values``."""
+    mean, low, high = t_interval(values)
+    return {"mean": mean, "low": low, "high": high, "runs": values.size}
 
 
 def cells_of(item: Item, scale: str, overrides=()) -> pd.DataFrame | None:
@@ -271,10 +266,9 @@ def reproduction_table(claims: pd.DataFrame, scale: str, cells=cells_of, overrid
     """One row per display item (ITEMS): its status and what it rests on."""
     rows = []
     for item in ITEMS:
-        own = claims_of(item, claims)
+        own = claims_of(item.paper, item.item, claims)
         status, detail = status_of(own)
-        priced = claims_of(Item(*COST_OF[(item.paper, item.item)], "", None, "", ""), claims) \
-            if (item.paper, item.item) in COST_OF else own
+        priced = claims_of(*COST_OF[(item.paper, item.item)], claims) if (item.paper, item.item) in COST_OF else own
         table = cells(item, scale, overrides)
         runs = "-"
         if table is not None and not table.empty:

@@ -7,7 +7,7 @@ import math
 import pandas as pd
 import pytest
 
-from analysis.reproduction import ITEMS, README, STATUSES, Item, claims_of, cost_of, readme_block, reproduction_table, status_of
+from analysis.reproduction import ITEMS, README, STATUSES, claims_of, cost_of, readme_block, reproduction_table, status_of
 from tests.conftest import PROJECT_ROOT
 
 STATED, READING = "the stated settings", "a named reading"
@@ -51,9 +51,9 @@ def test_needs_hardware_names_the_machine():
 def test_a_claim_counts_for_every_item_its_source_names():
     table = claims(("supported", STATED, "")).assign(source="Section 4, Figure 6, Table 4: \"...\"")
     for name in ("Figure 6", "Table 4"):
-        assert len(claims_of(Item("P", name, "", None, "", ""), table)) == 1
-    assert claims_of(Item("P", "Table 1", "", None, "", ""), table).empty  # "Table 4" is not "Table 1"
-    assert claims_of(Item("Q", "Table 4", "", None, "", ""), table).empty  # another paper's Table 4
+        assert len(claims_of("P", name, table)) == 1
+    assert claims_of("P", "Table 1", table).empty  # "Table 4" is not "Table 1"
+    assert claims_of("Q", "Table 4", table).empty  # another paper's Table 4
 
 
 def test_a_cost_shared_by_claims_is_counted_once():
