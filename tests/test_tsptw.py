@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from nrpa.domains import tsptw_rules as rules
+from nrpa.domains import tsptw, tsptw_rules as rules
 from nrpa.domains.registry import TsptwOptions, make_domain
 from nrpa.domains.tsptw import make_tsptw, tw_legal_moves, tw_new_state, tw_play, tw_reset, tw_score
 from nrpa.search import SearchSettings, run_search
@@ -42,7 +42,7 @@ def test_every_instance_loads_and_its_best_known_tour_scores_as_listed(name):
 
 @settings(max_examples=40, deadline=None)
 @given(name=st.sampled_from(["rc_201.1", "rc_202.2", "rc_203.1", "rc_207.4"]),
-       rule=st.sampled_from(["all", "pruned"]), seed=st.integers(0, 2**32 - 1))
+       rule=st.sampled_from(sorted(tsptw.RULES)), seed=st.integers(0, 2**32 - 1))
 def test_kernel_offers_the_customers_the_python_rules_offer(name, rule, seed):
     domain = make_domain(TsptwOptions(instance=name, policy=rule))
     kernel = domain.kernel_domain()
@@ -62,6 +62,28 @@ def test_kernel_offers_the_customers_the_python_rules_offer(name, rule, seed):
         here = customer
         tour.append(customer)
     assert tw_score(kernel, state) == pytest.approx(rules.score(domain.instance, tour))
+
+
+def test_each_playout_rule_offers_the_customers_worked_out_by_hand():
+    # depot 0 and customers 1-3, all ready at 0; from the depot at time 0: customer 1 (due 5,
+    # 10 away) is already late, so step (1) offers it alone; visiting 2 (arrival 1) would make
+    # 3 late (1 + 50 > 30) while visiting 1 (arrival 10) or 3 (arrival 1) makes no one late
+    # (10 + 1 <= 30 and <= 100; 1 + 1 <= 5, 1 + 50 <= 100), so step (2) offers 1 and 3
+    text = "4\n0 10 1 1\n10 10 1 1\n1 1 10 50\n1 1 50 10\n0 1000\n0 5\n0 100\n0 30\n"
+    instance = rules.parse_instance(text, "hand")
+    expected = {"all": [1, 2, 3], "late_first": [1], "harmless": [1, 3], "pruned": [1]}
+    assert set(expected) == set(tsptw.RULES)
+    for rule, customers in expected.items():
+        assert rules.legal_customers(instance, set(), 0, 0.0, rule=rule) == customers
+        kernel = tsptw.make_tsptw(instance.distance, instance.ready, instance.due, rule=rule)
+        moves, codes = np.zeros(8, dtype=np.int64), np.zeros(8, dtype=np.int64)
+        n = tw_legal_moves(kernel, tw_new_state(kernel), moves, codes)
+        assert sorted(moves[:n]) == customers, rule
+    # at customer 1 (time 10) nobody is late (10 + 1 <= 100 and <= 30), and visiting 2 (arrival
+    # 11) would make 3 late (11 + 50 > 30), visiting 3 not 2 (11 + 50 <= 100)
+    after = {"all": [2, 3], "late_first": [2, 3], "harmless": [3], "pruned": [3]}
+    for rule, customers in after.items():
+        assert rules.legal_customers(instance, {1}, 1, 10.0, rule=rule) == customers
 
 
 def test_nrpa_finds_the_optimal_tour_of_a_small_instance():

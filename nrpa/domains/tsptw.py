@@ -9,9 +9,11 @@ Score = -(1e6 * violations + cost), so the search maximises it.
 A move is the next customer; its policy code is (previous node, next node), as the index
 previous * nodes + next (dense: ``tw_code_bound``). Playout rules:
 ``all`` (every unvisited customer) and ``pruned`` (Cazenave & Teytaud 2012, Edelkamp et al.
-2013): if some unvisited customer can no longer be reached before its due date, only such
-customers; otherwise not a customer whose visit would make another reachable one late; and
-every unvisited customer when that leaves none.
+2013): (1) if some unvisited customer can no longer be reached before its due date, only such
+customers; otherwise (2) not a customer whose visit would make another reachable one late; and
+every unvisited customer when that leaves none. ``late_first`` is step (1) alone and
+``harmless`` step (2) alone: candidate readings of the Stabilized paper's unstated playouts,
+between ``all`` and ``pruned`` (docs/readings.md).
 
 GNRPA bias (``bias="time"``, our reading: the GNRPA paper's TSPTW bias could not be found;
 see the README): beta_j = -bias_weight * max(d[i][j], ready_j - t) / dbar for the customer j,
@@ -33,7 +35,7 @@ from numba import njit
 from nrpa.bits import trailing_zeros
 from nrpa.domains import contract
 
-RULES = {"all": 0, "pruned": 1}
+RULES = {"all": 0, "pruned": 1, "late_first": 2, "harmless": 3}  # the steps each applies: see tw_legal_moves
 BIASES = {"none": 0, "time": 1}  # GNRPA biases (the domain's ``bias`` function)
 VIOLATION_COST = 1_000_000.0
 
@@ -115,26 +117,26 @@ def tw_legal_moves(domain, state, moves, codes):
     here = info[0]
     time = clock[0]
     count = 0
-    if domain.rule == 1:
+    if domain.rule == 1 or domain.rule == 2:
         # (1) customers that can no longer be reached in time come first
         for j in range(1, nodes):
             if not visited[j] and time + distance[here, j] > due[j]:
                 moves[count] = j
                 count += 1
-        if count == 0:
-            # (2) skip a customer whose visit would make another one late
-            for i in range(1, nodes):
-                if visited[i]:
-                    continue
-                then = _arrival(distance, ready, time, here, i)
-                harmless = True
-                for j in range(1, nodes):
-                    if j != i and not visited[j] and then + distance[i, j] > due[j]:
-                        harmless = False
-                        break
-                if harmless:
-                    moves[count] = i
-                    count += 1
+    if count == 0 and (domain.rule == 1 or domain.rule == 3):
+        # (2) skip a customer whose visit would make another one late
+        for i in range(1, nodes):
+            if visited[i]:
+                continue
+            then = _arrival(distance, ready, time, here, i)
+            harmless = True
+            for j in range(1, nodes):
+                if j != i and not visited[j] and then + distance[i, j] > due[j]:
+                    harmless = False
+                    break
+            if harmless:
+                moves[count] = i
+                count += 1
     if count == 0:  # (3) no rule, or the rule left nothing: every unvisited customer, in order
         if nodes <= MASK_NODES:
             unvisited = np.uint64(info[3])

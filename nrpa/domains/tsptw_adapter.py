@@ -14,7 +14,7 @@ from nrpa.domains.adapter import Adapter, check_choice, content_key
 @dataclass
 class TsptwOptions:
     """Options of ``domain=tsptw``: ``instance``, a shipped Potvin-Bengio instance (rc_204.1)
-    or the path of a file in that format; ``policy``: all or pruned playout moves."""
+    or the path of a file in that format; ``policy``: the playout moves, all, pruned, late_first or harmless (tsptw.py)."""
 
     name: str = "tsptw"
     instance: str = "rc_204.1"

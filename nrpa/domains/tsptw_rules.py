@@ -128,13 +128,16 @@ def score(instance: Instance, tour) -> float:
 
 
 def legal_customers(instance: Instance, visited: set[int], here: int, time: float, *, rule: str) -> list[int]:
-    """The customers a playout may go to next (SOURCE.md's three pruning steps)."""
+    """The customers a playout may go to next (SOURCE.md's three pruning steps): ``pruned``
+    applies steps (1) and (2), ``late_first`` step (1) alone, ``harmless`` step (2) alone,
+    ``all`` neither; step (3), every unvisited customer, when the others leave none."""
     d, due = instance.distance, instance.due
     left = [j for j in range(1, instance.nodes) if j not in visited]
-    if rule == "pruned":
+    if rule in ("pruned", "late_first"):
         unreachable = [j for j in left if time + d[here][j] > due[j]]
         if unreachable:
             return unreachable
+    if rule in ("pruned", "harmless"):
         harmless = [i for i in left
                     if all(max(time + d[here][i], instance.ready[i]) + d[i][j] <= due[j] for j in left if j != i)]
         if harmless:
