@@ -23,7 +23,7 @@ EXPERIMENTS := selective-table2 selective-table3 selective-table4 selective-tabl
 NEURAL_TABLES := morpion-table1 morpion-table3 morpion-table4
 
 .DEFAULT_GOAL := help
-.PHONY: help install test test-slow docs bench bench-cpp rates verify list leaderboard archive clean-cache table4 family claims reproduction export site $(NEURAL_TABLES) $(EXPERIMENTS)
+.PHONY: help install test test-slow docs bench bench-cpp rates verify list leaderboard archive clean-cache table4 family claims readings reproduction export site $(NEURAL_TABLES) $(EXPERIMENTS)
 
 # Each target's `##` text is one line of `make help`: 72 characters at most, so that a line
 # of it stays under 100; the details are in the comment above the target.
@@ -176,6 +176,12 @@ export: ## every stored run at SCALE as one table: outputs/export/ (EXPERIMENT)
 site: docs ## the results site of the stored runs at SCALE: outputs/site/index.html
 	-$(PY) -m analysis.reproduction scale=$(SCALE)
 	$(PY) -m analysis.site scale=$(SCALE) $(ARGS)
+
+# each setting a paper leaves unsaid (analysis/readings.yaml): its candidate readings run on the
+# published baseline column (the runs the store lacks first: 30 a candidate at paper scale), R fitted
+# with each, the published cells choosing: outputs/readings/readings[_SCALE].{md,csv,png}
+readings: ## candidate readings of unsaid settings, fitted to the papers' baselines
+	$(PY) -m analysis.readings scale=$(SCALE) --make $(ARGS)
 
 # from the claims report under a budget (make claims writes both): one status per published table and figure
 reproduction: ## each published table and figure's status: outputs/claims/reproduction.*

@@ -48,7 +48,7 @@ import numpy as np
 import pandas as pd
 import yaml
 
-from analysis import verdicts
+from analysis import reading_cases, verdicts
 from analysis.plots import new_figure, save_figure
 from analysis.report import FIRST_PLAYOUTS, FIRST_TIME, Runs, collect, variant_key
 from analysis.stats import best_at, doubling_checkpoints
@@ -432,14 +432,19 @@ NEEDS_HARDWARE, NEEDS_COMPUTE, UNSTATED = "needs hardware", "needs compute", "un
 # A claim no run can test: its paper's evidence is one run per row (Morpion's Expert Iteration), so a
 # difference cannot be told from one run's luck, here or there; its row compares, it does not judge.
 UNTESTABLE = "no run can test it"
+# A claim on a reading that the paper's own published baseline rejects (analysis/readings.py, the
+# committed fit in docs/results/readings.csv): no verdict rests on it; its row says what its runs say.
+READING_REJECTED = "its reading does not fit the paper's published baseline"
 # Why a row has no verdict: not run at the paper's settings (the first of its gaps' kinds in this
 # order; runs not made at all need compute), or untestable. An unstated setting is no reason: the
 # claim is judged on the claim file's reading of it, and its row says so (judged_on).
-WHY = (NEEDS_HARDWARE, NEEDS_COMPUTE, UNTESTABLE)
+WHY = (NEEDS_HARDWARE, NEEDS_COMPUTE, UNTESTABLE, READING_REJECTED)
 # judged_on: what a paper claim's verdict rests on, the settings its paper states or, where the paper
 # leaves one unsaid, the reading its claim file names (on the paper's text elsewhere, the code it
 # points to, or a fit to its published numbers)
 ON_STATED, ON_READING = "the stated settings", "a named reading"
+# reading_fit of a claim on a reading that no published column can test (analysis/readings.yaml has no case for it)
+ARGUED_ONLY = "argued only (docs/readings.md): no published baseline column tests it"
 
 
 def machine_cores() -> int:
@@ -947,13 +952,16 @@ def claim_columns(claim: Claim, source: Source) -> dict:
     # the cost of runs at the paper's settings (any kind: a transfer's at its experiment's paper scale)
     known = claim.experiment in NEURAL or claim.experiment in experiment_names()
     hours, cost, parts = paper_cost(claim, source) if known else (math.nan, "", {})
+    on_reading = claim.kind == "paper" and any(gap.kind == UNSTATED for gap in gaps)
+    fits = reading_cases.committed_fits().get(claim.experiment, []) if on_reading else []
+    rejected = READING_REJECTED if any(map(reading_cases.rejects, fits)) else ""
     return {"paper": claim.paper, "kind": claim.kind, "claim": claim.id, "text": claim.text,
             "experiment": claim.experiment, "test": claim.test, "claim_basis": claim.basis, "unit": unit_of(source),
             "source": source_text(claim), "paper_settings": settings_text(claim),
             "reading": claim.reading, "gaps": "; ".join(gaps),
-            "why": why_not_judged(gaps),
-            "judged_on": (ON_READING if any(gap.kind == UNSTATED for gap in gaps) else ON_STATED)
-            if claim.kind == "paper" else "",
+            "reading_fit": ("; ".join(map(reading_cases.fit_text, fits)) or ARGUED_ONLY) if on_reading else "",
+            "why": why_not_judged(gaps) or rejected,
+            "judged_on": (ON_READING if on_reading else ON_STATED) if claim.kind == "paper" else "",
             "paper_cost": cost, "paper_cost_hours": hours, "paper_cost_parts": json.dumps(parts, sort_keys=True)}
 
 
@@ -971,7 +979,8 @@ def apply_settings(table: pd.DataFrame, p_columns=("p_support", "p_contradict"),
                    file's reading of a setting the paper leaves unsaid (judged_on says which)
       NOT_RUN      no runs at the paper's settings: they need hardware or compute (why); what our
                    scaled-down runs say is kept in scaled_down_verdict, never counted as a verdict
-      not judged   no run can test the claim (why: UNTESTABLE, set by the caller)"""
+      not judged   no run can test the claim (why: UNTESTABLE, set by the caller), or its reading
+                   does not fit the paper's published baseline (READING_REJECTED)"""
     for key in p_columns:
         if key not in table:
             table[key] = np.nan
@@ -993,7 +1002,7 @@ def apply_settings(table: pd.DataFrame, p_columns=("p_support", "p_contradict"),
              for s, c, e in zip(table["p_support_holm"], table["p_contradict_holm"], table["_evidence"])]
     verdict, why, scaled_down = [], [], []
     for ours, reason in zip(found, table["why"].fillna("")):
-        if reason == UNTESTABLE:
+        if reason in (UNTESTABLE, READING_REJECTED):
             verdict.append("not judged"), why.append(reason), scaled_down.append("")
         elif reason or not ours:  # hardware or compute at the paper's settings; no runs at all: compute
             verdict.append(NOT_RUN), why.append(reason or NEEDS_COMPUTE), scaled_down.append(ours)
@@ -1143,11 +1152,12 @@ def counts_line(rows: pd.DataFrame, cpu_hours: float | None = None) -> str:
     counts = rows["verdict"].value_counts()
     reading = rows.loc[rows["judged_on"] == ON_READING, "verdict"].value_counts()
     why = rows.loc[rows["verdict"] == NOT_RUN, "why"].value_counts()
+    unjudged = rows.loc[rows["verdict"] == "not judged", "why"].value_counts()
     text = ", ".join(f"{counts.get(v, 0)} {v}" + (f" ({reading.get(v, 0)} on a named reading)" if len(reading) else "")
                      for v in JUDGED)
     text += (f", {counts.get(NOT_RUN, 0)} not run at the paper's settings ({why.get(NEEDS_HARDWARE, 0)} "
              f"{NEEDS_HARDWARE}, {why.get(NEEDS_COMPUTE, 0)} {NEEDS_COMPUTE}), {counts.get('not judged', 0)} not judged "
-             f"({UNTESTABLE})")
+             f"({unjudged.get(UNTESTABLE, 0)} {UNTESTABLE}, {unjudged.get(READING_REJECTED, 0)}: {READING_REJECTED})")
     return text + (f"; the runs behind them hold {cpu_hours:.2f} CPU-h" if cpu_hours is not None else "")
 
 
@@ -1213,6 +1223,8 @@ def detail_lines(row) -> list[str]:
         lines.append(f"- Why no effect: {row['detail']}.")
     cpu = row.get("cpu_hours", math.nan)
     to_decide = row.get("to_decide") if isinstance(row.get("to_decide"), str) else ""
+    if isinstance(row.get("reading_fit"), str) and row["reading_fit"]:
+        lines.append(f"- The reading's fit to the paper's published baseline: {row['reading_fit']}.")
     lines.append(f"- Runs per column: {row['runs']}" + (f"; CPU behind them {cpu:.2f} h" if cpu == cpu else "")
                  + (f"; to decide: {to_decide}" if to_decide else "") + ".")
     return lines + [""]

@@ -38,7 +38,7 @@ import pandas as pd
 from analysis import sequential, verdicts
 from analysis.claims import (
     JUDGED, KIND_SECTIONS, MAKE_TARGETS, NEEDS_COMPUTE, NEEDS_HARDWARE, NEURAL, NOT_RUN, ON_READING,
-    ROUNDED_BUDGET_SLACK, UNTESTABLE, Claim, NeuralSource, NotJudged, Refused, Source, Untestable, apply_settings,
+    READING_REJECTED, ROUNDED_BUDGET_SLACK, UNTESTABLE, Claim, NeuralSource, NotJudged, Refused, Source, Untestable, apply_settings,
     check_basis, checkpoint_times, claim_columns, claim_variants,
     evidence_columns, experiment_of, final_reading, pair_name, published_difference, search_key, time_reading,
     parts_once, with_evidence_columns,
@@ -293,6 +293,9 @@ def starved_lines(table: pd.DataFrame) -> list[str]:
 
 def to_decide(row) -> str:
     """What an undecided claim would need, in words."""
+    if row["verdict"] == "not judged" and row["why"] == READING_REJECTED:
+        return ("a reading of the unsaid setting that the paper's published baseline accepts (docs/results/"
+                "readings.md: make readings), then runs under it")
     if row["verdict"] == "not judged":
         return ("no run can: the paper's evidence is one run per row, so its rows can be set beside ours, not tested "
                 "(a test needs several runs of each row, in the paper too)")
@@ -321,10 +324,11 @@ def to_decide(row) -> str:
 
 def headline_rows(table: pd.DataFrame) -> list[str]:
     """The counts per kind: supported, contradicted and inconclusive at the stated settings and on a
-    named reading, not run (hardware, compute), not judged."""
+    named reading, not run (hardware, compute), not judged (untestable, reading rejected)."""
     lines = ["| kind | claims | supported: stated settings | on a named reading | contradicted: stated settings | "
              "on a named reading | inconclusive: stated settings | on a named reading | not run: needs hardware | "
-             "not run: needs compute | not judged: no run can test it |", "|---|---|---|---|---|---|---|---|---|---|---|"]
+             "not run: needs compute | not judged: no run can test it | not judged: reading rejected |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for kind in KIND_SECTIONS:
         rows = table[table["kind"] == kind]
         if not len(rows):
@@ -335,7 +339,7 @@ def headline_rows(table: pd.DataFrame) -> list[str]:
             on_reading = int((of["judged_on"] == ON_READING).sum())
             cells += [len(of) - on_reading, on_reading]
         cells += [int(((rows["verdict"] == NOT_RUN) & (rows["why"] == why)).sum()) for why in (NEEDS_HARDWARE, NEEDS_COMPUTE)]
-        cells.append(int((rows["verdict"] == "not judged").sum()))
+        cells += [int(((rows["verdict"] == "not judged") & (rows["why"] == why)).sum()) for why in (UNTESTABLE, READING_REJECTED)]
         lines.append(f"| {kind} | " + " | ".join(str(c) for c in cells) + " |")
     return lines
 

@@ -17,9 +17,12 @@ CLAIMS = {
     "source": "where in the paper, the verbatim quote, and the published numbers it reads",
     "paper_settings": "the settings the paper states for it (and those it leaves unsaid: unstated)",
     "reading": "how the runs read what the paper leaves unsaid, and what that reading rests on",
+    "reading_fit": "for a claim on a named reading: each unsaid setting's reading and how the paper's published "
+                   "baseline column judged it (chosen, not told apart, rejected; cells inside our 95% interval; "
+                   "docs/results/readings.md), or that no published column tests it (argued only)",
     "gaps": "how the runs differ from the paper's settings (an unstated setting read, cores, budget, ...)",
-    "why": "for a row without a verdict: needs hardware, needs compute (not run at the paper's settings) or no "
-           "run can test it (not judged)",
+    "why": "for a row without a verdict: needs hardware, needs compute (not run at the paper's settings), no "
+           "run can test it, or its reading does not fit the paper's published baseline (the last two: not judged)",
     "judged_on": "for a paper claim with a verdict: the stated settings, or a named reading (of a setting the "
                  "paper leaves unsaid: the reading column)",
     "paper_cost": "what runs at the paper's settings take, in words, with the command",
@@ -50,7 +53,8 @@ CLAIMS = {
     "family": "the claims with a p-value in the Holm family (a kind; within it, those at the stated settings, "
               "those on a named reading, and those not run at the paper's settings, three families)",
     "verdict": "supported, contradicted, inconclusive, not run (at the paper's settings: why says what it "
-               "needs) or not judged (no run can test it)",
+               "needs) or not judged (no run can test it, or its reading does not fit the paper's published "
+               "baseline: why says which)",
     "scaled_down_verdict": "for a row not run at the paper's settings: what our scaled-down runs say (never "
                            "counted as a verdict)",
     "runs_to_decide": "for an inconclusive claim: about how many runs per column would decide it",
