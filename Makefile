@@ -8,7 +8,7 @@ PY := $(VENV)/bin/python
 # paper (the published protocol, hours to days), quick (a preview in minutes) or smoke (seconds: it runs)
 SCALE ?= paper
 ARGS ?=  # more overrides for an experiment, e.g. ARGS="threads=1,2,4,8"
-BUDGET ?=  # make claims BUDGET=6h: CPU-hours of new runs, spent in rounds on the claims still undecided (analysis/campaign.py)
+BUDGET ?=  # make claims BUDGET=6h: CPU-hours of new runs, spent in rounds on the claims still undecided (analysis/campaign.py); make campaign BUDGET=6h: CPU-hours of this start
 CLAIMS ?=  # make claims: only the claims of analysis/claims/<name>.yaml, e.g. CLAIMS="gnrpa gnrpa_lr"
 COST ?=  # make list COST=1: with each experiment's cost at each scale (composes every experiment: a minute or two the first time)
 claim_files = $(if $(strip $(CLAIMS)),--files $(CLAIMS))
@@ -23,7 +23,7 @@ EXPERIMENTS := selective-table2 selective-table3 selective-table4 selective-tabl
 NEURAL_TABLES := morpion-table1 morpion-table3 morpion-table4
 
 .DEFAULT_GOAL := help
-.PHONY: help install test test-slow docs bench bench-cpp rates verify list leaderboard archive clean-cache table4 family claims readings reproduction export site $(NEURAL_TABLES) $(EXPERIMENTS)
+.PHONY: help install test test-slow docs bench bench-cpp rates verify list leaderboard archive clean-cache table4 family claims campaign snapshot readings reproduction export site $(NEURAL_TABLES) $(EXPERIMENTS)
 
 # Each target's `##` text is one line of `make help`: 72 characters at most, so that a line
 # of it stays under 100; the details are in the comment above the target.
@@ -34,8 +34,8 @@ help: ## list the targets
 	@echo "  in minutes) or smoke (seconds: a check that it runs). Every experiment target prints"
 	@echo "  its cost (over an hour, on a terminal: asks first; YES=1 does not ask), then runs what"
 	@echo "  the store lacks; \`make list\`: the experiments and their papers."
-	@echo "  ARGS: more overrides (ARGS=\"threads=1,2,4\"); claims: BUDGET=6h, CLAIMS=\"gnrpa\";"
-	@echo "  list: COST=1; export, rates: EXPERIMENT=name; bench-cpp: CPP_REF=dir;"
+	@echo "  ARGS: more overrides (ARGS=\"threads=1,2,4\"); claims, campaign: BUDGET=6h; CLAIMS=\"gnrpa\";"
+	@echo "  list: COST=1; export, rates, snapshot: EXPERIMENT=name; bench-cpp: CPP_REF=dir;"
 	@echo "  install: NEURAL=no (no PyTorch), TORCH_INDEX=URL (PyTorch from that index: CPU-only)."
 	@echo
 	@grep -E '^[a-zA-Z0-9_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-19s %s\n", $$1, $$2}'
@@ -176,6 +176,17 @@ export: ## every stored run at SCALE as one table: outputs/export/ (EXPERIMENT)
 site: docs ## the results site of the stored runs at SCALE: outputs/site/index.html
 	-$(PY) -m analysis.reproduction scale=$(SCALE)
 	$(PY) -m analysis.site scale=$(SCALE) $(ARGS)
+
+# the papers' time tables at matched time, 200 runs a column for Stabilized Table 4 and Selective
+# Table 3, 50 for the five others, in that order (experiments/paper_campaign.py); resumes where it
+# stopped, packs into archive/ after each step (commit the packs); BUDGET=6h: CPU-hours this start
+campaign: ## fill the time tables at paper scale, resumable (BUDGET, ARGS=--status)
+	$(PY) -m experiments.paper_campaign $(if $(strip $(BUDGET)),--budget $(BUDGET)) $(ARGS)
+
+# a time table at paper scale and matched time as the claims read it, beside the published cells, for
+# committing: docs/results/<EXPERIMENT>_paper.{md,csv,png} (makes no run: make campaign makes them)
+snapshot: ## a time table at paper scale into docs/results (EXPERIMENT)
+	$(PY) -m analysis.snapshot experiment=$(EXPERIMENT) --to docs/results $(ARGS)
 
 # each setting a paper leaves unsaid (analysis/readings.yaml): its candidate readings run on the
 # published baseline column (the runs the store lacks first: 30 a candidate at paper scale), R fitted

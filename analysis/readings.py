@@ -5,10 +5,10 @@ its published baseline column chooses among the candidate readings.
 
 The cases are declared in analysis/readings.yaml: an unsaid setting, its candidate readings (a
 config override each), and the published columns that choose (each time table's baseline, or
-Morpion's Uniform row). ``--make`` first makes each candidate's runs of those columns, at matched
-work (``matched_work=true``: t x R playouts for the experiment's stated R, the budget the claims
-use), RUNS[scale] of them, reusing what the store or the archive holds; without it, only the
-runs already made are read.
+Morpion's Uniform row). ``--make`` first makes each candidate's runs of those columns, RUNS[scale]
+of them, budgeted in playouts (``matched_work=true``) to EXTEND times the work of the scale's last
+checkpoint at the experiment's stated R, reusing what the store or the archive holds (a few of
+every candidate first, then more); without it, only the runs already made are read.
 
 How a candidate is scored. The published runs' machine speed R is unknown, so it is fitted with
 the candidate, one R for all the checkpoints of a part (a machine whose speed changes with time

@@ -84,7 +84,7 @@ REPRODUCTION = {
     "cells": "published cells compared",
     "cells_inside": "of them inside our 95% interval",
     "cells_unfitted": "published cells of the columns R is not fitted on (R: the published runs' rate, fitted on the "
-                      "baseline column's cells)",
+                      "baseline column's cells; Morpion: the rows other than Uniform, which chose the game)",
     "cells_unfitted_inside": "of them inside our 95% interval",
     "final_cells": "the last published row beside ours, mean [95% CI]",
     "effects": "each judged claim's effect: the paper's beside ours [95% CI]",

@@ -200,7 +200,12 @@ def time_table_cells(name: str, scale: str, overrides=()) -> pd.DataFrame:
     from experiments.experiment import load_experiment
 
     experiment = load_experiment([f"experiment={name}", f"scale={scale}", "matched_work=true", *overrides])
-    source = PrefixSource(experiment, cap=200)
+    return source_cells(PrefixSource(experiment, cap=200))
+
+
+def source_cells(source) -> pd.DataFrame:
+    """time_table_cells of the runs ``source`` (an analysis.decide.PrefixSource) holds."""
+    experiment = source.experiment
     rate, reference, scale_by = source.published_rate(), source.reference, experiment.value_scale
     fitted = set(rate.fit_on)  # R is fitted on these columns' published cells
     rows = []
@@ -219,19 +224,23 @@ def time_table_cells(name: str, scale: str, overrides=()) -> pd.DataFrame:
 
 
 def morpion_cells(scale: str, overrides=()) -> pd.DataFrame:
-    """Morpion Table 2's Uniform and NRPA(L) means (the standard 5D reading) beside ours."""
+    """Morpion Table 2's Uniform and NRPA(L) means beside ours, each row under the game its claim
+    is judged on: Uniform under the 5D its text states, the NRPA rows under the one-sided reading
+    the published Uniform row chooses (analysis/readings.yaml, case morpion_game), which is why
+    the Uniform row counts apart (``fitted``: it chose the reading)."""
     from analysis.claims import Source
     from analysis.report import collect
     from experiments.experiment import load_experiment
 
-    experiment = load_experiment(["experiment=morpion_table2", f"scale={scale}", "morpion_rules=standard", *overrides])
+    experiment = load_experiment(["experiment=morpion_table2", f"scale={scale}", *overrides])
     source = Source(experiment, collect(experiment))
     reference = source.reference.set_index(source.reference.columns[0])
     rows = []
     for column in reference.index:
-        if source.runs.records.get(column):
+        ours = column if column == "Uniform" else f"{column}, one-sided"
+        if source.runs.records.get(ours):
             rows.append({"time": math.nan, "column": column, "published": float(reference.loc[column, "mean"]),
-                         "fitted": False, **interval(source.finals(column))})
+                         "fitted": column == "Uniform", **interval(source.finals(ours))})
     return pd.DataFrame(rows)
 
 
@@ -328,7 +337,7 @@ def status_cell(row) -> str:
 
 
 def cells_cell(row) -> str:
-    """"23 of 75 (others than the baseline R is fitted on: 11 of 60)"."""
+    """"23 of 75 (the columns R is not fitted on: 11 of 60)"."""
     if not row["cells"]:
         return "-"
     text = f"{row['cells_inside']:.0f} of {row['cells']}"
@@ -344,9 +353,10 @@ def markdown(table: pd.DataFrame, scale: str, made: str) -> str:
              "(../explanation/statistics.md#the-status-of-a-table-or-figure). \"Claims\": the paper's sentences on the "
              "item, judged in the [claims report](claims_paper_decided.md) on the paper's basis (matched time for "
              "the time tables); \"cells inside\": the published cells inside our 95% interval at matched time "
-             "(Morpion: the four rows' means, standard 5D); R, the published runs' rate, is fitted on each time "
-             "table's baseline column, whose cells are therefore inside partly by construction: the other columns' "
-             "share is given apart. The claims can hold while the curves sit apart, and the reverse. Left out: "
+             "(Morpion: the four rows' means, Uniform under the 5D its text states, the NRPA rows under the one-sided "
+             "game the Uniform row chooses, [the readings report](readings.md)); R, the published runs' rate, is "
+             "fitted on each time table's baseline column, whose cells are therefore inside partly by construction "
+             "(as Morpion's Uniform row, which chose the game): the other columns' share is given apart. The claims can hold while the curves sit apart, and the reverse. Left out: "
              "Selective NRPA's Table 1 (the Weak Schur records of the literature, no experiment), the illustrations, "
              "and Gelly et al.'s Table 1 and cluster table (Go against MoGo: no Go engine here; its claims are carried "
              "to SP-MCTS as transfers, in the claims report).", ""]
