@@ -90,7 +90,8 @@ def compare(overrides: list[str], against: str | None = None, scale: str = "smok
     alone), and its checkpoint tables as one DataFrame: a row per (variant, axis, checkpoint) with
     runs, mean best score, its 95% CI and the published value beside it (the report's own
     columns). ``table.attrs["files"]``: every file the report wrote. Runs the store holds are not
-    made again. Over an hour of runs needs ``yes=True``: a notebook cannot be asked, as a terminal is."""
+    made again. Over an hour of runs, or runs whose time cannot be told, need ``yes=True``: a notebook
+    cannot be asked, as a terminal is."""
     if isinstance(overrides, str) or not all(isinstance(o, str) for o in overrides):
         raise InputError(f"compare takes a list of key=value strings, e.g. [\"algo=snrpa\", \"P=2,4\"], "
                          f"not {overrides!r}")
@@ -99,9 +100,14 @@ def compare(overrides: list[str], against: str | None = None, scale: str = "smok
     check_command_line(given)  # as run.py does before a sweep: every option, value by value
     if against is not None and against not in experiment_names():  # else Hydra's message names experiment=
         raise InputError(f"against={against} is not an experiment: {did_you_mean(against, experiment_names())}")
-    seconds = wall_seconds(cost(load_sweep(given, against)))
+    costs = cost(load_sweep(given, against))
+    seconds = wall_seconds(costs)
     if seconds is not None and seconds > ASK_OVER and not yes:
         raise InputError(f"these runs take about {duration(seconds)} on this machine: compare(..., yes=True) "
+                         "starts them (or use a smaller scale)")
+    if seconds is None and costs[1] and not yes:
+        raise InputError(f"the time of these {costs[1]} runs cannot be told before the first ones end (budgets in "
+                         "playouts: matched time, at paper scale a time table's default): compare(..., yes=True) "
                          "starts them (or use a smaller scale)")
     experiment, folder = make_sweep(given, against, yes=True)
     files = write_report(experiment, overrides=given, folder=folder)

@@ -539,8 +539,9 @@ def _seconds(settings, rate, column: str) -> float:
 @functools.lru_cache(maxsize=None)
 def at_paper_scale(name: str) -> Experiment:
     """Experiment ``name`` at scale=paper, as its own paper budgets have it (the columns' threads,
-    jobs and budgets a claim's cost is read from)."""
-    return load_experiment([f"experiment={name}", "scale=paper"])
+    jobs and budgets a claim's cost is read from): a time table's at equal CPU time, the paper's
+    seconds on one core each (matched_work=false; its default at paper scale is matched time)."""
+    return load_experiment([f"experiment={name}", "scale=paper", "matched_work=false"])
 
 
 def complete_search_seconds(variant, source: Source, key: str) -> float:

@@ -232,6 +232,7 @@ def claims_columns_page() -> str:
 RESULT_GROUPS = [  # file-name prefix -> the heading of its group on the results index
     ("reproduction", "Reproduction status of every published table and figure (`make claims`)"),
     ("claims_", "Claims reports (`make claims`)"),
+    ("readings", "Readings of unsaid settings, fitted to the papers' published baselines (`make readings`)"),
     ("selective_", "Selective NRPA"), ("stabilized_", "Stabilized NRPA"), ("distributed_", "Distributed NRPA"),
     ("morpion_", "Morpion Solitaire"), ("family_", "The NRPA family"), ("spmcts_", "SP-MCTS"),
     ("site_", "Screenshots of the results site (`make site`)"), ("bench/", "Benchmarks (`make bench`)"),

@@ -64,7 +64,8 @@ def matched_budget(cfg: DictConfig, column: str | None) -> int:
     if column not in known:
         raise InputError(f"matched_work=true on {column or 'a column'} of {cfg.report.name}: only its columns "
                          f"with a measured rho ({', '.join(known)}) have a matched budget; measure another's with "
-                         f"`python -m experiments.rates experiment={cfg.report.name}`")
+                         f"`python -m experiments.rates experiment={cfg.report.name}`, or run equal CPU time with "
+                         "matched_work=false (at scale=paper a time table runs matched time unless told so)")
     return rate.budget(cfg.max_time, column)
 
 

@@ -86,11 +86,13 @@ CONFIG_GROUPS = ("algo", "domain", "playout", "morpion_rules", "backend", "scale
 
 def register_configs() -> None:
     """Put the schemas in Hydra's ConfigStore and the ``project_root`` (output paths are
-    anchored to the project root, whatever the working directory) and ``str`` resolvers in
-    OmegaConf."""
+    anchored to the project root, whatever the working directory), ``str`` and ``paper_scale``
+    resolvers in OmegaConf."""
     OmegaConf.register_new_resolver("project_root", lambda: str(PROJECT_ROOT), replace=True)
     # ${str:${level}}: a number as a config key, e.g. runs per level in morpion_table2.yaml
     OmegaConf.register_new_resolver("str", str, replace=True)
+    # ${paper_scale:${scale_name}}: whether the scale is the paper's (a time table runs matched time there)
+    OmegaConf.register_new_resolver("paper_scale", lambda scale: scale == "paper", replace=True)
     # ${choosable_groups:}: the config groups in `python run.py --help` (conf/config.yaml, hydra.help)
     OmegaConf.register_new_resolver("choosable_groups", choosable_groups, replace=True)
     store = ConfigStore.instance()

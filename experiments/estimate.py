@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import os
+import statistics
 import sys
 from collections import Counter
 
@@ -15,13 +16,19 @@ from nrpa.errors import InputError
 
 
 def cost(experiment) -> tuple[int, int, float | None, int]:
-    """(runs in all, runs still to make, seconds of search they need or None when a run has no
-    time budget, worker processes). A root run counts as its K member runs."""
+    """(runs in all, runs still to make, seconds of search they need or None when it cannot be
+    told, worker processes). A root run counts as its K member runs. A run budgeted in time costs
+    its budget; one budgeted in playouts (matched_work) what its column's stored runs took, their
+    median CPU-seconds (None while a column with runs to make has none stored)."""
     runs = sum(v.repeats * v.root for v in experiment.variants)
-    missing = [sum(experiment.store.load_or_set_aside(p) is None for p in experiment.run_paths(v))
-               for v in experiment.variants]
-    budgets = [v.job.settings.max_time for v in experiment.variants]
-    seconds = None if None in budgets else sum(b * n for b, n in zip(budgets, missing))
+    missing, seconds = [], 0.0
+    for variant in experiment.variants:
+        stored = [r for r in map(experiment.store.load_or_set_aside, experiment.run_paths(variant)) if r is not None]
+        missing.append(variant.repeats * variant.root - len(stored))
+        budget = variant.job.settings.max_time
+        if budget is None and missing[-1] and variant.job.settings.max_playouts and stored and seconds is not None:
+            budget = statistics.median(float(r["result"]["cpu_seconds"]) for r in stored)
+        seconds = None if seconds is None or (budget is None and missing[-1]) else seconds + (budget or 0.0) * missing[-1]
     return runs, sum(missing), seconds, experiment.backend["n_jobs"] or os.cpu_count() or 1
 
 
@@ -40,16 +47,20 @@ def on_terminal() -> bool:
     return sys.stdin.isatty() and sys.stdout.isatty()
 
 
-def confirm(seconds: float | None, workers: int, yes: bool = False) -> None:
-    """Ask before a command that takes over an hour (ASK_OVER) starts; an answer other than y
-    ends it (status 1). Only a person at a terminal is asked: ``yes`` (--yes), YES=1 in the
+def confirm(seconds: float | None, workers: int, yes: bool = False, unpriced: int = 0) -> None:
+    """Ask before a command that takes over an hour (ASK_OVER) starts, or ``unpriced`` runs whose
+    time cannot be told (budgets in playouts, no stored run to read a cost off); an answer other
+    than y ends it (status 1). Only a person at a terminal is asked: ``yes`` (--yes), YES=1 in the
     environment (`make table4 YES=1`) or a standard input or output that is not a terminal
     (CI, a cluster job, a pipe) starts it at once."""
-    if (seconds is None or seconds <= ASK_OVER or yes or os.environ.get("YES", "").strip().lower()
+    long = seconds is not None and seconds > ASK_OVER
+    unknown = seconds is None and unpriced > 0
+    if (not (long or unknown) or yes or os.environ.get("YES", "").strip().lower()
             in ("1", "y", "yes", "true") or not on_terminal()):
         return
     question = (f"This takes about {duration(seconds)} on {workers} worker process{'es' if workers > 1 else ''}. "
-                "Start? [y/N] ")
+                "Start? [y/N] " if long else
+                f"The time of these {unpriced} runs cannot be told before the first ones end. Start? [y/N] ")
     try:
         answer = input(question)
     except EOFError:
@@ -73,7 +84,12 @@ def describe(experiment, costs: tuple | None = None) -> str:
         f"{runs - to_make} already in the store, {to_make} to make."
     ]
     playouts = sorted({v.job.settings.max_playouts for v in experiment.variants if v.job.settings.max_time is None})
-    if seconds is None and experiment.matched_work and None not in playouts:
+    if seconds is not None and playouts and None not in playouts:
+        lines.append(
+            f"Cost: about {seconds / 3600:.2f} CPU-hours (runs budgeted in playouts, matched time: each column's "
+            f"stored runs' median CPU-seconds a run), about {duration(seconds / workers)} on {workers} worker "
+            f"process{'es' if workers > 1 else ''}.")
+    elif seconds is None and experiment.matched_work and None not in playouts:
         lines.append(f"Cost: runs are budgeted in playouts (matched time: {', '.join(f'{p:,}' for p in playouts)} a "
                      "run, the published work of max_time for each column, max_time x R x max(1, rho)), so their "
                      "time is this machine's: it cannot be estimated before the first runs.")

@@ -192,7 +192,7 @@ def make_sweep(overrides: list[str], against: str | None = None, yes: bool = Fal
     experiment = load_sweep(overrides, against, other_game)
     costs = cost(experiment)  # once: it looks up every run file in the store
     print("\n".join([*experiment.notes, describe(experiment, costs)]), flush=True)
-    confirm(wall_seconds(costs), costs[3], yes)
+    confirm(wall_seconds(costs), costs[3], yes, unpriced=costs[1])
     named = any(o.startswith("experiment=") for o in overrides) and against is None
     folder = None if named else folder_of(experiment)
     if folder is not None:  # its definition first: a sweep stopped half way can be reported on

@@ -103,6 +103,10 @@ def test_bad_options_get_the_command_line_s_message(tmp_path):
 def test_a_comparison_over_an_hour_needs_yes(tmp_path, monkeypatch):
     monkeypatch.setenv("NRPA_ARCHIVE", "none")
     with pytest.raises(InputError, match=r"take about .* h on this machine: compare\(\.\.\., yes=True\)"):
+        api.compare(["experiment=stabilized_table4", "backend.n_jobs=1", "matched_work=false"], scale="paper",
+                    outputs_dir=tmp_path)  # one worker, equal CPU: over an hour on any machine
+    # at paper scale a time table's column runs matched time, budgets in playouts: no time to tell yet
+    with pytest.raises(InputError, match=r"the time of these 1600 runs cannot be told .* compare\(\.\.\., yes=True\)"):
         api.compare(["algo=snrpa", "P=4", "backend.n_jobs=1"], against="stabilized_table4", scale="paper",
-                    outputs_dir=tmp_path)  # one worker: over an hour on any machine
+                    outputs_dir=tmp_path)
     assert not (tmp_path / "runs").exists()  # refused before any run

@@ -57,3 +57,28 @@ def test_a_campaign_makes_what_is_missing_packs_it_and_a_second_start_makes_noth
     assert paper_campaign.main([f"outputs_dir={outputs}", "backend.n_jobs=2"]) == 0
     again = capsys.readouterr().out
     assert "every column to" not in again and len(list(archive.glob("runs-v1-*.parquet"))) == 2
+
+
+def test_a_sweep_budgeted_in_playouts_is_priced_at_its_columns_stored_runs():
+    from types import SimpleNamespace
+
+    from experiments.estimate import cost
+
+    def variant(name, max_time, stored_seconds, repeats=4):
+        settings = SimpleNamespace(max_time=max_time, max_playouts=None if max_time else 1000)
+        return SimpleNamespace(name=name, repeats=repeats, root=1, job=SimpleNamespace(settings=settings),
+                               stored=[{"result": {"cpu_seconds": s}} for s in stored_seconds])
+
+    def experiment(*variants):
+        paths = {(v.name, r): (v.stored[r] if r < len(v.stored) else None) for v in variants for r in range(v.repeats)}
+        return SimpleNamespace(variants=variants, backend={"n_jobs": 2},
+                               run_paths=lambda v: [(v.name, r) for r in range(v.repeats)],
+                               store=SimpleNamespace(load_or_set_aside=paths.get))
+
+    # 2 runs missing at the median of 10, 20, 60 s; 4 missing of a time-budgeted column at 5 s each
+    priced = cost(experiment(variant("A", None, [10.0, 20.0, 60.0], repeats=5), variant("B", 5.0, [])))
+    assert priced == (9, 6, 2 * 20.0 + 4 * 5.0, 2)
+    # a column budgeted in playouts with runs to make and none stored: no price
+    assert cost(experiment(variant("A", None, [])))[2] is None
+    # every run stored: nothing to pay, whatever the budget
+    assert cost(experiment(variant("A", None, [1.0] * 4)))[2] == 0.0

@@ -317,9 +317,13 @@ def test_repeats_run_on_a_dask_cluster_give_the_same_runs_as_local_processes(tmp
 
 
 def test_the_estimate_counts_the_runs_of_each_scale(tmp_outputs):
+    # at paper scale a time table runs matched time (budgets in playouts): priced by stored runs, none here
     paper = command("-m", "experiments.estimate", "experiment=stabilized_table4", "scale=paper", outputs=tmp_outputs)
     assert "8 jobs (NRPA, SNRPA(2)" in paper.stdout and "1600 runs in all" in paper.stdout
-    assert "72.82 hours of run budgets" in paper.stdout
+    assert "matched time: 543,949, 620,102" in paper.stdout and "cannot be estimated before the first runs" in paper.stdout
+    equal = command("-m", "experiments.estimate", "experiment=stabilized_table4", "scale=paper", "matched_work=false",
+                    outputs=tmp_outputs)
+    assert "72.82 hours of run budgets" in equal.stdout
     root = command("-m", "experiments.estimate", "experiment=distributed_fig5", "scale=smoke", outputs=tmp_outputs)
     # 2 boards x 2 root runs x (root's K x threads = 4 jobs + 2 hybrids' K = 2 members)
     assert "32 runs in all, 0 already in the store, 32 to make" in root.stdout
