@@ -271,9 +271,11 @@ def campaign_verdicts(table: pd.DataFrame) -> list[str]:
     reading grows under that reading; a claim whose runs at its paper's settings need hardware or
     compute beyond the campaign's gets no runs, where more scaled-down runs would decide nothing of
     it), or "not judged" for a claim at its settings whose runs are simply not made yet (the
-    campaign makes them)."""
-    return ["not judged" if verdict == NOT_RUN and not gaps else verdict
-            for verdict, gaps in zip(table["verdict"], table["gaps"].fillna(""))]
+    campaign makes them). A claim on a reading its paper's baseline rejects gets no runs: NOT_RUN,
+    as one away from its paper's settings (runs under that reading decide nothing of it)."""
+    why = table["why"].fillna("") if "why" in table else pd.Series("", index=table.index)
+    return [NOT_RUN if reason == READING_REJECTED else "not judged" if verdict == NOT_RUN and not gaps else verdict
+            for verdict, gaps, reason in zip(table["verdict"], table["gaps"].fillna(""), why)]
 
 
 def starved_text(runs: Runs, keys) -> str:

@@ -45,9 +45,6 @@ class Case:
     candidates: tuple[Candidate, ...]
     parts: tuple[Part, ...]
 
-    def candidate(self, name: str) -> Candidate:
-        return next(c for c in self.candidates if c.name == name)
-
 
 def load_cases(path: Path = CASES_FILE) -> list[Case]:
     """The cases of analysis/readings.yaml; InputError naming the case and the key that is wrong."""
@@ -83,7 +80,9 @@ def committed_fits(path: Path = COMMITTED) -> dict[str, list[dict]]:
     table = pd.read_csv(path) if path.exists() else pd.DataFrame(columns=["case", "current"])
     by_experiment: dict[str, list[dict]] = {}
     for case in load_cases():
-        rows = table[(table["case"] == case.case) & (table["current"].astype(bool))].to_dict("records")
+        # the row of the reading the claims rest on now (analysis/readings.yaml's current)
+        rows = table[(table["case"] == case.case) & (table["candidate"].astype(str) == case.current)].to_dict("records") \
+            if len(table) else []
         row = rows[0] if rows else {"setting": case.setting, "candidate": case.current, "status": "not fitted"}
         for part in case.parts:
             by_experiment.setdefault(part.experiment, []).append(row)
@@ -92,12 +91,13 @@ def committed_fits(path: Path = COMMITTED) -> dict[str, list[dict]]:
 
 def fit_text(row: dict) -> str:
     """What a claim on the case's current reading says of the fit: "TSPTW playout moves (Table 3):
-    all, rejected: does not fit the published baseline (6 of 15 cells inside our 95% interval,
-    mean z^2 15.7)"."""
+    all; by the published baseline: rejected: does not fit (11 of 15 cells inside our 95% interval,
+    mean z^2 5.21, largest abs(z) 5.02 for a bound of 2.94; docs/results/readings.md)"."""
     if row["status"] in ("not fitted", "no runs"):
         return f"{row['setting']}: {row['candidate']}, not fitted yet (make readings)"
-    return (f"{row['setting']}: {row['candidate']}, {row['status']} by the published baseline "
-            f"({row['inside']} of {row['cells']} cells inside our 95% interval, mean z^2 {row['z2_per_cell']:.3g})")
+    return (f"{row['setting']}: {row['candidate']}; by the published baseline: {row['status']} "
+            f"({row['inside']} of {row['cells']} cells inside our 95% interval, mean z^2 {row['z2_per_cell']:.3g}, "
+            f"largest abs(z) {row['worst_z']:.3g} for a bound of {row['worst_bound']:.3g}; docs/results/readings.md)")
 
 
 def rejects(row: dict) -> bool:

@@ -15,8 +15,10 @@ the candidate, one R for all the checkpoints of a part (a machine whose speed ch
 is not a reading): our runs' best score at t x R playouts is read for each published time t and
 each R of a log grid from R_cap / 64 to R_cap, R_cap the largest R the runs' budget covers at the
 last published time. At each cell, the published mean p and ours m (n runs, standard deviation
-s) differ by z = (p - m) / (s * sqrt(1/n + 1/N)), N the published runs: were the candidate the
-paper's search at that R, p and m would be two means of one law, and z about standard normal.
+s) differ by t = (p - m) / (s * sqrt(1/n + 1/N)), N the published runs: were the candidate the
+paper's search at that R, p and m would be two means of one law, and t a Student t on n - 1
+degrees of freedom; z is the normal score of its tail probability, about standard normal
+whatever n (a t on few runs has heavier tails: 20 runs make E[t^2] 1.12, 5 runs 2).
 The fitted R minimises the sum of z^2 over the part's cells (the exponent of the likelihood of
 the published cells, taken as independent); a final-score row (Morpion) has no R. Reported per
 candidate: its fitted R and whether it sits at the cap (longer runs could fit better), the cells
@@ -24,8 +26,12 @@ inside our 95% t interval, the mean and largest relative gap |p - m| / |p|, and 
 over the case's cells.
 
 How a case chooses (``judge``): a candidate fits when its mean z^2 per cell is at most FIT_LIMIT
-(a typical gap within two standard errors); the chosen reading is the fitting candidate with the
-least sum of z^2; another fitting candidate is "not told apart" unless its sum exceeds the
+(a typical gap within two standard errors: were it the paper's search, its mean z^2 would exceed
+4 with a probability under 5% however the cells are correlated, 4.6% at worst, all equal) and
+no cell's |z| exceeds the Bonferroni bound of the case's cells at 5% (``worst_bound``: 2.94 for 15
+cells; a curve right on average and wrong late on does not fit), so that the paper's own search
+would be rejected with a probability of at most 10%. The chosen reading is the fitting candidate
+with the least sum of z^2; another fitting candidate is "not told apart" unless its sum exceeds the
 chosen one's by more than the number of cells (a mean z^2 worse by at least 1), then
 "rejected: worse"; a candidate that does not fit is "rejected: does not fit". When none fits,
 none is chosen: the published column is not any candidate's search, a finding the report says.
@@ -41,6 +47,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from scipy import stats
 
 from analysis.reading_cases import Candidate, Case, Part, load_cases
 from analysis.stats import best_at, t_interval
@@ -91,7 +98,12 @@ def cell(values: np.ndarray, published: float, published_runs: int) -> dict:
     spread = values.std(ddof=1) if values.size > 1 else 0.0
     error = spread * math.sqrt(1 / values.size + 1 / published_runs)
     gap = published - mean
-    z = 0.0 if gap == 0 else (gap / error if error > 0 else math.copysign(np.inf, gap))
+    if gap == 0:
+        z = 0.0
+    elif error > 0:  # a t statistic on n - 1 degrees of freedom, as the normal score of its tail
+        z = math.copysign(float(stats.norm.isf(stats.t.sf(abs(gap / error), values.size - 1))), gap)
+    else:
+        z = math.copysign(np.inf, gap)
     return {"mean": mean, "low": low, "high": high, "runs": int(values.size), "z": float(z),
             "inside": bool(np.isfinite(low) and low <= published <= high)}
 
@@ -130,12 +142,17 @@ def _with_gaps(cells: pd.DataFrame) -> pd.DataFrame:
     return cells.assign(gap=(cells["published"] - cells["mean"]).abs() / cells["published"].abs())
 
 
+def worst_bound(cells: int) -> float:
+    """The largest |z| a fitting candidate's cells may show: Bonferroni's bound at 5% over them."""
+    return float(stats.norm.isf(0.05 / (2 * cells)))
+
+
 def summary(fits: list[Fit]) -> dict:
     """A candidate's agreement over a case's parts."""
     cells = pd.concat([fit.cells for fit in fits], ignore_index=True)
     late = cells[cells["time"] >= FROM_TIME] if cells["time"].notna().any() else cells
     return {"cells": len(cells), "inside": int(cells["inside"].sum()),
-            "chi2": float(np.square(cells["z"]).sum()),
+            "chi2": float(np.square(cells["z"]).sum()), "worst": float(cells["z"].abs().max()),
             "mean_gap": float(cells["gap"].mean()), "max_gap_from_10s": float(late["gap"].max()),
             "rates": "; ".join(f"{fit.rate:,.0f}" + (" (at the cap)" if fit.at_cap else "")
                                for fit in fits if np.isfinite(fit.rate)) or "-"}
@@ -145,7 +162,8 @@ def judge(summaries: dict[str, dict]) -> dict[str, tuple[str, float]]:
     """Each candidate's status (STATUSES) and its margin over the chosen one (its sum of z^2
     minus the chosen one's; NaN where none is chosen), from ``summary`` rows (None: no runs)."""
     scored = {name: s for name, s in summaries.items() if s is not None}
-    fitting = {name: s for name, s in scored.items() if s["chi2"] / s["cells"] <= FIT_LIMIT}
+    fitting = {name: s for name, s in scored.items()
+               if s["chi2"] / s["cells"] <= FIT_LIMIT and s.get("worst", 0.0) <= worst_bound(s["cells"])}
     chosen = min(fitting, key=lambda name: fitting[name]["chi2"]) if fitting else None
     statuses = {}
     for name, s in summaries.items():
@@ -245,13 +263,15 @@ def evaluate(scale: str, overrides=(), cases: list[Case] | None = None) -> tuple
                                      "cpu_hours": sum(seconds for _, _, seconds in results) / 3600}
         statuses = judge(summaries)
         for candidate in case.candidates:
-            s = summaries[candidate.name] or {"cells": 0, "inside": 0, "chi2": np.nan, "mean_gap": np.nan,
+            s = summaries[candidate.name] or {"cells": 0, "inside": 0, "chi2": np.nan, "worst": np.nan, "mean_gap": np.nan,
                                               "max_gap_from_10s": np.nan, "rates": "-"}
             status, margin = statuses[candidate.name]
             rows.append({"case": case.case, "paper": case.paper, "setting": case.setting, "candidate": candidate.name,
                          "overrides": " ".join(candidate.overrides), "current": candidate.name == case.current,
                          "status": status, "cells": s["cells"], "inside": s["inside"],
-                         "z2_per_cell": s["chi2"] / s["cells"] if s["cells"] else np.nan, "margin": margin,
+                         "z2_per_cell": s["chi2"] / s["cells"] if s["cells"] else np.nan,
+                         "worst_z": s["worst"], "worst_bound": worst_bound(s["cells"]) if s["cells"] else np.nan,
+                         "margin": margin,
                          "mean_gap": s["mean_gap"], "max_gap_from_10s": s["max_gap_from_10s"], "R": s["rates"],
                          "runs": extra[candidate.name]["runs"], "cpu_hours": extra[candidate.name]["cpu_hours"],
                          "experiments": " ".join(part.experiment for part in case.parts)})
@@ -326,8 +346,9 @@ def markdown(table: pd.DataFrame, cases: list[Case], scale: str, figures: dict[s
     lines = [f"# Readings tested against the papers' published baselines ({scale} scale)", "",
              "Where a paper leaves a setting unsaid, each candidate reading is run on the column (or row) the "
              "paper published for its baseline, with the paper machine's speed R fitted jointly (one R for all the "
-             f"checkpoints), and scored against the published cells. A candidate fits when its mean squared "
-             f"standardized gap z^2 per cell is at most {FIT_LIMIT:g}; the fitting one with the least sum of z^2 is "
+             "checkpoints), and scored against the published cells. A candidate fits when its mean squared "
+             f"standardized gap z^2 per cell is at most {FIT_LIMIT:g} and no cell's abs(z) exceeds the Bonferroni "
+             "bound at 5% over the case's cells; the fitting one with the least sum of z^2 is "
              "chosen; another is not told apart from it unless its sum is larger by more than the number of cells. "
              "How z is defined and why: analysis/readings.py; the cells: the CSV beside this page "
              "(`readings_cells.csv`). Made by `make readings SCALE=" + scale + "`.", ""]
@@ -340,12 +361,14 @@ def markdown(table: pd.DataFrame, cases: list[Case], scale: str, figures: dict[s
         current = rows[rows["current"]].iloc[0]
         lines += [f"## {case.setting}", "", f"> {case.quote}", "",
                   f"{verdict}; the reading the experiments run: {case.current} ({current['status']}).", "",
-                  "| candidate | status | cells inside | mean z^2 | mean gap | largest gap from 10 s | R fitted | runs | CPU-h |",
-                  "|---|---|---|---|---|---|---|---|---|"]
+                  "| candidate | status | cells inside | mean z^2 | largest abs(z) (bound) | mean gap | largest gap from "
+                  "10 s | R fitted | runs | CPU-h |",
+                  "|---|---|---|---|---|---|---|---|---|---|"]
         for row in rows.itertuples():
+            late = f"{row.max_gap_from_10s:.2%}" if np.isfinite(row.max_gap_from_10s) else "-"
             lines.append(f"| {row.candidate}{' (current)' if row.current else ''} | {row.status} | "
-                         f"{row.inside} of {row.cells} | {row.z2_per_cell:.3g} | {row.mean_gap:.2%} | "
-                         f"{row.max_gap_from_10s:.2%} | {row.R} | {row.runs} | {row.cpu_hours:.2f} |")
+                         f"{row.inside} of {row.cells} | {row.z2_per_cell:.3g} | {row.worst_z:.3g} ({row.worst_bound:.3g}) | "
+                         f"{row.mean_gap:.2%} | {late} | {row.R} | {row.runs} | {row.cpu_hours:.2f} |")
         if case.case in figures:
             lines += ["", f"![{case.setting}]({figures[case.case]})"]
         lines.append("")

@@ -374,6 +374,37 @@ def test_a_claim_no_run_can_test_is_not_judged():
     assert (table["verdict"].iloc[0], table["why"].iloc[0]) == ("not judged", UNTESTABLE)
 
 
+def test_a_claim_on_a_reading_its_papers_baseline_rejects_is_not_judged_and_gets_no_runs(tmp_path):
+    from analysis import reading_cases
+    from analysis.claims import ON_READING, READING_REJECTED, apply_settings
+    from analysis.decide import campaign_verdicts
+    table = apply_settings(pd.DataFrame([{"kind": "paper", "gaps": "the paper does not state the level",
+                                          "why": READING_REJECTED, "judged_on": ON_READING, "p_support": 0.001,
+                                          "p_contradict": 1.0, "_evidence": object()}]))
+    assert (table["verdict"].iloc[0], table["why"].iloc[0], table["judged_on"].iloc[0]) == \
+        ("not judged", READING_REJECTED, "")
+    assert campaign_verdicts(table) == ["not run"]
+    # the committed fit: the row of analysis/readings.yaml's current reading, whatever was current then
+    fit = tmp_path / "readings.csv"
+    pd.DataFrame([
+        {"case": "tsptw_moves", "setting": "S", "candidate": "all", "current": False, "status": "rejected: does not fit",
+         "inside": 11, "cells": 15, "z2_per_cell": 5.21, "worst_z": 5.02, "worst_bound": 2.94},
+        {"case": "tsptw_moves", "setting": "S", "candidate": "pruned", "current": True, "status": "chosen",
+         "inside": 5, "cells": 15, "z2_per_cell": 1.0, "worst_z": 2.0, "worst_bound": 2.94}]).to_csv(fit, index=False)
+    reading_cases.committed_fits.cache_clear()
+    try:
+        rows = reading_cases.committed_fits(fit)
+    finally:
+        reading_cases.committed_fits.cache_clear()
+    assert [row["candidate"] for row in rows["stabilized_table3"]] == ["all"]
+    assert reading_cases.rejects(rows["stabilized_table3"][0])
+    assert reading_cases.fit_text(rows["stabilized_table3"][0]) == (
+        "S: all; by the published baseline: rejected: does not fit (11 of 15 cells inside our 95% interval, "
+        "mean z^2 5.21, largest abs(z) 5.02 for a bound of 2.94; docs/results/readings.md)")
+    # a case without a committed row: not fitted, no rejection
+    assert rows["stabilized_table1"][0]["status"] == "not fitted"
+
+
 def test_a_campaign_makes_no_runs_for_a_claim_away_from_its_papers_settings():
     from analysis.claims import NOT_RUN
     from analysis.campaign import ClaimState, plan_round

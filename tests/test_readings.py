@@ -5,6 +5,7 @@ import math
 
 import numpy as np
 import pytest
+from scipy import stats
 
 from analysis import readings
 from nrpa.errors import InputError
@@ -46,7 +47,8 @@ def test_the_fit_finds_the_rate_that_made_the_published_curve():
     t = TIMES[-1]
     gap = curve(t * R_TRUE - 0.5) - curve(t * R_TRUE / 2 - 0.5)
     s = 20 * math.sqrt(10 / 9)
-    assert cells["z"].iloc[-1] == pytest.approx(gap / (s * math.sqrt(1 / 10 + 1 / 200)))
+    t = gap / (s * math.sqrt(1 / 10 + 1 / 200))  # a Student t on 9 degrees of freedom, as a normal score
+    assert cells["z"].iloc[-1] == pytest.approx(stats.norm.isf(stats.t.sf(t, 9)))
 
 
 def test_a_rate_beyond_the_runs_budget_is_reported_at_the_cap():
@@ -72,13 +74,16 @@ def test_the_published_curve_chooses_the_candidate_that_made_it():
     assert statuses["unrun"][0] == "no runs"
 
 
-@pytest.mark.parametrize("chi2s, expected", [
-    ({"a": 10.0, "b": 20.0}, {"a": "chosen", "b": "not told apart"}),  # 10 more over 15 cells
-    ({"a": 10.0, "b": 40.0}, {"a": "chosen", "b": "rejected: worse"}),  # 30 more
-    ({"a": 70.0, "b": 90.0}, {"a": "rejected: does not fit", "b": "rejected: does not fit"}),  # 70 / 15 > 4
+@pytest.mark.parametrize("chi2s, worst, expected", [
+    ({"a": 10.0, "b": 20.0}, 2.0, {"a": "chosen", "b": "not told apart"}),  # 10 more over 15 cells
+    ({"a": 10.0, "b": 40.0}, 2.0, {"a": "chosen", "b": "rejected: worse"}),  # 30 more
+    ({"a": 70.0, "b": 90.0}, 2.0, {"a": "rejected: does not fit", "b": "rejected: does not fit"}),  # 70 / 15 > 4
+    # right on average, a cell beyond Bonferroni's 2.94 for 15 cells: no fit
+    ({"a": 10.0, "b": 20.0}, 3.0, {"a": "rejected: does not fit", "b": "rejected: does not fit"}),
 ])
-def test_the_choice_rule(chi2s, expected):
-    summaries = {name: {"chi2": chi2, "cells": 15} for name, chi2 in chi2s.items()}
+def test_the_choice_rule(chi2s, worst, expected):
+    assert readings.worst_bound(15) == pytest.approx(2.935, abs=1e-3)
+    summaries = {name: {"chi2": chi2, "cells": 15, "worst": worst} for name, chi2 in chi2s.items()}
     assert {name: status for name, (status, _) in readings.judge(summaries).items()} == expected
 
 
@@ -87,7 +92,8 @@ def test_a_final_score_row_is_one_cell_against_the_published_games():
     fit = readings.fit_final({"Uniform": scores}, {"Uniform": (39.1, 100_000)})
     row = fit.cells.iloc[0]
     error = scores.std(ddof=1) * math.sqrt(1 / 1000 + 1 / 100_000)
-    assert row["z"] == pytest.approx((39.1 - 39.0) / error)
+    assert row["z"] == pytest.approx(stats.norm.isf(stats.t.sf((39.1 - 39.0) / error, 999)))
+    assert row["z"] == pytest.approx((39.1 - 39.0) / error, rel=0.01)  # 999 degrees of freedom: nearly normal
     assert math.isnan(fit.rate) and not row["inside"]  # 39.1 lies 0.1 above a mean known to +/- 0.06
 
 
