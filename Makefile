@@ -23,7 +23,7 @@ EXPERIMENTS := selective-table2 selective-table3 selective-table4 selective-tabl
 NEURAL_TABLES := morpion-table1 morpion-table3 morpion-table4
 
 .DEFAULT_GOAL := help
-.PHONY: help install test test-slow docs bench bench-cpp rates verify list leaderboard archive clean-cache table4 family claims campaign snapshot readings reproduction export site $(NEURAL_TABLES) $(EXPERIMENTS)
+.PHONY: help install browser test test-slow docs bench bench-cpp rates verify list leaderboard archive clean-cache table4 family claims campaign snapshot readings reproduction export site $(NEURAL_TABLES) $(EXPERIMENTS)
 
 # Each target's `##` text is one line of `make help`: 72 characters at most, so that a line
 # of it stays under 100; the details are in the comment above the target.
@@ -54,8 +54,11 @@ install: ## create .venv: the project, its dev extras, PyTorch (NEURAL=no: none)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(torch_first)
 	$(PY) -m pip install --quiet -e ".[$(extras)]"
-	@# the browser test of the results site drives Debian's chromium; without apt (or root) it is skipped
-	command -v chromium >/dev/null || apt-get install -y chromium || echo "chromium not installed: tests/test_site_browser.py will be skipped"
+
+# the browser test of the results site (tests/test_site_browser.py) drives Debian's chromium, a system
+# package: installed by this step alone (apt-get, as root), never by make install; without it the test is skipped
+browser: ## Debian's chromium for the results site's browser test (apt-get, root)
+	command -v chromium >/dev/null || apt-get install -y chromium || echo "chromium not installed (apt-get needs root): tests/test_site_browser.py will be skipped"
 
 # one worker process per core, each test file in one (numba compile included)
 test: ## the fast tests (3 min on 2 cores; about 8 from a fresh clone)

@@ -149,5 +149,7 @@ def test_every_command_of_the_readme_and_the_tutorials_is_real():
                 raise AssertionError(f"{page}: {command}: {error}") from error
             checked += 1
     # the README's set-up and test commands, which CI (.ci/run) runs, are among them
-    assert {"make install", "make test", "make test-slow"} <= set(commands("README.md"))
+    assert {"make install", "make browser", "make test", "make test-slow"} <= set(commands("README.md"))
+    ci = [line for line in (PROJECT_ROOT / ".ci" / "run").read_text().splitlines() if line.startswith("make ")]
+    assert ci == ["make install", "make browser", "make test", "make test-slow"]
     assert checked > 10

@@ -23,7 +23,7 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic"
 @pytest.fixture(scope="module")
 def browser():
     if not CHROMIUM.exists():
-        pytest.skip(f"no {CHROMIUM}: `apt-get install -y chromium` (make install tries) to run the browser test")
+        pytest.skip(f"no {CHROMIUM}: `make browser` (apt-get install -y chromium, as root) to run the browser test")
     sync_api = pytest.importorskip("playwright.sync_api",
                                    reason="no playwright: pip install -e '.[dev]' to run the browser test")
     with sync_api.sync_playwright() as playwright:
