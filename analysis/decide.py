@@ -346,13 +346,18 @@ def headline_rows(table: pd.DataFrame) -> list[str]:
     return lines
 
 
+def stem_of(scale: str) -> str:
+    """The reproduction status's file stem (analysis/reproduction.py, which the claims report links):
+    reproduction (the paper's scale, committed as docs/results/reproduction.*) or reproduction_<scale>."""
+    return "reproduction" if scale == "paper" else f"reproduction_{scale}"
+
+
 def write_report(table: pd.DataFrame, plan, *, scale: str, files, budget_hours: float, spent: float, cap: int,
                  wall: float, experiments: dict, when, code: dict) -> list:
     """outputs/claims/claims_<scale>_decided.{md,csv,png,pdf}: one row per claim; the Markdown
     has a short line per claim, its details below (docs/reference/claims-columns.md: the CSV's
     columns)."""
     from analysis.claims import claims_sections, item_of, load_not_tested, not_tested_lines, plot_effects
-    from analysis.reproduction import stem_of
     from analysis.plots import new_figure, save_figure
 
     table = table.assign(cap=cap, cpu_hours=table["cpu_seconds"] / 3600)

@@ -49,6 +49,7 @@ import numpy as np
 import pandas as pd
 
 from analysis.claims import JUDGED, NEEDS_HARDWARE, NOT_RUN, ON_READING, matched_reach, parts_once
+from analysis.decide import PrefixSource, stem_of
 from analysis.stats import t_interval
 from experiments.config import print_outputs
 from nrpa.errors import InputError
@@ -196,7 +197,6 @@ def time_table_cells(name: str, scale: str, overrides=()) -> pd.DataFrame:
     (each column at t x R x rho playouts, read on the matched-time runs, the claims' runs; a
     column read up to its first missing run): columns time, column, published, mean, low, high,
     runs, inside."""
-    from analysis.decide import PrefixSource
     from experiments.experiment import load_experiment
 
     experiment = load_experiment([f"experiment={name}", f"scale={scale}", "matched_work=true", *overrides])
@@ -426,12 +426,6 @@ def replace_readme_block(text: str, block: str) -> str:
     if start < 0 or end < start:
         raise InputError(f"{README}: no reproduction markers ({MARKERS[0]} ... {MARKERS[1]})")
     return text[:start] + block + text[end + len(MARKERS[1]):]
-
-
-def stem_of(scale: str) -> str:
-    """The report's file stem: reproduction (the paper's scale, committed as docs/results/reproduction.*)
-    or reproduction_<scale>."""
-    return "reproduction" if scale == "paper" else f"reproduction_{scale}"
 
 
 def write(scale: str, readme: bool = False, folder: Path | None = None, overrides=()) -> list[Path]:

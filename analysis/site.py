@@ -322,7 +322,7 @@ def index_page(built: dict[str, Built], pages: dict[str, list[Built]], facts: Pr
                  f'scale yet (<a href="{name}.html">its page</a> says which command makes them).</p>'
                  for name, items in pages.items()}
     titles = {name: title for name, (title, _) in PAGES.items() if name != "sweeps"}
-    from analysis.reproduction import stem_of
+    from analysis.decide import stem_of
 
     answers = (status_html(root / "claims" / f"{stem_of(facts.scale)}.csv", facts.scale)
                + answers_html(latest_claims(files), known_page, titles, set(pages), headlines))

@@ -12,7 +12,7 @@ from nrpa.leaf_node import leaf_node_search
 from nrpa.nested import nrpa_search
 from nrpa.nmcs import nmcs_search
 from nrpa.policy_averaging import policy_averaging_search
-from nrpa.search import Algorithm, SearchSettings, nrpa_parallel_identity, register
+from nrpa.settings import Algorithm, SearchSettings, nrpa_parallel_identity, register
 from nrpa.spmcts import spmcts_search
 from nrpa.spmcts_parallel import averaged_trees_search, shared_tree_search
 

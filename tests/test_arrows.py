@@ -89,3 +89,23 @@ def test_no_file_of_nrpa_passes_450_lines():
                for path in sorted((PROJECT_ROOT / "nrpa").rglob("*.py"))}
     assert lengths, "no file under nrpa/"
     assert {path: n for path, n in lengths.items() if n > MAX_NRPA_LINES} == {}
+
+
+def test_no_module_imports_one_that_imports_it_back():
+    # nrpa/, experiments/ and analysis/, imports inside functions included; a package's __init__ is
+    # left out (importing a.b always runs a/__init__.py first: that is no circle of the code's own)
+    modules = {module_name(path): path for top in ("nrpa", "experiments", "analysis")
+               for path in sorted((PROJECT_ROOT / top).rglob("*.py")) if path.name != "__init__.py"}
+    graph = {module: {name for name in imported(path.read_text()) if name in modules and name != module}
+             for module, path in modules.items()}
+    assert cycles(graph) == []
+
+
+def test_importing_the_entry_point_alone_fills_the_algorithms_registry():
+    import subprocess
+    import sys
+
+    shown = subprocess.run([sys.executable, "-c", "import nrpa.search as s; print(' '.join(sorted(s.ALGORITHMS)))"],
+                           cwd=PROJECT_ROOT, capture_output=True, text=True, check=True)
+    declared = sorted(path.stem for path in (PROJECT_ROOT / "conf" / "algo").glob("*.yaml"))
+    assert shown.stdout.split() == declared
