@@ -320,8 +320,12 @@ def plot_case(case: Case, fits: dict, stem: Path) -> Path:
     import matplotlib.pyplot as plt
 
     panels = [(part, column) for part in case.parts for column in part.columns]
-    figure, axes = plt.subplots(1, len(panels), figsize=(4.6 * len(panels), 3.8), squeeze=False)
-    for ax, (part, column) in zip(axes[0], panels):
+    wide = min(3, len(panels))
+    rows = -(-len(panels) // wide)
+    figure, axes = plt.subplots(rows, wide, figsize=(max(7.0, 4.6 * wide), 3.9 * rows + 0.5), squeeze=False)
+    for ax in list(axes.flat)[len(panels):]:
+        ax.set_visible(False)
+    for ax, (part, column) in zip(axes.flat, panels):
         index = case.parts.index(part)
         for k, candidate in enumerate(case.candidates):
             fit = fits[case.case, candidate.name][index]
@@ -340,13 +344,13 @@ def plot_case(case: Case, fits: dict, stem: Path) -> Path:
         if published["time"].notna().any():
             ax.plot(published["time"], published["published"], "k*", markersize=8, label="published")
             ax.set_xscale("log")
-            ax.set_xlabel("CPU seconds on the paper's machine (t; ours at t x R playouts)")
+            ax.set_xlabel("published CPU seconds t (ours: t x R playouts)", fontsize=8)
         else:
             ax.axhline(published["published"].iloc[0], color="k", linestyle="--", label="published")
             ax.set_xticks([])
         ax.set_title(f"{part.experiment}: {column}", fontsize=9)
         ax.legend(fontsize=7)
-    figure.suptitle(f"{case.setting}: candidate readings against the published column", fontsize=10)
+    figure.suptitle(f"{case.setting}:\ncandidate readings against the published baseline", fontsize=10)
     figure.tight_layout()
     path = stem.with_name(f"{stem.name}_{case.case}.png")
     figure.savefig(path, dpi=110)
