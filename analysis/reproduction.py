@@ -15,6 +15,10 @@ by this rule (status_of; tests/test_reproduction.py holds it on made-up inputs):
   reproduced on a reading     the same, where at least one verdict rests on a named reading of a
                               setting the paper leaves unsaid
   not reproduced              every claim is judged and contradicted
+  no reading fits             no claim judged, because the reading they rest on does not fit the
+                              paper's published baseline and no other candidate does either
+                              (docs/results/readings.md): the published numbers are not those of
+                              the search as the text and the readings tried describe it
   partly (k of n claims)      some claims judged, not all supported (k: supported; the row says how
                               many are contradicted and inconclusive, and which are not run)
   not run: needs hardware     no claim judged; runs at the paper's settings need a machine with more
@@ -48,14 +52,14 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from analysis.claims import JUDGED, NEEDS_HARDWARE, NOT_RUN, ON_READING, matched_reach, parts_once
+from analysis.claims import JUDGED, NEEDS_HARDWARE, NOT_RUN, ON_READING, READING_REJECTED, matched_reach, parts_once
 from analysis.decide import PrefixSource, stem_of
 from analysis.stats import t_interval
 from experiments.config import print_outputs
 from nrpa.errors import InputError
 
-STATUSES = ("reproduced", "reproduced on a reading", "partly", "not reproduced", "not run: needs hardware",
-            "not run: needs compute")  # status_of's, in the order of the module's rule
+STATUSES = ("reproduced", "reproduced on a reading", "partly", "not reproduced", "no reading fits",
+            "not run: needs hardware", "not run: needs compute")  # status_of's, in the order of the module's rule
 README = Path(__file__).resolve().parent.parent / "README.md"
 RESULTS = README.parent / "docs" / "results"  # the committed snapshots
 MARKERS = ("<!-- reproduction: made by `python -m analysis.reproduction scale=paper --readme`; do not edit -->",
@@ -139,6 +143,8 @@ def status_of(claims: pd.DataFrame) -> tuple[str, str]:
     n = len(claims)
     judged = claims[claims["verdict"].isin(JUDGED)]
     if judged.empty:
+        if (claims["why"] == READING_REJECTED).any():
+            return "no reading fits", "its claims' reading does not fit the published baseline (the readings report)"
         hardware = claims[(claims["verdict"] == NOT_RUN) & (claims["why"] == NEEDS_HARDWARE)]
         if len(hardware):
             machine = re.match(r"a machine with [\d,]+ cores", str(hardware["paper_cost"].iloc[0]))
@@ -151,10 +157,15 @@ def status_of(claims: pd.DataFrame) -> tuple[str, str]:
         return ("reproduced on a reading" if on_reading else "reproduced"), ""
     if contradicted == n:
         return "not reproduced", ""
-    unjudged = n - len(judged)
+    not_run = int((claims["verdict"] == NOT_RUN).sum())
+    rejected = int((claims["why"] == READING_REJECTED).sum())
+    untestable = n - len(judged) - not_run - rejected
     detail = (f"{supported} of {n} claims supported, {contradicted} contradicted, "
               f"{len(judged) - supported - contradicted} inconclusive"
-              + (f", {unjudged} not run" if unjudged else "") + (" (verdicts on a named reading)" if on_reading else ""))
+              + (f", {not_run} not run" if not_run else "")
+              + (f", {rejected} not judged (reading rejected)" if rejected else "")
+              + (f", {untestable} not judged (no run can test it)" if untestable else "")
+              + (" (verdicts on a named reading)" if on_reading else ""))
     return "partly", detail
 
 
@@ -406,18 +417,20 @@ def anchor(row) -> str:
 
 def readme_block(table: pd.DataFrame) -> str:
     """The README's summary: a line per paper, its items by status (between MARKERS)."""
-    lines = [MARKERS[0], "", "| paper | reproduced | on a reading | partly | not reproduced | not run |",
-             "|---|---|---|---|---|---|"]
+    lines = [MARKERS[0], "", "| paper | reproduced | on a reading | partly | not reproduced | no reading fits | not run |",
+             "|---|---|---|---|---|---|---|"]
     for paper, rows in table.groupby("paper", sort=False):
         def items(statuses) -> str:
             chosen = rows[rows["status"].isin(statuses)]
             return ", ".join(chosen["item"].str.replace("Table ", "T").str.replace("Figure ", "F")) or "-"
         lines.append(f"| {paper} | {items(['reproduced'])} | {items(['reproduced on a reading'])} | {items(['partly'])} "
-                     f"| {items(['not reproduced'])} | {items(['not run: needs hardware', 'not run: needs compute'])} |")
+                     f"| {items(['not reproduced'])} | {items(['no reading fits'])} "
+                     f"| {items(['not run: needs hardware', 'not run: needs compute'])} |")
     counts = table["status"].str.replace(r"^not run.*", "not run", regex=True).value_counts()
     lines += ["", f"{len(table)} published tables and figures (T: table, F: figure): "
               + ", ".join(f"{counts.get(s, 0)} {s}" for s in ("reproduced", "reproduced on a reading", "partly",
-                                                             "not reproduced", "not run")) + ".", "", MARKERS[1]]
+                                                             "not reproduced", "no reading fits", "not run"))
+              + ".", "", MARKERS[1]]
     return "\n".join(lines)
 
 

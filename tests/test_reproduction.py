@@ -7,6 +7,7 @@ import math
 import pandas as pd
 import pytest
 
+from analysis.claims import READING_REJECTED
 from analysis.reproduction import ITEMS, README, STATUSES, claims_of, cost_of, readme_block, reproduction_table, status_of
 from tests.conftest import PROJECT_ROOT
 
@@ -33,6 +34,7 @@ def claims(*rows) -> pd.DataFrame:
     ([("inconclusive", STATED, "")], "partly"),
     ([("not run", "", "needs compute"), ("not run", "", "needs hardware")], "not run: needs hardware"),
     ([("not run", "", "needs compute"), ("not judged", "", "no run can test it")], "not run: needs compute"),
+    ([("not judged", "", READING_REJECTED), ("not judged", "", READING_REJECTED)], "no reading fits"),
 ])
 def test_the_status_of_an_item_follows_the_rule(rows, status):
     assert status_of(claims(*rows))[0] == status
@@ -42,6 +44,10 @@ def test_partly_says_how_many_claims_of_each_verdict():
     _, detail = status_of(claims(("supported", READING, ""), ("contradicted", STATED, ""), ("inconclusive", STATED, ""),
                                  ("not run", "", "needs compute")))
     assert detail == "1 of 4 claims supported, 1 contradicted, 1 inconclusive, 1 not run (verdicts on a named reading)"
+    _, detail = status_of(claims(("supported", READING, ""), ("not judged", "", READING_REJECTED),
+                                 ("not judged", "", "no run can test it")))
+    assert detail == ("1 of 3 claims supported, 0 contradicted, 0 inconclusive, 1 not judged (reading rejected), "
+                      "1 not judged (no run can test it) (verdicts on a named reading)")
 
 
 def test_needs_hardware_names_the_machine():
