@@ -17,10 +17,10 @@ CLAIMS = {
     "source": "where in the paper, the verbatim quote, and the published numbers it reads",
     "paper_settings": "the settings the paper states for it (and those it leaves unsaid: unstated)",
     "reading": "how the runs read what the paper leaves unsaid, and what that reading rests on",
+    "gaps": "how the runs differ from the paper's settings (an unstated setting read, cores, budget, ...)",
     "reading_fit": "for a claim on a named reading: each unsaid setting's reading and how the paper's published "
                    "baseline column judged it (chosen, not told apart, rejected; cells inside our 95% interval; "
                    "docs/results/readings.md), or that no published column tests it (argued only)",
-    "gaps": "how the runs differ from the paper's settings (an unstated setting read, cores, budget, ...)",
     "why": "for a row without a verdict: needs hardware, needs compute (not run at the paper's settings), no "
            "run can test it, or its reading does not fit the paper's published baseline (the last two: not judged)",
     "judged_on": "for a paper claim with a verdict: the stated settings, or a named reading (of a setting the "

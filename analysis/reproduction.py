@@ -373,7 +373,7 @@ def markdown(table: pd.DataFrame, scale: str, made: str) -> str:
              "to SP-MCTS as transfers, in the claims report).", ""]
     for paper, rows in table.groupby("paper", sort=False):
         lines += [f"## {paper}", "", "| item | what it shows | status | claims: supported / contradicted / "
-                  "inconclusive / not run | cells inside our 95% CI | runs per column: ours | the paper's |",
+                  "inconclusive / not run or not judged | cells inside our 95% CI | runs per column: ours | the paper's |",
                   "|---|---|---|---|---|---|---|"]
         for _, row in rows.iterrows():
             lines.append(f"| [{row['item']}](#{anchor(row)}) | {row['shows']} | **{status_cell(row)}** | "
