@@ -27,7 +27,9 @@ over the case's cells.
 
 How a case chooses (``judge``): a candidate fits when its mean z^2 per cell is at most FIT_LIMIT
 (a typical gap within two standard errors: were it the paper's search, its mean z^2 would exceed
-4 with a probability under 5% however the cells are correlated, 4.6% at worst, all equal) and
+4 with a probability under 5% however the cells are correlated, 4.6% at worst, all equal: above
+1.54 a weighted mean of chi-square(1) variables has its heaviest tail with all the weight on one,
+Szekely and Bakirov 2003) and
 no cell's |z| exceeds the Bonferroni bound of the case's cells at 5% (``worst_bound``: 2.94 for 15
 cells; a curve right on average and wrong late on does not fit), so that the paper's own search
 would be rejected with a probability of at most 10%. The chosen reading is the fitting candidate
