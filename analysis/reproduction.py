@@ -52,7 +52,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from analysis.claims import JUDGED, NEEDS_HARDWARE, NOT_RUN, ON_READING, READING_REJECTED, matched_reach, parts_once
+from analysis.claims import (JUDGED, NEEDS_HARDWARE, NOT_RUN, ON_READING, READING_REJECTED, UNTESTABLE, matched_reach,
+                             parts_once)
 from analysis.decide import PrefixSource, stem_of
 from analysis.stats import t_interval
 from experiments.config import print_outputs
@@ -165,7 +166,8 @@ def status_of(claims: pd.DataFrame) -> tuple[str, str]:
               + (f", {not_run} not run" if not_run else "")
               + (f", {rejected} not judged (reading rejected)" if rejected else "")
               + (f", {untestable} not judged (no run can test it)" if untestable else "")
-              + (" (verdicts on a named reading)" if on_reading else ""))
+              + ((" (verdicts on a named reading)" if (judged["judged_on"] == ON_READING).all()
+                  else " (some verdicts on a named reading)") if on_reading else ""))
     return "partly", detail
 
 
@@ -296,7 +298,7 @@ def reproduction_table(claims: pd.DataFrame, scale: str, cells=cells_of, overrid
         # what is not run costs: every claim of an item not run, else the claims of a "partly" that are not
         not_run = priced if status.startswith("not run") else own[~own["verdict"].isin(JUDGED)]
         hours = cost_of(not_run) if len(not_run) or status.startswith("not run") else math.nan
-        untestable = bool(len(own)) and (own["verdict"] == "not judged").all()
+        untestable = bool(len(own)) and (own["why"] == UNTESTABLE).all()
         unfitted = table[~table["fitted"]] if table is not None and not table.empty else None
         readings = own[own["verdict"].isin(JUDGED) & (own["judged_on"] == ON_READING)]
         rows.append({

@@ -400,7 +400,7 @@ def test_a_claim_on_a_reading_its_papers_baseline_rejects_is_not_judged_and_gets
     assert reading_cases.rejects(rows["stabilized_table3"][0])
     assert reading_cases.fit_text(rows["stabilized_table3"][0]) == (
         "S: all; by the published baseline: rejected: does not fit (11 of 15 cells inside our 95% interval, "
-        "mean z^2 5.21, largest abs(z) 5.02 for a bound of 2.94; docs/results/readings.md)")
+        "mean z^2 5.21, largest abs(z) 5.02 for a bound of 2.94, the 0.01 s cells left out; docs/results/readings.md)")
     # a case without a committed row: not fitted, no rejection
     assert rows["stabilized_table1"][0]["status"] == "not fitted"
 

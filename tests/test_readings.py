@@ -4,6 +4,7 @@ file, and the choice among candidates."""
 import math
 
 import numpy as np
+import pandas as pd
 import pytest
 from scipy import stats
 
@@ -132,3 +133,14 @@ def test_make_readings_at_smoke_scale_runs_every_case(tmp_path):
     for case in cases:
         if case.case != "morpion_game":
             assert (outputs / "readings" / f"readings_smoke_{case.case}.png").stat().st_size > 0
+
+
+def test_a_candidate_fits_when_some_rate_keeps_every_cell_within_the_bound():
+    def cells(*zs):
+        return pd.DataFrame({"z": zs, "scored": [True] * len(zs)})
+
+    # the least sum of z^2 (R = 2) has a cell at 3.0; R = 1 keeps every cell within 2.9
+    scan = ((1.0, cells(2.0, 2.0)), (2.0, cells(3.0, 0.0)), (3.0, cells(2.5, 2.5)))
+    fit = readings.Fit(2.0, 4.0, scan[1][1], scan)
+    assert fit.within(2.9).rate == 1.0  # 8.0 < 12.5: the least sum among those within
+    assert fit.within(1.0) is fit  # none within: the least sum overall stays

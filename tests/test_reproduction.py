@@ -43,7 +43,7 @@ def test_the_status_of_an_item_follows_the_rule(rows, status):
 def test_partly_says_how_many_claims_of_each_verdict():
     _, detail = status_of(claims(("supported", READING, ""), ("contradicted", STATED, ""), ("inconclusive", STATED, ""),
                                  ("not run", "", "needs compute")))
-    assert detail == "1 of 4 claims supported, 1 contradicted, 1 inconclusive, 1 not run (verdicts on a named reading)"
+    assert detail == "1 of 4 claims supported, 1 contradicted, 1 inconclusive, 1 not run (some verdicts on a named reading)"
     _, detail = status_of(claims(("supported", READING, ""), ("not judged", "", READING_REJECTED),
                                  ("not judged", "", "no run can test it")))
     assert detail == ("1 of 3 claims supported, 0 contradicted, 0 inconclusive, 1 not judged (reading rejected), "
