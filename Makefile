@@ -192,7 +192,7 @@ snapshot: ## a time table at paper scale into docs/results (EXPERIMENT)
 	$(PY) -m analysis.snapshot experiment=$(EXPERIMENT) --to docs/results $(ARGS)
 
 # each setting a paper leaves unsaid (analysis/readings.yaml): its candidate readings run on the
-# published baseline column (the runs the store lacks first: 30 a candidate at paper scale), R fitted
+# published baseline column (the runs the store lacks first: 20 a candidate at paper scale, to twice the work of 163.84 s), R fitted
 # with each, the published cells choosing: outputs/readings/readings[_SCALE].{md,csv,png}
 readings: ## candidate readings of unsaid settings, fitted to the papers' baselines
 	$(PY) -m analysis.readings scale=$(SCALE) --make $(ARGS)
