@@ -55,7 +55,7 @@ from scipy import stats
 
 from analysis.reading_cases import Candidate, Case, Part, load_cases
 from analysis.stats import best_at, t_interval
-from experiments.config import exit_on_input_error
+from experiments.config import print_outputs
 from experiments.root_parallel import axis_trace
 from nrpa.errors import InputError, did_you_mean
 
@@ -436,7 +436,10 @@ def main(argv: list[str] | None = None) -> int:
     arguments = parser.parse_intermixed_args(argv)
     scale = next((o.split("=", 1)[1] for o in arguments.overrides if o.startswith("scale=")), "paper")
     overrides = [o for o in arguments.overrides if not o.startswith("scale=")]
-    try:
+
+    def produce() -> list[Path]:
+        from experiments.experiment import load_outputs_dir
+
         if scale not in RUNS:
             raise InputError(f"scale={scale}: one of {', '.join(RUNS)}")
         cases = load_cases()
@@ -447,12 +450,9 @@ def main(argv: list[str] | None = None) -> int:
             cases = [c for c in cases if c.case in arguments.case]
         if arguments.make:
             make_runs(cases, scale, overrides)
-        outputs = next((o.split("=", 1)[1] for o in overrides if o.startswith("outputs_dir=")), "outputs")
-        for path in write(scale, Path(outputs) / "readings", overrides, cases):
-            print(path)
-    except InputError as error:
-        exit_on_input_error(error)
-    return 0
+        return write(scale, load_outputs_dir(overrides) / "readings", overrides, cases)
+
+    return print_outputs(produce)
 
 
 if __name__ == "__main__":

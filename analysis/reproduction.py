@@ -245,7 +245,8 @@ def morpion_cells(scale: str, overrides=()) -> pd.DataFrame:
     from analysis.report import collect
     from experiments.experiment import load_experiment
 
-    experiment = load_experiment(["experiment=morpion_table2", f"scale={scale}", *overrides])
+    # the two games the rows are judged on (line_span 6 is no claim's)
+    experiment = load_experiment(["experiment=morpion_table2", f"scale={scale}", "morpion_rules=standard,one_sided", *overrides])
     source = Source(experiment, collect(experiment))
     reference = source.reference.set_index(source.reference.columns[0])
     rows = []

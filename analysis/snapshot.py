@@ -19,7 +19,7 @@ from pathlib import Path
 import pandas as pd
 
 from analysis.reproduction import source_cells
-from experiments.config import exit_on_input_error
+from experiments.config import print_outputs
 from experiments.store import code_version
 from nrpa.errors import InputError
 
@@ -118,16 +118,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("overrides", nargs="+", help="experiment=NAME, outputs_dir=...")
     parser.add_argument("--to", default="outputs/snapshots", help="the folder (docs/results: the committed one)")
     arguments = parser.parse_intermixed_args(argv)
-    try:
+
+    def produce() -> list[Path]:
         names = [o.split("=", 1)[1] for o in arguments.overrides if o.startswith("experiment=")]
         if len(names) != 1:
             raise InputError("give one experiment=NAME (a time table: stabilized_table4, selective_table3, ...)")
         rest = [o for o in arguments.overrides if not o.startswith("experiment=")]
-        for path in write(names[0], Path(arguments.to), rest):
-            print(path)
-    except InputError as error:
-        exit_on_input_error(error)
-    return 0
+        return write(names[0], Path(arguments.to), rest)
+
+    return print_outputs(produce)
 
 
 if __name__ == "__main__":
