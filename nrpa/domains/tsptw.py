@@ -35,7 +35,8 @@ from numba import njit
 from nrpa.bits import trailing_zeros
 from nrpa.domains import contract
 
-RULES = {"all": 0, "pruned": 1, "late_first": 2, "harmless": 3}  # the steps each applies: see tw_legal_moves
+LATE_FIRST, HARMLESS = 1, 2  # the two steps of the pruned rule, as bits of ``rule``: see tw_legal_moves
+RULES = {"all": 0, "pruned": LATE_FIRST | HARMLESS, "late_first": LATE_FIRST, "harmless": HARMLESS}
 BIASES = {"none": 0, "time": 1}  # GNRPA biases (the domain's ``bias`` function)
 VIOLATION_COST = 1_000_000.0
 
@@ -113,17 +114,18 @@ def _arrays(domain, state):
 @njit(cache=True, inline="always")
 def tw_legal_moves(domain, state, moves, codes):
     nodes = domain.nodes
+    rule = domain.rule  # read once, here: a read of the domain after a loop keeps its arrays acquired
     distance, ready, due, visited, info, clock = _arrays(domain, state)
     here = info[0]
     time = clock[0]
     count = 0
-    if domain.rule == 1 or domain.rule == 2:
+    if rule & LATE_FIRST:
         # (1) customers that can no longer be reached in time come first
         for j in range(1, nodes):
             if not visited[j] and time + distance[here, j] > due[j]:
                 moves[count] = j
                 count += 1
-    if count == 0 and (domain.rule == 1 or domain.rule == 3):
+    if count == 0 and rule & HARMLESS:
         # (2) skip a customer whose visit would make another one late
         for i in range(1, nodes):
             if visited[i]:
