@@ -236,6 +236,13 @@ def adapt(ws, policy, row, level, step):
         exp_weights[row, slots[j]] = deltas[j]
 
 
+@njit(cache=True, inline="always")
+def _sequence_arrays(ws):
+    """The arrays of a workspace's sequences (``seq_*``), read once, for ``copy_sequence``
+    to read from the source and the target alike."""
+    return ws.seq_moves, ws.seq_chosen, ws.seq_starts, ws.seq_legal, ws.seq_factor, ws.seq_len
+
+
 @njit(cache=True)
 def copy_sequence(source, source_level, target, target_level):
     """``target.seq_*[target_level]`` becomes ``source.seq_*[source_level]`` (workspaces,
@@ -243,18 +250,8 @@ def copy_sequence(source, source_level, target, target_level):
     # Element by element, with every array read once and used again in the last statement:
     # slice assignments cost numba's atomic counts of two views each (about 270 a call),
     # and level 1 copies the playout's sequence at every playout that ties or beats its best.
-    moves_from = source.seq_moves
-    chosen_from = source.seq_chosen
-    starts_from = source.seq_starts
-    legal_from = source.seq_legal
-    factor_from = source.seq_factor
-    len_from = source.seq_len
-    moves_to = target.seq_moves
-    chosen_to = target.seq_chosen
-    starts_to = target.seq_starts
-    legal_to = target.seq_legal
-    factor_to = target.seq_factor
-    len_to = target.seq_len
+    moves_from, chosen_from, starts_from, legal_from, factor_from, len_from = _sequence_arrays(source)
+    moves_to, chosen_to, starts_to, legal_to, factor_to, len_to = _sequence_arrays(target)
     length = len_from[source_level]
     n_codes = starts_from[source_level, length]
     for t in range(length):
