@@ -171,20 +171,24 @@ def slot_for(keys, weights, exp_weights, used, n_used, multiplier, shift, row, c
         slot = (slot + 1) & mask
 
 
+@njit(cache=True, inline="always")
+def _slot_arrays(policy):
+    """The arrays of a policy's slots, read once, for the functions that walk the used slots
+    of a row (``clear``, ``copy_row_to``)."""
+    return policy.keys, policy.weights, policy.exp_weights, policy.used, policy.n_used
+
+
 @njit(cache=True)
 def clear(policy, row):
     """Make row ``row`` the uniform policy (every weight 0, every slot free with weight 0
     and exp 1, as dense tables' look-ups require)."""
-    keys = policy.keys
-    weights = policy.weights
-    exp_weights = policy.exp_weights
-    used = policy.used
-    for i in range(policy.n_used[row]):
+    keys, weights, exp_weights, used, n_used = _slot_arrays(policy)
+    for i in range(n_used[row]):
         slot = used[row, i]
         keys[row, slot] = EMPTY_KEY
         weights[row, slot] = 0.0
         exp_weights[row, slot] = 1.0
-    policy.n_used[row] = 0
+    n_used[row] = 0
 
 
 @njit(cache=True)
@@ -198,21 +202,15 @@ def copy_row_to(source_policy, source, target_policy, target):
     """Row ``target`` of ``target_policy`` becomes a copy of row ``source`` of
     ``source_policy`` (tables of the same capacity and multiplier), touching only used slots."""
     clear(target_policy, target)
-    source_keys = source_policy.keys
-    source_weights = source_policy.weights
-    source_exp = source_policy.exp_weights
-    source_used = source_policy.used
-    keys = target_policy.keys
-    weights = target_policy.weights
-    exp_weights = target_policy.exp_weights
-    used = target_policy.used
-    for i in range(source_policy.n_used[source]):
+    source_keys, source_weights, source_exp, source_used, source_n_used = _slot_arrays(source_policy)
+    keys, weights, exp_weights, used, n_used = _slot_arrays(target_policy)
+    for i in range(source_n_used[source]):
         slot = source_used[source, i]
         keys[target, slot] = source_keys[source, slot]
         weights[target, slot] = source_weights[source, slot]
         exp_weights[target, slot] = source_exp[source, slot]
         used[target, i] = slot
-    target_policy.n_used[target] = source_policy.n_used[source]
+    n_used[target] = source_n_used[source]
 
 
 @njit(cache=True)

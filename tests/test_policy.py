@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from nrpa import policy as pol
-from nrpa.nested import _new_workspace, adapt
+from nrpa.nested import _new_workspace, adapt, copy_sequence
 from nrpa.bias import domain_bias
 from nrpa.domains.samegame import make_samegame
 from nrpa.domains.samegame_rules import load_board
@@ -131,6 +131,35 @@ def test_copying_a_row_replaces_the_target_row_entirely():
     assert pol.weight(policy, 1, 7) == pytest.approx(0.5)
     assert pol.weight(policy, 1, 5) == 0.0
     assert policy.n_used[1] == policy.n_used[2] == 2
+
+
+def test_copying_a_row_to_another_table_copies_its_used_slots_and_nothing_else():
+    source = pol.new_policy(1, 10, 0)
+    target = pol.new_policy(2, 10, 0)
+    adapt(workspace_with_sequence([[5, 6]], chosen=[0]), source, 1, 1, 1.0)
+    adapt(workspace_with_sequence([[7, 8, 9]], chosen=[0]), target, 2, 1, 1.0)
+    pol.copy_row_to(source, 1, target, 2)
+    assert pol.weight(target, 2, 5) == pol.weight(source, 1, 5) == pytest.approx(0.5)
+    assert pol.weight(target, 2, 6) == pytest.approx(-0.5)
+    assert pol.weight(target, 2, 7) == 0.0  # the target row's own codes are gone
+    assert target.n_used[2] == 2 and target.n_used[1] == 0
+    assert sorted(target.exp_weights[2][target.keys[2] != pol.EMPTY_KEY]) == pytest.approx(
+        sorted([math.exp(-0.5), math.exp(0.5)]))
+
+
+def test_copying_a_sequence_copies_every_array_of_its_level_and_no_other_level():
+    # between two workspaces, with a bias's factors: each array copy_sequence reads from both
+    source = workspace_with_sequence([[10, 20, 30], [20, 40]], chosen=[2, 1],
+                                     factors=[[1.0, 2.0, 3.0], [4.0, 5.0]])
+    source.seq_moves[1, :2] = [7, 8]
+    target = workspace_with_sequence([[1]], chosen=[0], factors=[[9.0]])
+    copy_sequence(source, 1, target, 0)
+    assert target.seq_len[0] == 2
+    assert list(target.seq_moves[0, :2]) == [7, 8] and list(target.seq_chosen[0, :2]) == [2, 1]
+    assert list(target.seq_starts[0, :3]) == [0, 3, 5]
+    assert list(target.seq_legal[0, :5]) == [10, 20, 30, 20, 40]
+    assert list(target.seq_factor[0, :5]) == [1.0, 2.0, 3.0, 4.0, 5.0]
+    assert target.seq_len[1] == 1 and target.seq_legal[1, 0] == 1 and target.seq_factor[1, 0] == 9.0
 
 
 def test_the_code_equal_to_the_empty_marker_is_stored_like_any_other():
