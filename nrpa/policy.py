@@ -116,7 +116,11 @@ def _home_slot(key, multiplier, shift):
 
 # find_slot and slot_for keep their own probe loops on purpose: sharing one probe helper
 # (returning the slot of the key or of the free place) cost 30% of the playouts per second
-# in `make bench` (21,900 -> 15,600 with tabu).
+# in `make bench` (21,900 -> 15,600 with tabu). Nor can slot_for call find_slot and insert
+# after it (find_slot returning an absent code's free slot as -1 - slot, which leaves the
+# playout as it is): with the insert's raise out of the probe loop, Adapt keeps 11 + 34
+# atomic reference-count updates a call, over its budget of 30 (experiments/refcounts.py;
+# 7 + 22 with the raise inside the loop; 2026-11-29).
 @njit(cache=True, inline="always")
 def find_slot(keys, multiplier, shift, row, code):
     """The slot of ``code`` in row ``row``, or -1 when the code is absent (weight 0)."""
