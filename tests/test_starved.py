@@ -31,6 +31,7 @@ from experiments.config import check_override_keys
 from experiments.experiment import Experiment, Variant, load_experiment
 from experiments.leaderboard import Leaderboard
 from experiments.store import STARVED_FOLDER, RunStore
+from experiments.valid_runs import SET_ASIDE_EARLIER, counted_archived_runs, judge, read_and_judge
 from experiments.workers import run_job
 from nrpa.errors import InputError
 from nrpa.search import SearchSettings
@@ -216,9 +217,12 @@ def test_a_starved_file_in_the_store_is_moved_aside_and_never_packed(fake_machin
     path.write_text(json.dumps(record))
     packed = archive.pack(store, tmp_path / "archive")
     assert (packed.path, packed.starved) == (None, 1)
-    assert store.load_or_set_aside(path) is None
-    assert not path.exists() and store.set_aside_as_starved(path)
+    (read,) = read_and_judge(store, [path], machine.StarvedRule())
+    assert read.record is None and read.starved.startswith("other processes left it 0.20 of")
+    assert not path.exists() and (path.parent / STARVED_FOLDER / path.name).exists()
     assert "starved run" in capsys.readouterr().err
+    (again,) = read_and_judge(store, [path], machine.StarvedRule())  # a later reading still counts it
+    assert again.record is None and again.starved == SET_ASIDE_EARLIER
 
 
 def test_the_leaderboard_keeps_no_starved_run(fake_machine, tmp_path):
@@ -234,7 +238,8 @@ def test_archived_starved_runs_are_counted_per_column(fake_machine, tmp_path):
     """An archive made before runs recorded their machine: 4 runs of a column, one of them at a
     tenth of the others' rate, and one run with a machine section that says it was starved."""
     # the store they were made in judged by a lax rule: it packs them all
-    made = RunStore(tmp_path / "made", archive=None, rule=machine.StarvedRule(tolerance=0.9, rate_fraction=0.0))
+    lax = machine.StarvedRule(tolerance=0.9, rate_fraction=0.0)
+    made = RunStore(tmp_path / "made", archive=None)
     experiment = two_column_experiment(made, repeats=4)
     a, b = (variant.job for variant in experiment.variants)
     paths = run_job(a, 4, made, n_jobs=1).paths + run_job(b, 4, made, n_jobs=1).paths
@@ -246,12 +251,12 @@ def test_archived_starved_runs_are_counted_per_column(fake_machine, tmp_path):
             record["machine"] = machine.machine_section(len(CPUS), 1, 1.0, 0.1, 300, others=len(CPUS) - 0.5)
         path.write_text(json.dumps(record))
     folder = tmp_path / "archive"
-    assert archive.pack(made, folder).runs == 8  # this store's rule sets nothing aside: all packed
+    assert archive.pack(made, folder, rule=lax).runs == 8  # the lax rule sets nothing aside: all packed
     fresh = replace(experiment, store=RunStore(tmp_path / "fresh", archive=folder))
     read = collect(fresh)
     assert read.starved == {"A": 1, "B": 1}
     assert [r["repeat"] for r in read.records["A"]] == [0, 1, 3] and [r["repeat"] for r in read.records["B"]] == [0, 2, 3]
-    assert sum(1 for _ in fresh.store.archived_runs()) == 6
+    assert sum(1 for _ in counted_archived_runs(fresh.store, fresh.starved_rule)) == 6
     # a sweep makes them again, and only them
     assert run_job(a, 4, fresh.store, n_jobs=1).ran == 1
 
@@ -322,9 +327,9 @@ def test_cpu_clock_sweeps_never_look_at_the_machine(tmp_path, monkeypatch):
 
 def test_a_wall_clock_sweep_stops_on_a_busy_machine_before_any_run(tmp_path, monkeypatch):
     monkeypatch.setattr(machine, "others_cores", lambda: (float(len(CPUS)), len(CPUS)))
-    store = RunStore(tmp_path, archive=None, rule=machine.StarvedRule(wait=0))
+    store = RunStore(tmp_path, archive=None)
     with pytest.raises(machine.BusyMachine, match="stopped rather than make runs"):
-        run_job(wall_job(), 1, store, n_jobs=1)
+        run_job(wall_job(), 1, store, rule=machine.StarvedRule(wait=0), n_jobs=1)
     assert not list(tmp_path.rglob("*.json"))
 
 
@@ -338,10 +343,10 @@ def test_starved_settings_out_of_range_are_refused_before_any_work(override, mes
     assert not list(tmp_path.rglob("*.json"))
 
 
-def test_the_starved_settings_reach_the_store_of_an_experiment(tmp_path):
+def test_the_starved_settings_reach_an_experiment(tmp_path):
     experiment = load_experiment(["experiment=stabilized_table4", "scale=smoke", "starved.tolerance=0.1",
                                   "starved.wait=5", f"outputs_dir={tmp_path}"])
-    assert experiment.store.rule == machine.StarvedRule(tolerance=0.1, rate_fraction=0.25, wait=5.0)
+    assert experiment.starved_rule == machine.StarvedRule(tolerance=0.1, rate_fraction=0.25, wait=5.0)
 
 
 def test_an_unknown_starved_key_is_named():
@@ -358,15 +363,15 @@ def test_a_two_thread_run_beside_cpu_hogs_is_set_aside(tmp_path):
     try:
         job = runs.Job(small_job().domain_options, SearchSettings(
             level=3, N=100, max_time=2.0, clock="wall", parallel="shared", parallel_level=1, threads=2))
-        store = RunStore(tmp_path, archive=None, rule=machine.StarvedRule(wait=0))
+        store, rule = RunStore(tmp_path, archive=None), machine.StarvedRule(wait=0)
         # the sweep looks first and refuses: the hogs leave it no core
         with pytest.raises(machine.BusyMachine):
-            run_job(job, 1, store, n_jobs=1)
+            run_job(job, 1, store, rule=rule, n_jobs=1)
         record = runs.execute_run(job, 0)  # made anyway, as a sweep that started before the hogs would
-        assert store.starved(record) is not None, record["machine"]
+        assert judge(record, rule) is not None, record["machine"]
     finally:
         for hog in hogs:
             hog.kill()
             hog.wait()
     record = runs.execute_run(job, 0)  # the machine quiet again
-    assert store.starved(record) is None, record["machine"]
+    assert judge(record, rule) is None, record["machine"]
