@@ -131,6 +131,45 @@ def test_an_old_record_is_starved_by_its_rate_within_its_column():
     assert machine.rate_verdict(record_with({"cores_left": 2.0}, rate=10.0), 20000.0, rule) is None  # it has a section
 
 
+def test_judge_says_which_records_count_and_why():
+    """The one judgement of a record read (experiments/valid_runs.py), on hand-made records."""
+    rule = machine.StarvedRule()
+    # contended: other processes left a 2-thread run one core of two
+    contended = record_with(machine.machine_section(cpus=2, needed=2, wall=5.12, own=5.0, playouts=1276, others=5.1))
+    assert judge(contended, rule).startswith("other processes left it 1.00 of 2 CPUs")
+    # starved, told by its rate alone (a record made before the machine section): a fifth of its column's median
+    old = record_with(None, rate=4000.0)
+    assert judge(old, rule, column_median=20000.0).startswith("4,000 playouts per wall-second, under 0.25 x")
+    assert judge(old, rule) is None  # nothing to compare it with: it counts
+    assert judge(record_with(None, rate=6000.0), rule, column_median=20000.0) is None  # above a quarter
+    # counted: a healthy run; one whose work ran on another machine (a dask cluster's: nothing measured here);
+    # one pinned to fewer CPUs than its threads, which has the one core it can use
+    healthy = machine.machine_section(cpus=2, needed=2, wall=5.12, own=6.1, playouts=150000, others=0.1)
+    elsewhere = machine.machine_section(cpus=2, needed=2, wall=5.0, own=1.0, playouts=10, others=None)
+    pinned = machine.machine_section(cpus=1, needed=1, wall=5.0, own=5.0, playouts=50000, others=0.5)
+    assert [judge(record_with(section), rule) for section in (healthy, elsewhere, pinned)] == [None, None, None]
+    # counted whatever the machine did: a CPU-clock run, and one budgeted in playouts alone
+    for settings in ({"clock": "cpu", "max_time": 5.12}, {"clock": "wall", "max_time": None}):
+        assert judge({**contended, "settings": settings}, rule) is None
+        assert judge({**old, "settings": settings}, rule, column_median=20000.0) is None
+    # the rule's settings decide: a lax tolerance counts the contended run
+    assert judge(contended, machine.StarvedRule(tolerance=0.6)) is None
+
+
+def test_a_starved_run_file_gives_way_to_the_archives_record_of_the_run_when_that_one_counts(
+        fake_machine, tmp_path, capsys):
+    store = RunStore(tmp_path / "outputs", archive=tmp_path / "archive")
+    path = run_job(wall_job(), 1, store, n_jobs=1).paths[0]
+    assert archive.pack(store, tmp_path / "archive").runs == 1  # the run as it was made, on a quiet machine
+    record = json.loads(path.read_text())
+    record["machine"]["cores_left"] = 0.2  # its file says otherwise: others left it a fifth of a core
+    path.write_text(json.dumps(record))
+    (read,) = read_and_judge(store, [path], machine.StarvedRule())
+    assert read.record is not None and read.record["machine"]["cores_left"] > 0.2 and read.starved is None
+    assert not path.exists() and (path.parent / STARVED_FOLDER / path.name).exists()
+    assert "the archive's record of the run is used instead" in capsys.readouterr().err
+
+
 def test_a_wall_clock_run_records_what_the_machine_gave_it(fake_machine, tmp_path):
     fake_machine[:] = [100]  # 100 ticks on each CPU by others while it ran
     record = runs.execute_run(wall_job(), 0)
