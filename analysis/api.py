@@ -33,6 +33,7 @@ from experiments.experiment_targets import experiment_names
 from experiments.machine import BusyMachine
 from experiments.store import RunStore
 from experiments.sweep import load_sweep, make_sweep
+from experiments.valid_runs import read_and_judge
 from experiments.workers import run_job
 from nrpa.errors import InputError, did_you_mean
 from nrpa.search import label
@@ -70,11 +71,12 @@ def search(*overrides: str, **options) -> Search:
     # as experiments/cli.run_from_config: the published column the options name sets a matched_work budget
     columns = OmegaConf.to_container(cfg.report.columns) if cfg.report is not None and cfg.report.get("columns") else {}
     job = job_from(cfg, column_of(columns, given))
-    store = RunStore(cfg.outputs_dir, rule=starved_rule(cfg))
-    outcome = run_job(job, 1, store, n_jobs=cfg.backend.n_jobs, backend=cfg.backend.name,
+    rule = starved_rule(cfg)
+    store = RunStore(cfg.outputs_dir)
+    outcome = run_job(job, 1, store, rule=rule, n_jobs=cfg.backend.n_jobs, backend=cfg.backend.name,
                       address=cfg.backend.address, force=cfg.force, label=label(job.settings),
                       tls=cfg.backend.tls, insecure=cfg.backend.insecure)
-    record = store.load_or_set_aside(outcome.paths[0])
+    record = next(read_and_judge(store, outcome.paths, rule)).record
     if record is None:  # a wall-clock run that other processes starved of its cores is not kept
         raise BusyMachine("the run was set aside as starved (other processes took its cores): "
                           "search again on a quieter machine")

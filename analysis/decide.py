@@ -47,6 +47,7 @@ from analysis.report import FIRST_PLAYOUTS, Runs, machine_counts, variant_key
 from analysis.stats import best_at, doubling_checkpoints
 from experiments.experiment import Experiment
 from experiments.root_parallel import axis_trace, group_root_runs
+from experiments.valid_runs import read_and_judge
 
 
 def run_cost(record: dict) -> float:
@@ -71,15 +72,16 @@ class PrefixSource(Source):
         records, costs, starved, outliers = {}, {}, {}, {}
         for variant in experiment.variants:
             key = variant_key(experiment, variant)
-            found, paths = [], []
-            for index in range((limits or {}).get(key, cap) * variant.root):
-                paths.append(variant.job.run_path(experiment.store, index))
-                record = experiment.store.load_or_set_aside(paths[-1])
-                if record is None:
+            paths = (variant.job.run_path(experiment.store, index)
+                     for index in range((limits or {}).get(key, cap) * variant.root))
+            runs = []  # read and judged up to the first that does not count
+            for run in read_and_judge(experiment.store, paths, experiment.starved_rule):
+                runs.append(run)
+                if run.record is None:
                     break
-                found.append(record)
+            found = [run.record for run in runs if run.record is not None]
             whole = len(found) // variant.root * variant.root
-            starved[key], outliers[key] = machine_counts(experiment.store, paths, found)
+            starved[key], outliers[key] = machine_counts(runs, experiment.starved_rule)
             costs[key] = [sum(run_cost(r) for r in found[i:i + variant.root]) for i in range(0, whole, variant.root)]
             records[key] = group_root_runs(found[:whole], variant.root) if variant.root > 1 else found[:whole]
         super().__init__(experiment, Runs(records, {key: cap for key in records}, starved, outliers))

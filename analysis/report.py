@@ -63,11 +63,12 @@ from analysis.tables import markdown, markdown_table, side_by_side
 from experiments.config import print_outputs
 from experiments.experiment import Experiment, load_experiment
 from experiments.leaderboard import Leaderboard
-from experiments.machine import rate_outliers
+from experiments.machine import StarvedRule, rate_outliers
 from experiments.published import load_reference
 from experiments.root_parallel import axis_trace, group_root_runs
 from experiments.runs import game_count, game_scores
 from experiments.sweep import DEFINITION, find_sweep, read_definition, sweep_of_folder
+from experiments.valid_runs import JudgedRun, read_and_judge
 from nrpa.domains.registry import make_domain
 from nrpa.errors import InputError, did_you_mean
 from nrpa.search import label
@@ -83,8 +84,8 @@ class Runs:
 
     records: dict[str, list[dict]]  # by variant key (label, plus the board for board tables)
     expected: dict[str, int]
-    # per variant key, runs missing because they were starved (experiments/machine.py): set
-    # aside by the store, never counted; and the repeats of runs kept whose playout rate is under
+    # per variant key, runs missing because they were starved (experiments/valid_runs.py): set
+    # aside by their readers, never counted; and the repeats of runs kept whose playout rate is under
     # starved.rate_fraction of their column's median (their machine section shows no contention)
     starved: dict[str, int] = field(default_factory=dict)
     rate_outliers: dict[str, list[int]] = field(default_factory=dict)
@@ -151,23 +152,22 @@ def with_table(caption: str, table_markdown: str) -> str:
 
 def collect(experiment: Experiment) -> Runs:
     records, expected, starved, outliers = {}, {}, {}, {}
-    store = experiment.store
     for variant in experiment.variants:
-        paths = experiment.run_paths(variant)
         key = variant_key(experiment, variant)
-        records[key] = [record for path in paths if (record := store.load_or_set_aside(path))]
-        starved[key], outliers[key] = machine_counts(store, paths, records[key])
+        runs = list(read_and_judge(experiment.store, experiment.run_paths(variant), experiment.starved_rule))
+        records[key] = [run.record for run in runs if run.record is not None]
+        starved[key], outliers[key] = machine_counts(runs, experiment.starved_rule)
         if variant.root > 1:
             records[key] = group_root_runs(records[key], variant.root)
         expected[key] = variant.repeats
     return Runs(records, expected, starved, outliers)
 
 
-def machine_counts(store, paths, records: list[dict]) -> tuple[int, list[int]]:
-    """Of one column's run files ``paths`` and the ``records`` read of them: how many runs
-    are set aside as starved, and the repeats of the rate outliers kept (experiments/machine.py)."""
-    return (sum(store.set_aside_as_starved(path) for path in paths),
-            sorted(record["repeat"] for record in rate_outliers(records, store.rule)))
+def machine_counts(runs: list[JudgedRun], rule: StarvedRule) -> tuple[int, list[int]]:
+    """Of one column's runs, read and judged: how many are missing because they were starved,
+    and the repeats of the rate outliers among those that count (experiments/machine.py)."""
+    return (sum(run.starved is not None for run in runs),
+            sorted(record["repeat"] for record in rate_outliers([run.record for run in runs if run.record], rule)))
 
 
 def variant_key(experiment: Experiment, variant) -> str:

@@ -36,11 +36,13 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
+from experiments.machine import StarvedRule
 from experiments.packs import (FORMAT_VERSION, PACK_SUFFIX, VERSION_KEY, archive_index, check_pack, pack_paths,
                                parse_record, read_column, schema)
 from experiments.run_file import DamagedFile, load_run_file
 from experiments.runs import VERIFY_MARKS, verify_record
 from experiments.store import PROJECT_ROOT, RunStore, default_archive_dir, write_atomically
+from experiments.valid_runs import judge_in_store
 from nrpa.errors import InputError
 
 # zstd level 19, not the default 3: packs 20-27% smaller (measured 2026-11-24 on 310 smoke runs of
@@ -73,11 +75,12 @@ class Packed:
     runs: int
     size: int  # bytes
     skipped: int  # damaged run files left out
-    starved: int = 0  # run files of starved runs left out (experiments/machine.py)
+    starved: int = 0  # run files of starved runs left out (experiments/valid_runs.py)
 
 
-def pack(store: RunStore, folder: Path, now: datetime | None = None) -> Packed:
-    """Write a new pack into ``folder`` of every run file of ``store`` that no pack there holds."""
+def pack(store: RunStore, folder: Path, now: datetime | None = None, rule: StarvedRule = StarvedRule()) -> Packed:
+    """Write a new pack into ``folder`` of every run file of ``store`` that no pack there holds
+    and whose record counts by ``rule`` (experiments/valid_runs.py)."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
@@ -94,7 +97,7 @@ def pack(store: RunStore, folder: Path, now: datetime | None = None) -> Packed:
             print(f"damaged {damage}: not packed", file=sys.stderr)
             skipped += 1
             continue
-        reason = store.starved(record)
+        reason = judge_in_store(store, record, rule)
         if reason is not None:  # a run that did not get its cores is no result to keep
             print(f"starved run file {path}: {reason}: not packed", file=sys.stderr)
             starved += 1
@@ -231,7 +234,7 @@ def main(argv: list[str] | None = None) -> int:
         if folder.exists() and not folder.is_dir():
             raise InputError(f"the archive needs {folder} to be a folder, and it is a file: move it away")
         if arguments.command == "pack":
-            # the archive's records are never read as runs here; they judge an old file's rate (machine.py)
+            # the archive's records are never read as runs here; they judge an old file's rate (valid_runs.py)
             store = RunStore(values.get("outputs_dir") or PROJECT_ROOT / "outputs", archive=folder)
             store.check()
             pack_command(store, folder)

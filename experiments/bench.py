@@ -38,7 +38,8 @@ code, against their committed budgets (experiments/refcounts.py; exit status 1 o
 
     python -m experiments.bench --scaling-only [--outputs-dir DIR]
 
-makes the scaling figure alone (its points take --seconds / 8 each, 2.5 s by default).
+makes the scaling figure alone (its points take --seconds / 8 each, 2.5 s by default;
+experiments/bench_scaling.py).
 
     python -m experiments.bench --against REV [--pairs 9] [--seconds 5] [--workloads nrpa gnrpa spmcts ...]
 
@@ -47,14 +48,12 @@ its own kernel cache): by default on SameGame board 1, NRPA (tabu), GNRPA (selec
 tabu bias) and SP-MCTS (S = 100, tabu); the workloads morpion, tsptw, weakschur, maximum and bus
 add NRPA level 4 on the other domains, as above. The runs are interleaved pairs of fresh processes,
 which one goes first alternating; it prints each pair's ratio (this / REV), and per workload their
-median and range.
+median and range (experiments/bench_against.py).
 """
 
 from __future__ import annotations
 
 import argparse
-import csv
-import multiprocessing
 import os
 import statistics
 import subprocess
@@ -62,14 +61,15 @@ import sys
 import tempfile
 import time
 from dataclasses import replace
-from functools import partial
 from pathlib import Path
 
 import numpy as np
 from numba import njit
 
 from experiments import refcounts
+from experiments.bench_against import AGAINST_WORKLOADS, DEFAULT_AGAINST, against, ratio_summary
 from experiments.bench_contention import contention, contention_lines
+from experiments.bench_scaling import scaling
 from experiments.store import PROJECT_ROOT
 from nrpa.bias import bias_for
 from nrpa import nested, policy as pol
@@ -307,95 +307,6 @@ def thread_speedup(settings: SearchSettings, threads: int, pairs: int,
     return statistics.median(one_thread), statistics.median(many_threads), ratios
 
 
-# The scaling figure: playouts per wall-second on 1, 2, ... cores of root parallelism (independent
-# searches in as many processes, their rates summed as a root run's playouts are,
-# experiments.root_parallel) and of leaf parallelism with thread-local policies (one search whose
-# level-1 calls run on threads). SameGame board 1, tabu, NRPA level 4, N = 100.
-SCALING = {"root": "root (independent searches, one process each)",
-           "leaf_thread_local": "leaf, thread-local policies (one search, threads)"}
-
-
-_root_barrier = None  # in a root member's process: set by _set_root_barrier
-
-
-def _set_root_barrier(barrier) -> None:
-    """Pool initializer: the barrier at which the root members start their measured runs together."""
-    global _root_barrier
-    _root_barrier = barrier
-
-
-def _root_member(seed: int, seconds: float) -> float:
-    domain = make_domain(SameGameOptions(board="1", policy="tabu")).kernel_domain()
-    settings = SearchSettings(level=4, N=100, clock="wall", max_time=0.05)
-    run_search(domain, settings)  # compile or load from cache, which takes each process its own time
-    _root_barrier.wait(timeout=600)
-    result = run_search(domain, replace(settings, max_time=seconds, seed=seed))
-    return result.playouts / result.wall_seconds
-
-
-def root_rate(workers: int, seconds: float) -> float:
-    """Playouts per wall-second of ``workers`` searches (seeds 1..workers) in as many processes at once."""
-    context = multiprocessing.get_context("spawn")  # no fork of a process whose numba threads have run
-    with context.Pool(workers, initializer=_set_root_barrier, initargs=(context.Barrier(workers),)) as pool:
-        # each member waits at the barrier, so no process takes a second member
-        return sum(pool.map(partial(_root_member, seconds=seconds), range(1, workers + 1), chunksize=1))
-
-
-def leaf_thread_local_rate(threads: int, seconds: float) -> float:
-    """Playouts per wall-second of one search whose level-1 calls run on ``threads`` threads."""
-    domain = make_domain(SameGameOptions(board="1", policy="tabu")).kernel_domain()
-    settings = SearchSettings(level=4, N=100, parallel="thread_local", parallel_level=1, threads=threads,
-                              clock="wall", max_time=0.05)
-    run_search(domain, settings)  # compile or load from cache
-    result = run_search(domain, replace(settings, max_time=seconds, seed=1))
-    return result.playouts / result.wall_seconds
-
-
-def scaling(seconds: float, folder: Path) -> list[Path]:
-    """Each strategy of ``SCALING`` on 1 .. os.cpu_count() workers, ``seconds`` of wall time a
-    point, printed, then written to ``folder``/scaling.csv and scaling.png; returns both paths."""
-    rates = {"root": root_rate, "leaf_thread_local": leaf_thread_local_rate}
-    workers = range(1, (os.cpu_count() or 1) + 1)
-    points = {strategy: [] for strategy in SCALING}
-    for count in workers:
-        for strategy, words in SCALING.items():
-            points[strategy].append(rates[strategy](count, seconds))
-            print(f"scaling, {words}, {count} workers: {points[strategy][-1]:,.0f} playouts per wall-second "
-                  f"({seconds:g} s)", flush=True)
-    folder.mkdir(parents=True, exist_ok=True)
-    table = folder / "scaling.csv"
-    with table.open("w", newline="") as file:
-        writer = csv.writer(file)
-        writer.writerow(["strategy", "workers", "playouts_per_wall_second", "seconds"])
-        writer.writerows((strategy, count, f"{rate:.1f}", seconds)
-                         for strategy in SCALING for count, rate in zip(workers, points[strategy]))
-    figure = folder / "scaling.png"
-    plot_scaling(workers, points, figure)
-    return [table, figure]
-
-
-def plot_scaling(workers: range, points: dict[str, list[float]], path: Path) -> None:
-    """The rates of ``scaling`` against the workers, with the linear speed-up from root's first point."""
-    import matplotlib
-
-    matplotlib.use("Agg")  # files only: no display on the machines this runs on
-    import matplotlib.pyplot as plt
-
-    figure, ax = plt.subplots(figsize=(6, 4))
-    for strategy, words in SCALING.items():
-        ax.plot(workers, points[strategy], marker="o", label=words)
-    ax.plot(workers, [count * points["root"][0] for count in workers], linestyle=":", color="0.5",
-            label="linear: workers x root's rate on 1")
-    ax.set_xticks(list(workers))
-    ax.set_xlabel("workers (processes or threads)")
-    ax.set_ylabel("playouts per wall-second")
-    ax.set_title(f"NRPA level 4, N = 100, SameGame board 1 (tabu), {os.cpu_count()} cores")
-    ax.grid(True, alpha=0.3)
-    ax.legend(fontsize="small")
-    figure.savefig(path, dpi=150, bbox_inches="tight")
-    plt.close(figure)
-
-
 # GNRPA's cost: its time against NRPA's for the same work. A bias of weight 0 gives every move
 # the factor exp(0) = 1, so GNRPA then makes NRPA's very moves (tested): the same playouts,
 # and the difference in CPU time is the engine's cost of the bias alone.
@@ -429,95 +340,7 @@ def gnrpa_cost(options, repeats: int, playouts: int) -> tuple[float, float]:
     return min(times["nrpa"]), min(times["gnrpa"])
 
 
-# What ``--against`` compares: NRPA, GNRPA (with a domain bias) and SP-MCTS on SameGame board 1,
-# and NRPA on each other domain.
-# The code runs in a fresh process of either checkout, so it reads only what every revision
-# since the run archive has: the bias was the adapter's ``kernel_bias`` before ``bias_for``.
-AGAINST_CODE = """
-from dataclasses import replace
-from nrpa.domains.registry import (
-    BusOptions, MaximumOptions, MorpionOptions, SameGameOptions, TsptwOptions, WeakSchurOptions, make_domain,
-)
-from nrpa.search import SearchSettings, run_search
-try:
-    from nrpa.bias import bias_for
-except ImportError:
-    bias_for = lambda adapter: adapter.kernel_bias
-options, settings = {{
-    "nrpa": (SameGameOptions(board="1", policy="tabu"), SearchSettings(level=4, N=100)),
-    "gnrpa": (SameGameOptions(board="1", policy="selective", threshold=10, bias="tabu"),
-              SearchSettings(algorithm="gnrpa", level=4, N=100)),
-    "spmcts": (SameGameOptions(board="1", policy="tabu"), SearchSettings(algorithm="spmcts", simulations_per_move=100)),
-    "morpion": (MorpionOptions(variant="5D"), SearchSettings(level=4, N=100)),
-    "tsptw": (TsptwOptions(instance="rc_204.1", policy="all"), SearchSettings(level=4, N=100)),
-    "weakschur": (WeakSchurOptions(parts=7, policy="rule"), SearchSettings(level=4, N=100)),
-    "maximum": (MaximumOptions(max_atoms=199), SearchSettings(level=4, N=100)),
-    "bus": (BusOptions(model="bus_cpp", delta=0), SearchSettings(level=4, N=100)),
-}}["{workload}"]
-adapter = make_domain(options)
-domain, bias = adapter.kernel_domain(), bias_for(adapter)
-run_search(domain, replace(settings, max_time=0.05), bias)  # compile or load from cache
-result = run_search(domain, replace(settings, max_time={seconds}, seed=1), bias)
-print(result.playouts / result.cpu_seconds)
-"""
-AGAINST_WORKLOADS = {"nrpa": "NRPA level 4, tabu", "gnrpa": "GNRPA level 4, selective t = 10, bias tabu",
-                     "spmcts": "SP-MCTS S = 100, tabu", "morpion": "NRPA level 4, Morpion 5D",
-                     "tsptw": "NRPA level 4, TSPTW rc_204.1, all moves", "weakschur": "NRPA level 4, Weak Schur WS(7), rule",
-                     "maximum": "NRPA level 4, Maximum, 199 atoms", "bus": "NRPA level 4, bus regulation, standard"}
-# The workloads `--against` runs unless told: the three algorithms on SameGame. The domains
-# (Morpion, TSPTW, ...) are asked for by name, e.g. `--workloads nrpa morpion tsptw`.
-DEFAULT_AGAINST = ["nrpa", "gnrpa", "spmcts"]
 CONTENTION_PAIRS = 3  # rounds of the contention line's three cases
-
-
-def against(revision: str, pairs: int, seconds: float, workloads: list[str]) -> dict[str, list[float]]:
-    """Playouts per CPU-second of this checkout over those of the code at ``revision``, for
-    each of ``workloads`` (names of ``AGAINST_WORKLOADS``), in ``pairs`` interleaved pairs of fresh processes
-    of ``seconds`` each. Pairs, for the reason ``leaf_speedup`` gives."""
-    with tempfile.TemporaryDirectory() as scratch:
-        worktree = Path(scratch) / "checkout"
-        subprocess.run(["git", "worktree", "add", "--detach", str(worktree), revision], cwd=PROJECT_ROOT,
-                       check=True, capture_output=True)
-        # `python -c` in a folder imports that folder's packages before the installed ones
-        trees = {"this": (PROJECT_ROOT, {}), "that": (worktree, {"NRPA_CACHE_ROOT": str(Path(scratch) / "cache")})}
-
-        def rate(tree: str, workload: str) -> float:
-            folder, environment = trees[tree]
-            code = AGAINST_CODE.format(workload=workload, seconds=seconds)
-            done = subprocess.run([sys.executable, "-c", code], cwd=folder, env={**os.environ, **environment},
-                                  check=True, capture_output=True, text=True)
-            return float(done.stdout.split()[-1])
-
-        try:
-            for workload in workloads:
-                rate("this", workload), rate("that", workload)  # compile or load from cache
-            return interleaved_ratios(rate, {workload: AGAINST_WORKLOADS[workload] for workload in workloads},
-                                      pairs, ("this", revision))
-        finally:
-            subprocess.run(["git", "worktree", "remove", "--force", str(worktree)], cwd=PROJECT_ROOT,
-                           capture_output=True)
-
-
-def interleaved_ratios(rate, workloads: dict[str, str], pairs: int, names: tuple[str, str]) -> dict[str, list[float]]:
-    """Each pair's ratio (this / that, playouts per CPU-second) per workload of ``workloads``
-    (key -> its words), ``rate(engine, key)`` measuring engine "this" or "that"; which goes
-    first alternates from pair to pair, so that a drift of the machine's speed favours
-    neither. Each pair is printed as it comes, the engines called ``names``."""
-    ratios = {key: [] for key in workloads}
-    for pair in range(pairs):
-        for key, words in workloads.items():
-            order = ("this", "that") if pair % 2 == 0 else ("that", "this")
-            rates = {engine: rate(engine, key) for engine in order}
-            ratios[key].append(rates["this"] / rates["that"])
-            print(f"pair {pair + 1}, {words}: {names[0]} {rates['this']:,.0f}, {names[1]} {rates['that']:,.0f} "
-                  f"playouts per CPU-second, ratio {ratios[key][-1]:.3f}", flush=True)
-    return ratios
-
-
-def ratio_summary(ratios: list[float], runs: str) -> str:
-    """The median and the range of a comparison's pairs' ratios; ``runs`` says what a pair's runs are."""
-    return (f"median ratio {statistics.median(ratios):.3f} over {len(ratios)} pairs of {runs} "
-            f"(range {min(ratios):.3f} to {max(ratios):.3f})")
 
 
 def main() -> None:

@@ -42,7 +42,8 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from experiments.bench import interleaved_ratios, playouts_per_cpu_second, ratio_summary
+from experiments.bench import playouts_per_cpu_second
+from experiments.bench_against import interleaved_ratios, ratio_summary
 from experiments.config import exit_on_input_error
 from experiments.store import PROJECT_ROOT
 from nrpa.domains.registry import SameGameOptions

@@ -14,6 +14,7 @@ from experiments.machine import BusyMachine
 from experiments.root_parallel import group_root_runs
 from experiments.runs import Job, game_scores
 from experiments.store import RunStore
+from experiments.valid_runs import read_and_judge
 from experiments.workers import run_job
 from nrpa.bias import bias_for
 from nrpa.domains.registry import make_domain
@@ -78,7 +79,8 @@ def column_of(columns: dict, chosen) -> str | None:
 def run_from_config(cfg: DictConfig) -> float:
     columns = OmegaConf.to_container(cfg.report.columns) if cfg.report is not None and cfg.report.get("columns") else {}
     job = job_from(cfg, column_of(columns, HydraConfig.get().overrides.task))
-    store = RunStore(cfg.outputs_dir, rule=starved_rule(cfg))
+    rule = starved_rule(cfg)
+    store = RunStore(cfg.outputs_dir)
     text = label(job.settings)
     if getattr(job.domain_options, "policy", None):
         text += f", {job.domain_options.policy} playouts"
@@ -86,11 +88,11 @@ def run_from_config(cfg: DictConfig) -> float:
         text += f", bias {job.domain_options.bias}"
     if cfg.root > 1:
         text += f", root x{cfg.root}"
-    outcome = run_job(job, cfg.repeats * cfg.root, store, n_jobs=cfg.backend.n_jobs, backend=cfg.backend.name,
-                      address=cfg.backend.address, force=cfg.force, label=text, tls=cfg.backend.tls,
-                      insecure=cfg.backend.insecure)
+    outcome = run_job(job, cfg.repeats * cfg.root, store, rule=rule, n_jobs=cfg.backend.n_jobs,
+                      backend=cfg.backend.name, address=cfg.backend.address, force=cfg.force, label=text,
+                      tls=cfg.backend.tls, insecure=cfg.backend.insecure)
     _record_in_job_directory(outcome.paths)
-    records = [record for path in outcome.paths if (record := store.load_or_set_aside(path)) is not None]
+    records = [run.record for run in read_and_judge(store, outcome.paths, rule) if run.record is not None]
     if cfg.root > 1:
         records = group_root_runs(records, cfg.root)
     starved = (f"; {outcome.starved} set aside as starved (other processes took their cores): run the command "

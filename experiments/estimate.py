@@ -12,6 +12,7 @@ from collections import Counter
 
 from experiments.config import exit_on_input_error
 from experiments.experiment import load_experiment
+from experiments.valid_runs import read_and_judge
 from nrpa.errors import InputError
 
 
@@ -23,7 +24,8 @@ def cost(experiment) -> tuple[int, int, float | None, int]:
     runs = sum(v.repeats * v.root for v in experiment.variants)
     missing, seconds = [], 0.0
     for variant in experiment.variants:
-        stored = [r for r in map(experiment.store.load_or_set_aside, experiment.run_paths(variant)) if r is not None]
+        stored = [run.record for run in read_and_judge(experiment.store, experiment.run_paths(variant),
+                                                       experiment.starved_rule) if run.record is not None]
         missing.append(variant.repeats * variant.root - len(stored))
         budget = variant.job.settings.max_time
         if budget is None and missing[-1] and variant.job.settings.max_playouts and stored and seconds is not None:

@@ -23,6 +23,7 @@ from experiments.cli import column_of, job_from
 from experiments.config import (PublishedRate, check_override_keys, published_rate_of, register_configs,
                                 starved_rule, targets_of)
 from experiments.dask_security import cluster_security
+from experiments.machine import StarvedRule
 from experiments.runs import Job
 from experiments.store import PROJECT_ROOT, RunStore
 from nrpa.errors import InputError, did_you_mean
@@ -61,6 +62,9 @@ class Experiment:
     # need a cluster (the claims then read its quick runs: analysis/campaign.py)
     own_budgets: bool = False
     force: bool = False  # force=true: its runs are made again even where the store holds them
+    # what makes one of its wall-clock runs starved, not counted (conf/config.yaml's starved section;
+    # experiments/valid_runs.py judges each record read by it)
+    starved_rule: StarvedRule = StarvedRule()
     notes: tuple[str, ...] = ()  # said under its reports' heading (a sweep's differences from the experiment beside it)
     command: str | None = None  # the command that makes it, where not its make target (a sweep's run.py -m)
 
@@ -126,7 +130,8 @@ def load_experiment(overrides: list[str], default_report: dict | None = None,
         raise InputError(f"conf/experiment/{spec.name}.yaml: report.published_rate.fit_on names {unknown}, "
                          "not columns of the table: "
                          + did_you_mean(unknown[0], sorted(columns.values()), "choose among"))
-    store = RunStore(plain.outputs_dir, rule=starved_rule(plain))
+    rule = starved_rule(plain)  # InputError for a value out of range, before the store is made
+    store = RunStore(plain.outputs_dir)
     store.check()
     return Experiment(
         name=spec.name,
@@ -147,6 +152,7 @@ def load_experiment(overrides: list[str], default_report: dict | None = None,
         targets=targets_of(spec),
         own_budgets=plain.scale_budgets is not None and not spec.get("paper_budgets_on_one_core", False),
         force=bool(plain.force),
+        starved_rule=rule,
     )
 
 

@@ -15,10 +15,11 @@ import itertools
 import sys
 from pathlib import Path
 
-from experiments.machine import StarvedRule, machine_verdict
+from experiments.machine import StarvedRule
 from experiments.runs import verify_record
 from experiments.run_file import DamagedFile, read_json
 from experiments.store import PROJECT_ROOT, RunStore, set_aside, write_json
+from experiments.valid_runs import counted_archived_runs, judge, read_and_judge
 from nrpa.domains.registry import MissingInstance, replay_domain
 from nrpa.errors import InputError
 
@@ -48,9 +49,9 @@ class Leaderboard:
         """Keep ``record``'s certificate if it beats the entry and verifies; say whether. A
         record whose instance file is gone (and not kept: nrpa.domains.registry.replay_domain)
         is named on stderr and not kept; a starved run (its machine section says other processes
-        took its cores) is never kept: the store sets such runs aside before they are offered,
+        took its cores) is never kept: its readers set such runs aside before they are offered,
         and this holds for any caller."""
-        if machine_verdict(record, StarvedRule()) is not None:  # no result (experiments/machine.py)
+        if judge(record, StarvedRule()) is not None:  # no result (experiments/valid_runs.py)
             return False
         kept = record.get("domain_info", {}).get("instance_file")
         try:
@@ -81,13 +82,14 @@ class Leaderboard:
 
 
 def main() -> int:
-    store = RunStore(PROJECT_ROOT / "outputs")
+    store, rule = RunStore(PROJECT_ROOT / "outputs"), StarvedRule()
     board = Leaderboard(store.root)
     files = store.run_files()
     with_files = {path.stem for path in files}
     # The archived runs too: in a fresh clone they are the only runs, and the board starts from them.
-    records = itertools.chain((store.load_or_set_aside(path) for path in files),
-                              (record for record in store.archived_runs() if record["run_id"] not in with_files))
+    records = itertools.chain((run.record for run in read_and_judge(store, files, rule)),
+                              (record for record in counted_archived_runs(store, rule)
+                               if record["run_id"] not in with_files))
     try:
         improved = sum(board.offer(record) for record in records if record is not None)
     except InputError as error:  # a damaged archive pack

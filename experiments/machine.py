@@ -6,9 +6,9 @@ do in its seconds. When other
 processes take the cores it needs, it makes a fraction of its playouts (two threaded runs at
 once: 1/170 of them on numba's OpenMP layer, a half to four fifths on TBB, which the threaded
 kernels now use: nrpa/threading_layer.py), and its scores mean nothing at its time budget.
-Such a run is *starved*: the store sets it
-aside as it does a damaged file, and it never enters a table, a verdict, the archive or the
-leaderboard (experiments/store.py).
+Such a run is *starved*: its readers set it
+aside as they do a damaged file, and it never enters a table, a verdict, the archive or the
+leaderboard (experiments/valid_runs.py judges each record the store reads by this module's rule).
 
 What a run records, in its run file's ``machine`` section (absent from records made before;
 CPU-clock runs have none, their budget is their own CPU time):
@@ -185,10 +185,16 @@ def machine_verdict(record: dict, rule: StarvedRule) -> str | None:
             f"{needed:g} core(s) it needs (starved.tolerance={rule.tolerance:g})")
 
 
+def judged_by_rate(record: dict) -> bool:
+    """Whether the rate rule judges ``record``: a wall-clock record without a ``machine``
+    section (made before the section existed), which only its column's rates can tell starved."""
+    return on_wall_clock(record) and "machine" not in record
+
+
 def rate_verdict(record: dict, column_median: float | None, rule: StarvedRule) -> str | None:
     """Why a record without a ``machine`` section is starved by its rate within its column
     (``column_median``: the median rate of the column's records without one), or None."""
-    if not on_wall_clock(record) or "machine" in record or not column_median:
+    if not judged_by_rate(record) or not column_median:
         return None
     rate = wall_rate(record)
     if rate >= rule.rate_fraction * column_median:
@@ -202,7 +208,7 @@ def legacy_rates(records) -> dict[str, dict[str, float]]:
     the rate rule compares a record of the same kind with."""
     rates: dict[str, dict[str, float]] = {}
     for record in records:
-        if on_wall_clock(record) and "machine" not in record:
+        if judged_by_rate(record):
             rates.setdefault(column_key(record), {})[record["run_id"]] = wall_rate(record)
     return rates
 

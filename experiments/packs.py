@@ -14,7 +14,6 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from experiments.machine import legacy_rates
 from experiments.run_file import REQUIRED_KEYS, run_file_problem
 from nrpa.errors import InputError
 
@@ -174,7 +173,6 @@ class ArchiveIndex:
     packs: list[Pack] = field(default_factory=list)
     where: dict[str, tuple[int, int]] = field(default_factory=dict)  # run id -> (pack, row)
     rejected: set[str] = field(default_factory=set)  # run ids whose record is bad (said once)
-    _legacy_rates: dict | None = None  # experiments.machine.legacy_rates of every record, when first asked
 
     @classmethod
     def build(cls, folder: Path, signature: tuple) -> ArchiveIndex:
@@ -205,14 +203,6 @@ class ArchiveIndex:
             print(f"damaged archived run {identity} in {pack.path}: {problem}; skipped, the run will be made "
                   "again", file=sys.stderr)
         return record
-
-    def legacy_rates(self) -> dict[str, dict[str, float]]:
-        """The rates of the archived wall-clock records without a ``machine`` section, per
-        column (experiments/machine.py): read from every record once per index."""
-        if self._legacy_rates is None:
-            records = (self.record(identity) for identity in self.where)
-            self._legacy_rates = legacy_rates(record for record in records if record is not None)
-        return self._legacy_rates
 
 
 _INDEXES: dict[Path, ArchiveIndex] = {}

@@ -33,6 +33,7 @@ from experiments.archive import pack
 from experiments.config import exit_interrupted, exit_on_input_error
 from experiments.experiment import Experiment, load_experiment
 from experiments.store import default_archive_dir
+from experiments.valid_runs import read_and_judge
 from nrpa import interrupt
 from nrpa.errors import InputError
 
@@ -71,11 +72,10 @@ def columns_of(experiment: Experiment, target: int) -> list[Column]:
     columns = []
     for variant in experiment.variants:
         seconds = []
-        for path in experiment.run_paths(variant)[:target]:
-            record = experiment.store.load_or_set_aside(path)
-            if record is None:
+        for run in read_and_judge(experiment.store, experiment.run_paths(variant)[:target], experiment.starved_rule):
+            if run.record is None:
                 break
-            seconds.append(float(record["result"]["cpu_seconds"]))
+            seconds.append(float(run.record["result"]["cpu_seconds"]))
         columns.append(Column(experiment.name, variant.label, len(seconds), target, seconds))
     return columns
 
@@ -122,7 +122,7 @@ def run(budget_hours: float, overrides=(), status_only: bool = False) -> int:
             records, _ = make_runs(wanted, experiment.backend)
             spent += sum(float(r["result"]["cpu_seconds"]) for r in records)
             folder = default_archive_dir()
-            packed = pack(experiment.store, folder) if folder is not None else None
+            packed = pack(experiment.store, folder, rule=experiment.starved_rule) if folder is not None else None
             if packed is not None and packed.path is not None:
                 print(f"packed {packed.runs} runs into {packed.path} (commit it)", flush=True)
             print(f"spent {spent / 3600:.2f} of {budget_hours:g} CPU-h in {(time.time() - started) / 3600:.2f} h",

@@ -11,11 +11,13 @@ up, a copy cut short, a hand edit), is damaged: readers move it aside into a ``.
 folder beside it, say so in one line, and treat the run as missing, so a sweep makes it again
 and no report stops on it.
 
-A wall-clock run that did not get its cores (another process took them) is *starved*
-(experiments/machine.py says how that is told): readers move its file aside into a
-``.starved`` folder beside it, say so in one line, and treat the run as missing, as they do a
-damaged file; an archived record judged starved is not used either. So a starved run never
-enters a table, a verdict, the archive or the leaderboard, and the next sweep makes it again.
+The store reads and writes; which of the records it reads count is not its to say. A
+wall-clock run that did not get its cores (another process took them) is *starved*: the
+readers judge each record after the store has read it (experiments/valid_runs.py, by the rule
+of experiments/machine.py) and move a starved run's file aside into a ``.starved`` folder
+beside it (set_aside_starved), as they do a damaged file; an archived record judged starved
+is not used either. So a starved run never enters a table, a verdict, the archive or the
+leaderboard, and the next sweep makes it again.
 
 A store also reads the run archive (experiments/archive.py): the packs under ``archive/`` in
 the repository, committed, so that runs made on one machine are found on another. A run whose
@@ -26,7 +28,6 @@ archive is the project's ``archive/`` folder, or the folder ``$NRPA_ARCHIVE`` na
 
 from __future__ import annotations
 
-import atexit
 import json
 import os
 import secrets
@@ -37,8 +38,7 @@ from functools import lru_cache
 from pathlib import Path
 
 import nrpa
-from experiments import machine
-from experiments.packs import archive_index, archived_record
+from experiments.packs import ArchiveIndex, archive_index, archived_record
 from experiments.run_file import DamagedFile, load_run_file
 from nrpa.errors import InputError
 
@@ -78,21 +78,6 @@ def code_version() -> dict:
     return version
 
 
-_SAID_STARVED: dict[str, str] = {}  # archived run id judged starved -> why, said on stderr at exit
-
-
-def _say_starved_archived() -> None:
-    """One line for the starved archived runs a command met: they are not read, and a command
-    that makes their columns' runs makes them again."""
-    count = len(_SAID_STARVED)
-    first, reason = next(iter(_SAID_STARVED.items()))
-    print(f"{count} starved archived run{'s' if count != 1 else ''} not used (e.g. {first}: {reason}); a "
-          "command that makes their columns' runs makes them again", file=sys.stderr)
-
-
-# A domain folder of run files -> column -> run id -> rate of its records without a machine
-# section (experiments/machine.py), read once per process: new runs always record the section.
-_FILE_RATES: dict[Path, dict[str, dict[str, float]]] = {}
 _PROJECT_ARCHIVE = object()  # RunStore's default archive: default_archive_dir() when the store is made
 
 
@@ -101,13 +86,10 @@ class RunStore:
     ``archive`` (a folder of packs; by default the project's, see default_archive_dir; None:
     none) where a run has no file."""
 
-    def __init__(self, root: str | Path, archive: str | Path | None = _PROJECT_ARCHIVE,
-                 rule: machine.StarvedRule = machine.StarvedRule()):
+    def __init__(self, root: str | Path, archive: str | Path | None = _PROJECT_ARCHIVE):
         self.root = Path(root)
         self.archive_dir = default_archive_dir() if archive is _PROJECT_ARCHIVE else (
             None if archive is None else Path(archive))
-        self.rule = rule  # what makes a wall-clock run starved (conf/config.yaml, starved)
-        self._starved_archived: set[str] = set()  # archived run ids judged starved (said once)
 
     def check(self, domain_name: str | None = None) -> None:
         """InputError when a file stands where the store (or its runs folder, or the domain's
@@ -118,8 +100,11 @@ class RunStore:
                 raise InputError(f"the result store needs {folder} to be a folder, and it is a file: "
                                  "move it away or choose another outputs_dir")
 
+    def domain_folder(self, domain_name: str) -> Path:
+        return self.root / "runs" / domain_name
+
     def path_for(self, domain_name: str, identity: str) -> Path:
-        return self.root / "runs" / domain_name / f"{identity}.json"
+        return self.domain_folder(domain_name) / f"{identity}.json"
 
     def load(self, path: Path) -> dict:
         """The run file's record, or the archived record of its run when there is no file;
@@ -131,61 +116,16 @@ class RunStore:
                 return archived
         return load_run_file(path)
 
-    def load_or_set_aside(self, path: Path) -> dict | None:
-        """The record of the run file, else the archive's record of its run, else None (no
-        file, or a damaged one, then moved aside, and the run not archived)."""
-        # A run both in a file and in the archive: the file wins. Both have the same run id,
-        # hence the same config and seed, so either is the same run; the file is at hand.
-        if not Path(path).exists():
-            return self.archived(path)
+    def read_file(self, path: Path) -> tuple[dict | None, DamagedFile | None]:
+        """The run file's record (None, None when there is no file), or (None, the damage) when
+        it cannot be read or is not a whole run file: the file is left where it is, for the
+        reader to set aside (set_aside) once it knows what takes the run's place."""
         try:
-            record = load_run_file(path)
+            return load_run_file(path), None
+        except FileNotFoundError:
+            return None, None
         except DamagedFile as damage:
-            archived = self.archived(path)
-            set_aside(damage, "the archive's record of the run is used instead" if archived is not None
-                      else "the run will be made again")
-            return archived
-        reason = self.starved(record)
-        if reason is None:
-            return record
-        archived = self.archived(path)
-        set_aside_starved(Path(path), reason, "the archive's record of the run is used instead"
-                          if archived is not None else "the run will be made again")
-        return archived
-
-    def starved(self, record: dict) -> str | None:
-        """Why ``record`` is a starved run (experiments/machine.py), or None: by its
-        ``machine`` section, or for a record without one, by its rate within its column."""
-        reason = machine.machine_verdict(record, self.rule)
-        if reason is None and machine.on_wall_clock(record) and "machine" not in record:
-            reason = machine.rate_verdict(record, self._column_median(record), self.rule)
-        return reason
-
-    def set_aside_as_starved(self, path: Path) -> bool:
-        """Whether the run of ``path`` is missing because it was starved: its file is in
-        ``.starved/`` (and no file or archived record replaced it), or the archive's record of
-        it is starved. The reports count these per column."""
-        path = Path(path)
-        if path.exists() or self.archived(path) is not None:
-            return False
-        return path.stem in self._starved_archived or (path.parent / STARVED_FOLDER / path.name).exists()
-
-    def _column_median(self, record: dict) -> float | None:
-        """The median rate of the records without a ``machine`` section in ``record``'s
-        column, over the archive and this store's files (each run once). New runs always
-        record the section, so the files read once per domain stay the right ones."""
-        folder = (self.root / "runs" / record["config"]["domain"]["name"]).resolve()
-        if folder not in _FILE_RATES:
-            files = (read_or_none(path) for path in sorted(folder.glob("*.json")))
-            _FILE_RATES[folder] = machine.legacy_rates(record for record in files if record is not None)
-        rates = dict(self._archive_rates().get(machine.column_key(record), {}))
-        rates.update(_FILE_RATES[folder].get(machine.column_key(record), {}))
-        return machine.median_rate(rates.values())
-
-    def _archive_rates(self) -> dict[str, dict[str, float]]:
-        if self.archive_dir is None:
-            return {}
-        return archive_index(self.archive_dir).legacy_rates()
+            return None, damage
 
     def archived(self, path: Path) -> dict | None:
         """The archive's record of the run whose file would be ``path``, or None (no archive,
@@ -193,28 +133,35 @@ class RunStore:
         pack is damaged or of an unknown format version."""
         if self.archive_dir is None:
             return None
-        return self._unless_starved(archived_record(self.archive_dir, Path(path).stem))
+        return archived_record(self.archive_dir, Path(path).stem)
 
-    def _unless_starved(self, record: dict | None) -> dict | None:
-        """An archived record, or None when it is None or starved (said once per run)."""
-        reason = None if record is None else self.starved(record)
-        if reason is None:
-            return record
-        self._starved_archived.add(record["run_id"])
-        if record["run_id"] not in _SAID_STARVED:  # once per process, however many stores read the archive
-            if not _SAID_STARVED:  # one line in all at the command's end, not one per run
-                atexit.register(_say_starved_archived)
-            _SAID_STARVED[record["run_id"]] = reason
-        return None
+    def starved_copy_exists(self, path: Path) -> bool:
+        """Whether ``.starved/`` beside ``path`` holds a file of its run: an earlier reader
+        judged it starved and set it aside there (set_aside_starved)."""
+        path = Path(path)
+        return (path.parent / STARVED_FOLDER / path.name).exists()
+
+    def domain_records(self, domain_name: str):
+        """The records of the whole run files in the domain's folder (a damaged one skipped and
+        left where it is), in file name order."""
+        for path in sorted(self.domain_folder(domain_name).resolve().glob("*.json")):
+            record = read_or_none(path)
+            if record is not None:
+                yield record
+
+    def archive(self) -> ArchiveIndex | None:
+        """The index of the archive's packs (a new one when a pack was added or changed since
+        the last call), or None without an archive; InputError when a pack is damaged."""
+        return None if self.archive_dir is None else archive_index(self.archive_dir)
 
     def archived_runs(self):
         """Every run of the archive, each once, as a record (a damaged one skipped, said on
         stderr); InputError when a pack is damaged."""
-        if self.archive_dir is None:
+        index = self.archive()
+        if index is None:
             return
-        index = archive_index(self.archive_dir)
         for identity in index.where:
-            record = self._unless_starved(index.record(identity))
+            record = index.record(identity)
             if record is not None:
                 yield record
 

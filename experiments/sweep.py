@@ -36,6 +36,7 @@ import yaml
 from experiments.estimate import confirm, cost, describe, wall_seconds
 from experiments.experiment import Experiment, Variant, load_experiment, load_outputs_dir
 from experiments.experiment_targets import experiment_names
+from experiments.valid_runs import judge_in_store, read_and_judge
 from experiments.workers import compile_kernels, run_job, run_runs
 from nrpa.errors import InputError, did_you_mean
 from nrpa.search import column_name
@@ -203,7 +204,8 @@ def make_sweep(overrides: list[str], against: str | None = None, yes: bool = Fal
         (folder / DEFINITION).write_text(yaml.safe_dump(definition, sort_keys=False))
     wanted = [(experiment, v, v.repeats * v.root) for v in experiment.variants]
     records, found = make_runs(wanted, experiment.backend, force=experiment.force)
-    starved = sum(experiment.store.starved(record) is not None for record in records)
+    rule = experiment.starved_rule
+    starved = sum(judge_in_store(experiment.store, record, rule) is not None for record in records)
     print(f"{len(records) - starved} run(s) made, {found} already in the store"
           + (f"; {starved} set aside as starved (other processes took their cores): run the command again to "
              "make them" if starved else ""), flush=True)
@@ -221,29 +223,32 @@ def make_runs(wanted: list[tuple[Experiment, Variant, int]], backend: dict, forc
     pooled, alone, cluster, found = [], [], [], 0
     for experiment, variant, count in wanted:
         store = experiment.store
-        pending = [r for r, path in enumerate(experiment.run_paths(variant)[:count])
-                   if force or store.load_or_set_aside(path) is None]
+        paths = experiment.run_paths(variant)[:count]
+        pending = list(range(len(paths))) if force else [
+            r for r, run in enumerate(read_and_judge(store, paths, experiment.starved_rule)) if run.record is None]
         found += count - len(pending)
         if pending and variant.job.settings.parallel == "cluster":
-            cluster.append((store, variant, count, pending))
+            cluster.append((experiment, variant, count, pending))
         else:  # a threaded search holds every core (backend.n_jobs: 1): one at a time
             (alone if experiment.backend["n_jobs"] == 1 else pooled).extend((variant.job, r) for r in pending)
     if not wanted:
         return [], 0
-    store = wanted[0][0].store
+    store, rule = wanted[0][0].store, wanted[0][0].starved_rule
     store.remove_stale_temporaries()
     if backend.get("backend", "loky") == "loky":  # every kernel at once, on every core
         compile_kernels([job for job, _ in pooled + alone], backend.get("n_jobs"))
     records = []
     if pooled:
-        records += run_runs(pooled, store, label=label or f"{len(pooled)} runs", **backend)
+        records += run_runs(pooled, store, rule=rule, label=label or f"{len(pooled)} runs", **backend)
     if alone:
-        records += run_runs(alone, store, label=f"{len(alone)} threaded runs", **{**backend, "n_jobs": 1})
-    for cluster_store, variant, count, pending in cluster:
-        outcome = run_job(variant.job, count, cluster_store, backend=backend.get("backend", "loky"),
+        records += run_runs(alone, store, rule=rule, label=f"{len(alone)} threaded runs", **{**backend, "n_jobs": 1})
+    for cluster_experiment, variant, count, pending in cluster:
+        cluster_store, cluster_rule = cluster_experiment.store, cluster_experiment.starved_rule
+        outcome = run_job(variant.job, count, cluster_store, rule=cluster_rule, backend=backend.get("backend", "loky"),
                           address=backend.get("address"), force=force, label=variant.label,
                           tls=backend.get("tls"), insecure=backend.get("insecure", False))
-        records += [record for r in pending if (record := cluster_store.load_or_set_aside(outcome.paths[r]))]
+        records += [run.record for run in read_and_judge(cluster_store, [outcome.paths[r] for r in pending],
+                                                         cluster_rule) if run.record is not None]
     return records, found
 
 

@@ -4,7 +4,7 @@ Each run executes in a worker process (one run per process at a time, as many pr
 as cores by default) and returns its record; this process writes the record atomically
 as soon as it arrives. Killing the sweep at any moment therefore loses only the runs that
 were still running: the next call skips every run whose file exists and is whole (a damaged
-one is moved aside and its run made again, and so is a starved one: experiments/machine.py).
+one is moved aside and its run made again, and so is a starved one: experiments/valid_runs.py).
 
 Ctrl-C in a dask client: experiments/dask_stop.py stops the runs on the cluster's workers.
 Which clusters a command connects to, and with which credentials: experiments/dask_security.py.
@@ -26,9 +26,10 @@ from tqdm import tqdm
 from experiments.dask_security import cluster_security
 from experiments.dask_stop import stop_cluster_runs
 from experiments.leaderboard import Leaderboard
-from experiments.machine import cores_needed, timed_on_wall_clock, usable_cpus, wait_for_cores
+from experiments.machine import StarvedRule, cores_needed, timed_on_wall_clock, usable_cpus, wait_for_cores
 from experiments.runs import Job, execute_run
 from experiments.store import RunStore, set_aside_starved
+from experiments.valid_runs import judge_in_store, read_and_judge
 from nrpa.domains.registry import make_domain
 from nrpa import interrupt
 from nrpa.errors import InputError
@@ -46,11 +47,12 @@ class JobOutcome:
     starved: int = 0  # runs made by this call and set aside as starved (experiments/machine.py): not stored
 
 
-def run_job(job: Job, repeats: int, store: RunStore, *, n_jobs: int | None = None,
-            backend: str = "loky", address: str | None = None, force: bool = False,
+def run_job(job: Job, repeats: int, store: RunStore, *, rule: StarvedRule = StarvedRule(),
+            n_jobs: int | None = None, backend: str = "loky", address: str | None = None, force: bool = False,
             label: str = "runs", tls=None, insecure: bool = False) -> JobOutcome:
-    """Make sure repeats 0 .. repeats-1 of ``job`` are in ``store``; return their files.
-    ``tls``, ``insecure``: backend.tls and backend.insecure (experiments/dask_security.py)."""
+    """Make sure repeats 0 .. repeats-1 of ``job`` are in ``store``, counted by ``rule`` (the
+    config's starved section); return their files. ``tls``, ``insecure``: backend.tls and
+    backend.insecure (experiments/dask_security.py)."""
     if repeats < 1:
         raise InputError(f"repeats={repeats} is out of range: it must be >= 1")
     if backend not in BACKENDS:
@@ -60,35 +62,36 @@ def run_job(job: Job, repeats: int, store: RunStore, *, n_jobs: int | None = Non
                          "(docs/howto/cluster.md)")
     security = cluster_security(address, tls, insecure) if backend == "dask" else None
     paths = tuple(job.run_path(store, repeat) for repeat in range(repeats))
-    pending = [repeat for repeat, path in enumerate(paths) if force or store.load_or_set_aside(path) is None]
+    pending = list(range(repeats)) if force else [
+        repeat for repeat, run in enumerate(read_and_judge(store, paths, rule)) if run.record is None]
     store.remove_stale_temporaries()
     if pending and job.settings.parallel == "cluster":
         records = _run_on_cluster(job, pending, paths, store, address if backend == "dask" else None, label,
                                   security)
     elif pending:
-        records = run_runs([(job, repeat) for repeat in pending], store, n_jobs=n_jobs, backend=backend,
+        records = run_runs([(job, repeat) for repeat in pending], store, rule=rule, n_jobs=n_jobs, backend=backend,
                            address=address, label=label, done=repeats - len(pending), tls=tls, insecure=insecure)
     else:
         records = []
-    starved = sum(store.starved(record) is not None for record in records)
+    starved = sum(judge_in_store(store, record, rule) is not None for record in records)
     if force:  # remade under the search's one name: a run stored as SNRPA(1) is now found as NRPA
         paths = tuple(job.run_path(store, repeat) for repeat in range(repeats))
     return JobOutcome(paths=paths, ran=len(pending) - starved, found=repeats - len(pending), starved=starved)
 
 
-def run_runs(runs: list[tuple[Job, int]], store: RunStore, *, n_jobs: int | None = None, backend: str = "loky",
-             address: str | None = None, label: str = "runs", done: int = 0, tls=None,
-             insecure: bool = False) -> list[dict]:
+def run_runs(runs: list[tuple[Job, int]], store: RunStore, *, rule: StarvedRule = StarvedRule(),
+             n_jobs: int | None = None, backend: str = "loky", address: str | None = None, label: str = "runs",
+             done: int = 0, tls=None, insecure: bool = False) -> list[dict]:
     """Make each (job, repeat) of ``runs`` (of one job or of several) in a pool of worker
     processes, writing each record as soon as it arrives; return the records made, in the
     order they finished. ``done``: runs of the same batch already stored (the progress bar's start).
 
-    A starved run (experiments/machine.py) is not stored: its record goes into ``.starved/``
-    beside where its file would be, at once, and the next call makes it again; it is among the
-    records returned (it cost its CPU time). Wall-clock runs on this machine (loky) go in
+    A starved run (judged by ``rule``: experiments/valid_runs.py) is not stored: its record goes
+    into ``.starved/`` beside where its file would be, at once, and the next call makes it
+    again; it is among the records returned (it cost its CPU time). Wall-clock runs on this machine (loky) go in
     batches of as many as there are workers, and no more at once than the CPUs hold (two
     2-thread runs on 2 CPUs would starve each other), each batch after the machine leaves the
-    cores it needs (machine.wait_for_cores: at most ``store.rule.wait`` seconds, then BusyMachine).
+    cores it needs (machine.wait_for_cores: at most ``rule.wait`` seconds, then BusyMachine).
     ``tls``, ``insecure``: how a dask client connects (experiments/dask_security.py), checked first."""
     security = cluster_security(address, tls, insecure) if backend == "dask" else None
     compile_kernels([job for job, _ in runs], n_jobs if backend == "loky" else 1)
@@ -122,12 +125,12 @@ def run_runs(runs: list[tuple[Job, int]], store: RunStore, *, n_jobs: int | None
             # 84 threaded runs) would otherwise spend more time measuring than running; a run
             # started on a machine that got busy meanwhile is judged by its own record
             if watched and (time.monotonic() - checked >= RECHECK_LOAD or starved):
-                wait_for_cores(sum(needs[i] for i in batch), store.rule)
+                wait_for_cores(sum(needs[i] for i in batch), rule)
                 checked, starved = time.monotonic(), False
             for index, record in parallel(joblib.delayed(_numbered)(index, *runs[index]) for index in batch):
                 # the record's own id: force=true remakes a run stored under another spelling (SNRPA(1))
                 path = store.path_for(runs[index][0].domain_options.name, record["run_id"])
-                reason = store.starved(record)
+                reason = judge_in_store(store, record, rule)
                 if reason is None:
                     store.write(path, record)
                     leaderboard.offer(record)

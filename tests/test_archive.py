@@ -15,7 +15,9 @@ from analysis.report import collect, variant_key
 from experiments import archive, leaderboard
 from experiments.estimate import cost
 from experiments.experiment import load_experiment
+from experiments.machine import StarvedRule
 from experiments.store import RunStore
+from experiments.valid_runs import read_and_judge
 from experiments.workers import run_job
 from nrpa.domains.registry import make_domain
 from nrpa.errors import InputError
@@ -103,10 +105,10 @@ def test_a_run_file_wins_over_its_archived_record_and_a_damaged_one_gives_way_to
     store = RunStore(tmp_path / "made", archive=folder)
     record = json.loads(paths[0].read_text())
     paths[0].write_text(json.dumps({**record, "finished_at": "from the file"}))
-    assert store.load_or_set_aside(paths[0])["finished_at"] == "from the file"
+    assert next(read_and_judge(store, [paths[0]], StarvedRule())).record["finished_at"] == "from the file"
     assert store.load(paths[0])["finished_at"] == "from the file"
     paths[1].write_text(paths[1].read_text()[:100])
-    assert store.load_or_set_aside(paths[1]) == archived[paths[1].stem]
+    assert next(read_and_judge(store, [paths[1]], StarvedRule())).record == archived[paths[1].stem]
     said = capsys.readouterr().err
     assert f"damaged run file {paths[1]}" in said and "the archive's record of the run is used instead" in said
     assert run_job(job, 3, store, n_jobs=1).ran == 0
@@ -190,7 +192,7 @@ def test_a_bad_record_in_a_pack_is_skipped_said_once_and_its_run_made_again(tmp_
     outcome = run_job(job, 3, fresh, n_jobs=1)
     assert (outcome.ran, outcome.found) == (1, 2)
     other = RunStore(tmp_path / "other", archive=folder)  # asked again in the same process: None, unsaid
-    assert other.load_or_set_aside(other.path_for("samegame", bad)) is None
+    assert next(read_and_judge(other, [other.path_for("samegame", bad)], StarvedRule())).record is None
     said = capsys.readouterr().err
     assert said.count(f"damaged archived run {bad} in {pack}: its trace lists have different lengths") == 1
     [remade] = [path for path in outcome.paths if path.exists()]

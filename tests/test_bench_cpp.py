@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from experiments import bench_cpp
-from experiments.bench import ratio_summary
+from experiments.bench_against import ratio_summary
 from experiments.store import PROJECT_ROOT
 from nrpa.errors import InputError
 from tests.conftest import cli

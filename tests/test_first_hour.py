@@ -6,7 +6,7 @@ from pathlib import Path
 
 import yaml
 
-from experiments import store
+from experiments import valid_runs
 from experiments.config import INTERNAL_KEYS
 from experiments.experiment import load_experiment
 from experiments.sweep import load_sweep
@@ -45,8 +45,8 @@ def test_make_docs_says_where_the_site_is():
 
 
 def test_starved_archived_runs_are_said_in_one_line_at_the_end(monkeypatch, capsys):
-    monkeypatch.setattr(store, "_SAID_STARVED", {"aaaa": "2.0 of 4 cores", "bbbb": "1.5 of 4 cores"})
-    store._say_starved_archived()
+    monkeypatch.setattr(valid_runs, "_SAID_STARVED", {"aaaa": "2.0 of 4 cores", "bbbb": "1.5 of 4 cores"})
+    valid_runs._say_starved_archived()
     lines = capsys.readouterr().err.splitlines()
     assert lines == ["2 starved archived runs not used (e.g. aaaa: 2.0 of 4 cores); a command that makes their "
                      "columns' runs makes them again"]

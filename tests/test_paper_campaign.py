@@ -2,6 +2,7 @@
 syntax, one campaign at a time, and a campaign that resumes where it stopped."""
 
 import fcntl
+from pathlib import Path
 
 import pytest
 
@@ -63,6 +64,7 @@ def test_a_sweep_budgeted_in_playouts_is_priced_at_its_columns_stored_runs():
     from types import SimpleNamespace
 
     from experiments.estimate import cost
+    from experiments.machine import StarvedRule
 
     def variant(name, max_time, stored_seconds, repeats=4):
         settings = SimpleNamespace(max_time=max_time, max_playouts=None if max_time else 1000)
@@ -70,10 +72,15 @@ def test_a_sweep_budgeted_in_playouts_is_priced_at_its_columns_stored_runs():
                                stored=[{"result": {"cpu_seconds": s}} for s in stored_seconds])
 
     def experiment(*variants):
-        paths = {(v.name, r): (v.stored[r] if r < len(v.stored) else None) for v in variants for r in range(v.repeats)}
+        # a store that holds the stored runs as files, and no archive
+        paths = {Path(v.name, f"{r}.json"): (v.stored[r] if r < len(v.stored) else None)
+                 for v in variants for r in range(v.repeats)}
         return SimpleNamespace(variants=variants, backend={"n_jobs": 2},
-                               run_paths=lambda v: [(v.name, r) for r in range(v.repeats)],
-                               store=SimpleNamespace(load_or_set_aside=paths.get))
+                               run_paths=lambda v: [Path(v.name, f"{r}.json") for r in range(v.repeats)],
+                               starved_rule=StarvedRule(),
+                               store=SimpleNamespace(read_file=lambda path: (paths.get(path), None),
+                                                     archived=lambda path: None,
+                                                     starved_copy_exists=lambda path: False))
 
     # 2 runs missing at the median of 10, 20, 60 s; 4 missing of a time-budgeted column at 5 s each
     priced = cost(experiment(variant("A", None, [10.0, 20.0, 60.0], repeats=5), variant("B", 5.0, [])))

@@ -31,6 +31,7 @@ from experiments.config import check_override_keys
 from experiments.experiment import Experiment, Variant, load_experiment
 from experiments.leaderboard import Leaderboard
 from experiments.store import STARVED_FOLDER, RunStore
+from experiments.valid_runs import SET_ASIDE_EARLIER, counted_archived_runs, judge, read_and_judge
 from experiments.workers import run_job
 from nrpa.errors import InputError
 from nrpa.search import SearchSettings
@@ -130,6 +131,45 @@ def test_an_old_record_is_starved_by_its_rate_within_its_column():
     assert machine.rate_verdict(record_with({"cores_left": 2.0}, rate=10.0), 20000.0, rule) is None  # it has a section
 
 
+def test_judge_says_which_records_count_and_why():
+    """The one judgement of a record read (experiments/valid_runs.py), on hand-made records."""
+    rule = machine.StarvedRule()
+    # contended: other processes left a 2-thread run one core of two
+    contended = record_with(machine.machine_section(cpus=2, needed=2, wall=5.12, own=5.0, playouts=1276, others=5.1))
+    assert judge(contended, rule).startswith("other processes left it 1.00 of 2 CPUs")
+    # starved, told by its rate alone (a record made before the machine section): a fifth of its column's median
+    old = record_with(None, rate=4000.0)
+    assert judge(old, rule, column_median=20000.0).startswith("4,000 playouts per wall-second, under 0.25 x")
+    assert judge(old, rule) is None  # nothing to compare it with: it counts
+    assert judge(record_with(None, rate=6000.0), rule, column_median=20000.0) is None  # above a quarter
+    # counted: a healthy run; one whose work ran on another machine (a dask cluster's: nothing measured here);
+    # one pinned to fewer CPUs than its threads, which has the one core it can use
+    healthy = machine.machine_section(cpus=2, needed=2, wall=5.12, own=6.1, playouts=150000, others=0.1)
+    elsewhere = machine.machine_section(cpus=2, needed=2, wall=5.0, own=1.0, playouts=10, others=None)
+    pinned = machine.machine_section(cpus=1, needed=1, wall=5.0, own=5.0, playouts=50000, others=0.5)
+    assert [judge(record_with(section), rule) for section in (healthy, elsewhere, pinned)] == [None, None, None]
+    # counted whatever the machine did: a CPU-clock run, and one budgeted in playouts alone
+    for settings in ({"clock": "cpu", "max_time": 5.12}, {"clock": "wall", "max_time": None}):
+        assert judge({**contended, "settings": settings}, rule) is None
+        assert judge({**old, "settings": settings}, rule, column_median=20000.0) is None
+    # the rule's settings decide: a lax tolerance counts the contended run
+    assert judge(contended, machine.StarvedRule(tolerance=0.6)) is None
+
+
+def test_a_starved_run_file_gives_way_to_the_archives_record_of_the_run_when_that_one_counts(
+        fake_machine, tmp_path, capsys):
+    store = RunStore(tmp_path / "outputs", archive=tmp_path / "archive")
+    path = run_job(wall_job(), 1, store, n_jobs=1).paths[0]
+    assert archive.pack(store, tmp_path / "archive").runs == 1  # the run as it was made, on a quiet machine
+    record = json.loads(path.read_text())
+    record["machine"]["cores_left"] = 0.2  # its file says otherwise: others left it a fifth of a core
+    path.write_text(json.dumps(record))
+    (read,) = read_and_judge(store, [path], machine.StarvedRule())
+    assert read.record is not None and read.record["machine"]["cores_left"] > 0.2 and read.starved is None
+    assert not path.exists() and (path.parent / STARVED_FOLDER / path.name).exists()
+    assert "the archive's record of the run is used instead" in capsys.readouterr().err
+
+
 def test_a_wall_clock_run_records_what_the_machine_gave_it(fake_machine, tmp_path):
     fake_machine[:] = [100]  # 100 ticks on each CPU by others while it ran
     record = runs.execute_run(wall_job(), 0)
@@ -216,9 +256,12 @@ def test_a_starved_file_in_the_store_is_moved_aside_and_never_packed(fake_machin
     path.write_text(json.dumps(record))
     packed = archive.pack(store, tmp_path / "archive")
     assert (packed.path, packed.starved) == (None, 1)
-    assert store.load_or_set_aside(path) is None
-    assert not path.exists() and store.set_aside_as_starved(path)
+    (read,) = read_and_judge(store, [path], machine.StarvedRule())
+    assert read.record is None and read.starved.startswith("other processes left it 0.20 of")
+    assert not path.exists() and (path.parent / STARVED_FOLDER / path.name).exists()
     assert "starved run" in capsys.readouterr().err
+    (again,) = read_and_judge(store, [path], machine.StarvedRule())  # a later reading still counts it
+    assert again.record is None and again.starved == SET_ASIDE_EARLIER
 
 
 def test_the_leaderboard_keeps_no_starved_run(fake_machine, tmp_path):
@@ -234,7 +277,8 @@ def test_archived_starved_runs_are_counted_per_column(fake_machine, tmp_path):
     """An archive made before runs recorded their machine: 4 runs of a column, one of them at a
     tenth of the others' rate, and one run with a machine section that says it was starved."""
     # the store they were made in judged by a lax rule: it packs them all
-    made = RunStore(tmp_path / "made", archive=None, rule=machine.StarvedRule(tolerance=0.9, rate_fraction=0.0))
+    lax = machine.StarvedRule(tolerance=0.9, rate_fraction=0.0)
+    made = RunStore(tmp_path / "made", archive=None)
     experiment = two_column_experiment(made, repeats=4)
     a, b = (variant.job for variant in experiment.variants)
     paths = run_job(a, 4, made, n_jobs=1).paths + run_job(b, 4, made, n_jobs=1).paths
@@ -246,12 +290,12 @@ def test_archived_starved_runs_are_counted_per_column(fake_machine, tmp_path):
             record["machine"] = machine.machine_section(len(CPUS), 1, 1.0, 0.1, 300, others=len(CPUS) - 0.5)
         path.write_text(json.dumps(record))
     folder = tmp_path / "archive"
-    assert archive.pack(made, folder).runs == 8  # this store's rule sets nothing aside: all packed
+    assert archive.pack(made, folder, rule=lax).runs == 8  # the lax rule sets nothing aside: all packed
     fresh = replace(experiment, store=RunStore(tmp_path / "fresh", archive=folder))
     read = collect(fresh)
     assert read.starved == {"A": 1, "B": 1}
     assert [r["repeat"] for r in read.records["A"]] == [0, 1, 3] and [r["repeat"] for r in read.records["B"]] == [0, 2, 3]
-    assert sum(1 for _ in fresh.store.archived_runs()) == 6
+    assert sum(1 for _ in counted_archived_runs(fresh.store, fresh.starved_rule)) == 6
     # a sweep makes them again, and only them
     assert run_job(a, 4, fresh.store, n_jobs=1).ran == 1
 
@@ -322,9 +366,9 @@ def test_cpu_clock_sweeps_never_look_at_the_machine(tmp_path, monkeypatch):
 
 def test_a_wall_clock_sweep_stops_on_a_busy_machine_before_any_run(tmp_path, monkeypatch):
     monkeypatch.setattr(machine, "others_cores", lambda: (float(len(CPUS)), len(CPUS)))
-    store = RunStore(tmp_path, archive=None, rule=machine.StarvedRule(wait=0))
+    store = RunStore(tmp_path, archive=None)
     with pytest.raises(machine.BusyMachine, match="stopped rather than make runs"):
-        run_job(wall_job(), 1, store, n_jobs=1)
+        run_job(wall_job(), 1, store, rule=machine.StarvedRule(wait=0), n_jobs=1)
     assert not list(tmp_path.rglob("*.json"))
 
 
@@ -338,10 +382,10 @@ def test_starved_settings_out_of_range_are_refused_before_any_work(override, mes
     assert not list(tmp_path.rglob("*.json"))
 
 
-def test_the_starved_settings_reach_the_store_of_an_experiment(tmp_path):
+def test_the_starved_settings_reach_an_experiment(tmp_path):
     experiment = load_experiment(["experiment=stabilized_table4", "scale=smoke", "starved.tolerance=0.1",
                                   "starved.wait=5", f"outputs_dir={tmp_path}"])
-    assert experiment.store.rule == machine.StarvedRule(tolerance=0.1, rate_fraction=0.25, wait=5.0)
+    assert experiment.starved_rule == machine.StarvedRule(tolerance=0.1, rate_fraction=0.25, wait=5.0)
 
 
 def test_an_unknown_starved_key_is_named():
@@ -358,15 +402,15 @@ def test_a_two_thread_run_beside_cpu_hogs_is_set_aside(tmp_path):
     try:
         job = runs.Job(small_job().domain_options, SearchSettings(
             level=3, N=100, max_time=2.0, clock="wall", parallel="shared", parallel_level=1, threads=2))
-        store = RunStore(tmp_path, archive=None, rule=machine.StarvedRule(wait=0))
+        store, rule = RunStore(tmp_path, archive=None), machine.StarvedRule(wait=0)
         # the sweep looks first and refuses: the hogs leave it no core
         with pytest.raises(machine.BusyMachine):
-            run_job(job, 1, store, n_jobs=1)
+            run_job(job, 1, store, rule=rule, n_jobs=1)
         record = runs.execute_run(job, 0)  # made anyway, as a sweep that started before the hogs would
-        assert store.starved(record) is not None, record["machine"]
+        assert judge(record, rule) is not None, record["machine"]
     finally:
         for hog in hogs:
             hog.kill()
             hog.wait()
     record = runs.execute_run(job, 0)  # the machine quiet again
-    assert store.starved(record) is None, record["machine"]
+    assert judge(record, rule) is None, record["machine"]
