@@ -42,8 +42,10 @@ from datetime import datetime, timezone
 import joblib
 
 from analysis import decide, sequential
-from analysis.claims import (NOT_RUN, Claim, check_columns, claims_report, experiment_of, load_claims,
-                             load_experiments, resolve, with_neural_sources)
+from analysis.claims.files import Claim, check_columns, experiment_of, load_claims, load_experiments, resolve
+from analysis.claims.judging import NOT_RUN
+from analysis.claims.report import claims_report
+from analysis.claims.sources import with_neural_sources
 from analysis.report import write_report
 from experiments.config import exit_interrupted, exit_on_input_error
 from experiments.estimate import confirm, cost, describe, wall_seconds
@@ -304,7 +306,7 @@ def run_fixed(overrides: list[str], files: list[str] | None = None, yes: bool = 
     """`make claims SCALE=S` (no BUDGET): the runs the claims' experiments have at the scale (each
     column's repeats there), made in this one process where the store lacks them (a
     process per experiment, and Hydra's per-job start, cost minutes at smoke scale), then each
-    experiment's tables and figures and the fixed-n claims report (analysis/claims.py)."""
+    experiment's tables and figures and the fixed-n claims report (analysis/claims/report.py)."""
     claims = load_claims(files=files)
     experiments = load_experiments(claims, overrides)
     costs = {name: cost(experiment) for name, experiment in experiments.items()}  # once: a store look-up per run
@@ -326,7 +328,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("overrides", nargs="*", help="scale=S (paper, quick, smoke) and overrides all experiments "
                                                      "take (backend=dask backend.address=..., outputs_dir=...)")
     parser.add_argument("--budget", help="CPU time of new runs, e.g. 6h, 90m; without it, every run of the "
-                                         "experiments at the scale, then the fixed-n report (analysis/claims.py)")
+                                         "experiments at the scale, then the fixed-n report (analysis/claims/report.py)")
     parser.add_argument("--files", nargs="+", metavar="NAME", help="only the claims of analysis/claims/NAME.yaml")
     parser.add_argument("--cap", type=int, default=CAP, help=f"most runs per column (default {CAP})")
     parser.add_argument("--own-paper-budgets", action="store_true",

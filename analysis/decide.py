@@ -14,7 +14,7 @@ paired run index i, a value whose mean the claim says is > 0, in the claim's uni
            earlier half's: late - early / 2 > 0 and 2 early - late > 0, both linear in a run's
            best scores (the fixed-n report tests the ratio itself, analysis/verdicts.gain)
 
-A claim on the neural pipeline's stored results (analysis/claims.py, NeuralSource) gives its
+A claim on the neural pipeline's stored results (analysis/claims/sources.py, NeuralSource) gives its
 contrasts from them (the networks' games, paired per held-out game for Table 1); the campaign
 makes no runs for it (it reads no column the campaign can grow), and says which `make`
 target would give it more games.
@@ -36,13 +36,14 @@ import numpy as np
 import pandas as pd
 
 from analysis import sequential, verdicts
-from analysis.claims import (
-    JUDGED, KIND_SECTIONS, MAKE_TARGETS, NEEDS_COMPUTE, NEEDS_HARDWARE, NEURAL, NOT_RUN, ON_READING,
-    READING_REJECTED, ROUNDED_BUDGET_SLACK, UNTESTABLE, Claim, NeuralSource, NotJudged, Refused, Source, Untestable, apply_settings,
-    check_basis, checkpoint_times, claim_columns, claim_variants,
-    evidence_columns, experiment_of, final_reading, pair_name, published_difference, search_key, time_reading,
-    parts_once, with_evidence_columns,
-)
+from analysis.claims.basis import (ROUNDED_BUDGET_SLACK, check_basis, checkpoint_times, final_reading, pair_name,
+                                   published_difference, time_reading)
+from analysis.claims.files import MAKE_TARGETS, NEURAL, Claim, claim_variants, experiment_of
+from analysis.claims.judging import (JUDGED, NOT_RUN, ON_READING, READING_REJECTED, UNTESTABLE, apply_settings,
+                                     claim_columns, evidence_columns, with_evidence_columns)
+from analysis.claims.paper_settings import NEEDS_COMPUTE, NEEDS_HARDWARE, parts_once, search_key
+from analysis.claims.report import KIND_SECTIONS
+from analysis.claims.sources import NeuralSource, NotJudged, Refused, Source, Untestable
 from analysis.report import FIRST_PLAYOUTS, Runs, machine_counts, variant_key
 from analysis.stats import best_at, doubling_checkpoints
 from experiments.experiment import Experiment
@@ -357,7 +358,8 @@ def write_report(table: pd.DataFrame, plan, *, scale: str, files, budget_hours: 
     """outputs/claims/claims_<scale>_decided.{md,csv,png,pdf}: one row per claim; the Markdown
     has a short line per claim, its details below (docs/reference/claims-columns.md: the CSV's
     columns)."""
-    from analysis.claims import claims_sections, item_of, load_not_tested, not_tested_lines, plot_effects
+    from analysis.claims.files import load_not_tested
+    from analysis.claims.report import claims_sections, item_of, not_tested_lines, plot_effects
     from analysis.plots import new_figure, save_figure
 
     table = table.assign(cap=cap, cpu_hours=table["cpu_seconds"] / 3600)
@@ -408,7 +410,7 @@ def write_report(table: pd.DataFrame, plan, *, scale: str, files, budget_hours: 
         "- The basis of every row: the comparison its paper makes (equal time: the time tables, \"given the same "
         "computation time\"; equal playouts; complete searches; final scores; wall time on given cores) and the "
         "reading of the runs behind it. A claim is judged only on a reading of its own basis; runs of another are "
-        "refused (analysis/claims.py, check_basis). Equal time on a published time table is read at matched time: "
+        "refused (analysis/claims/basis.py, check_basis). Equal time on a published time table is read at matched time: "
         "each column at t x R x rho(column) playouts, R the published runs' rate (fitted on the baseline column) and "
         "rho the column's playouts per CPU-second over the baseline's on this engine, measured by "
         "experiments/rates.py (report.published_rate in each experiment's config): the work the paper's machine did "

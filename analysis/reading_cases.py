@@ -1,7 +1,7 @@
 """The settings the papers leave unsaid and their candidate readings (analysis/readings.yaml), and
 the committed fit of those readings to the papers' published baselines (docs/results/readings.csv,
 made by analysis/readings.py: `make readings`), as the claims read it: each claim on a reading
-names its reading's fit, and a reading the fit rejects carries no verdict (analysis/claims.py).
+names its reading's fit, and a reading the fit rejects carries no verdict (analysis/claims/judging.py).
 Imports nothing of analysis/, so that the claims can read it and readings.py can judge with them."""
 
 from __future__ import annotations

@@ -52,8 +52,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from analysis.claims import (JUDGED, NEEDS_HARDWARE, NOT_RUN, ON_READING, READING_REJECTED, UNTESTABLE, matched_reach,
-                             parts_once)
+from analysis.claims.basis import matched_reach
+from analysis.claims.judging import JUDGED, NOT_RUN, ON_READING, READING_REJECTED, UNTESTABLE
+from analysis.claims.paper_settings import NEEDS_HARDWARE, parts_once
 from analysis.decide import PrefixSource, stem_of
 from analysis.stats import t_interval
 from experiments.config import print_outputs
@@ -241,7 +242,7 @@ def morpion_cells(scale: str, overrides=()) -> pd.DataFrame:
     is judged on: Uniform under the 5D its text states, the NRPA rows under the one-sided reading
     the published Uniform row chooses (analysis/readings.yaml, case morpion_game), which is why
     the Uniform row counts apart (``fitted``: it chose the reading)."""
-    from analysis.claims import Source
+    from analysis.claims.sources import Source
     from analysis.report import collect
     from experiments.experiment import load_experiment
 

@@ -41,7 +41,9 @@ from urllib.parse import quote
 import pandas as pd
 from plotly.offline import get_plotlyjs
 
-from analysis.claims import VERDICTS, Source, load_claims
+from analysis.claims.files import load_claims
+from analysis.claims.judging import VERDICTS
+from analysis.claims.sources import Source
 from analysis.decide import columns, run_cost
 from analysis.export import run_rows, run_table
 from analysis.report import collect
@@ -251,7 +253,7 @@ def claims_page(root: Path, scale: str, built: dict[str, Built], facts: Provenan
     if not files:
         scale = html.escape(scale)
         body = (f'<p class="missing">No claims report at {scale} scale: <code>make claims SCALE={scale}</code> (or '
-                f"<code>python -m analysis.claims scale={scale}</code> on the stored runs) writes it.</p>")
+                f"<code>python -m analysis.claims.report scale={scale}</code> on the stored runs) writes it.</p>")
         return page("Claims", body, facts, nav)
     claims = {claim.id: claim for claim in load_claims()}
     tables = [(path, pd.read_csv(path)) for path in files]

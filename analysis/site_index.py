@@ -24,7 +24,7 @@ from typing import Callable
 
 import pandas as pd
 
-from analysis.claims import NOT_RUN, ON_READING, VERDICTS
+from analysis.claims.judging import NOT_RUN, ON_READING, VERDICTS
 from analysis.report import Figure, Table
 from analysis.site_sections import href, inline, section_id
 

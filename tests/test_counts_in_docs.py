@@ -7,7 +7,8 @@ import re
 import pandas as pd
 import pytest
 
-from analysis.claims import JUDGED, load_not_tested
+from analysis.claims.files import load_not_tested
+from analysis.claims.judging import JUDGED
 from analysis.decide import headline_rows
 from tests.conftest import PROJECT_ROOT
 

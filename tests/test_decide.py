@@ -10,7 +10,8 @@ import pandas as pd
 import pytest
 
 from analysis import decide, sequential
-from analysis.claims import Claim, Refused, load_claims
+from analysis.claims.files import Claim, load_claims
+from analysis.claims.sources import Refused
 from analysis.stats import best_at
 from analysis.campaign import budget_of, campaign_experiments, run_campaign
 from tests.conftest import PROJECT_ROOT, cli

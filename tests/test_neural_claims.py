@@ -1,4 +1,4 @@
-"""Claims on the neural pipeline's stored results (analysis/claims.py, NeuralSource): the paired
+"""Claims on the neural pipeline's stored results (analysis/claims/sources.py, NeuralSource): the paired
 test by hand, results files made by hand read into both reports' evidence, the paper's settings
 as gaps, what a row says where the results are not made, Table 4's one run per row, the claims
 file, and (slow) the claims on the smoke pipeline's own results."""
@@ -12,9 +12,10 @@ import pandas as pd
 import pytest
 
 from analysis import decide, verdicts
-from analysis.claims import (
-    NOT_RUN, UNTESTABLE, Claim, NeuralSource, Source, claims_table, load_claims, load_experiments, settings_gaps,
-)
+from analysis.claims.files import Claim, load_claims, load_experiments
+from analysis.claims.judging import NOT_RUN, UNTESTABLE, claims_table
+from analysis.claims.paper_settings import settings_gaps
+from analysis.claims.sources import NeuralSource, Source
 from analysis.report import Runs
 from experiments.experiment import load_experiment
 from nrpa.errors import InputError
@@ -206,7 +207,7 @@ def test_every_claim_of_the_neural_file_is_scaled_down_at_quick_scale(tmp_path):
 
 @pytest.mark.slow  # NRPA games, three networks trained, games sampled, a nested game: a few minutes on 2 cores
 def test_the_neural_claims_on_the_smoke_pipelines_own_results(tmp_path):
-    from analysis.claims import claims_report
+    from analysis.claims.report import claims_report
     from tests.conftest import cli, run_experiment
 
     run_experiment("morpion_table2", tmp_path)

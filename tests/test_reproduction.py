@@ -7,7 +7,7 @@ import math
 import pandas as pd
 import pytest
 
-from analysis.claims import READING_REJECTED
+from analysis.claims.judging import READING_REJECTED
 from analysis.reproduction import ITEMS, README, STATUSES, claims_of, cost_of, readme_block, reproduction_table, status_of
 from tests.conftest import PROJECT_ROOT
 

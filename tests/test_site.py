@@ -21,7 +21,8 @@ from matplotlib.colors import to_hex
 
 from analysis import palette, plots, site_sections
 from analysis import site as site_module
-from analysis.claims import Claim, claims_report, load_claims
+from analysis.claims.files import Claim, load_claims
+from analysis.claims.report import claims_report
 from analysis.palette import KEY_GREY, PALETTE
 from analysis.site import PAGES, VERDICTS, docs_link, known_page, page_of
 from analysis.site_index import answers_html, claim_anchor, latest_claims

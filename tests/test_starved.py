@@ -22,7 +22,10 @@ import joblib
 import pytest
 
 from analysis import decide
-from analysis.claims import Claim, Source, claims_table, markdown
+from analysis.claims.files import Claim
+from analysis.claims.judging import claims_table
+from analysis.claims.report import markdown
+from analysis.claims.sources import Source
 from analysis.report import Runs, collect, final_report
 from analysis.site_sections import section_html
 from analysis.stats import t_interval
