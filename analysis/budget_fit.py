@@ -21,9 +21,9 @@ import sys
 
 import numpy as np
 
-from analysis.report import collect
+from analysis.results.report import collect
 from analysis.stats import best_at
-from analysis.targets import bootstrap_budget_for_mean, budget_for_mean
+from analysis.results.targets import bootstrap_budget_for_mean, budget_for_mean
 from experiments.config import exit_on_input_error
 from experiments.experiment import load_experiment
 from experiments.root_parallel import axis_trace

@@ -1,7 +1,7 @@
 """The Morpion paper's neural experiments (Doux, Negrevergne, Cazenave): the pipeline that makes what their
 tables read (games, training, play, Expert Iteration). Its steps are run from the command line
-by analysis/neural.py (``python -m analysis.neural table1 scale=quick``), which then draws
-the tables and figures (analysis/neural_report.py): this module imports nothing of analysis/.
+by analysis/results/neural.py (``python -m analysis.results.neural table1 scale=quick``), which then draws
+the tables and figures (analysis/results/neural_report.py): this module imports nothing of analysis/.
 
 Settings per scale: conf/neural_morpion.yaml. Every step keeps what it made under
 ``outputs/neural/`` and finds it there next time: the NRPA runs are ordinary runs of the

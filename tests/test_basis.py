@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from analysis import sequential
+from analysis.claims import sequential
 from analysis.claims.basis import check_basis
 from analysis.claims.files import Claim, load_claims
 from analysis.claims.paper_settings import NEEDS_COMPUTE, NEEDS_HARDWARE, UNSTATED, Gap, paper_cost, why_not_judged
@@ -135,7 +135,7 @@ def test_a_column_without_runs_is_priced_at_its_baselines_measured_cost_over_rho
     runs were ranked last and a campaign spent everything on one table."""
     from types import SimpleNamespace
 
-    from analysis.campaign import first_cost
+    from analysis.claims.campaign import first_cost
 
     rate = PublishedRate(1000.0, 900.0, 1100.0, ("base",), "test", (("fast", RelativeRate(2.0, 1.9, 2.1, "base")),
                                                                      ("slow", RelativeRate(0.5, 0.4, 0.6, "base"))))
@@ -194,7 +194,7 @@ def test_a_campaign_works_toward_the_verdict_under_the_reading_of_an_unstated_se
     import pandas as pd
 
     from analysis.claims.judging import NOT_RUN
-    from analysis.decide import campaign_verdicts
+    from analysis.claims.decide import campaign_verdicts
 
     table = pd.DataFrame({"verdict": ["inconclusive", NOT_RUN, NOT_RUN, "supported"],
                           "gaps": ["the paper does not state the level", "2 threads for the paper's 32", "", ""]})

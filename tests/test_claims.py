@@ -9,9 +9,9 @@ import pytest
 
 from dataclasses import replace
 
-from analysis import verdicts
+from analysis.claims import verdicts
 from analysis.claims.files import Claim, load_claims, load_experiments, load_not_tested
-from analysis.speedup import engine_speed, published_improvements
+from analysis.results.speedup import engine_speed, published_improvements
 from nrpa.errors import InputError
 from tests.conftest import cli, run_experiment
 
@@ -214,7 +214,7 @@ def test_the_claims_report_on_smoke_runs(tmp_outputs):
     assert late[0] == "0.08 s: the runs end there; the claim is at 163.84 s"
     # at matched time: each column on the playouts axis at t x R x rho(column); the runs end at the
     # published seconds whose work the fewest playouts of a column reach, against the claim's 163.84 s
-    from analysis.report import collect
+    from analysis.results.report import collect
     experiment = load_experiments(claims, ["scale=smoke", f"outputs_dir={tmp_outputs}"])["selective_table3"]
     runs = collect(experiment).records
     rate = experiment.published_rate
@@ -272,7 +272,7 @@ def test_the_report_names_a_contradicted_claim_in_plain_words():
 
 def source_of(name, *overrides):
     from analysis.claims.sources import Source
-    from analysis.report import Runs
+    from analysis.results.report import Runs
     from experiments.experiment import load_experiment
     return Source(load_experiment([f"experiment={name}", *overrides]), Runs({}, {}))
 
@@ -376,9 +376,9 @@ def test_a_claim_no_run_can_test_is_not_judged():
 
 
 def test_a_claim_on_a_reading_its_papers_baseline_rejects_is_not_judged_and_gets_no_runs(tmp_path):
-    from analysis import reading_cases
+    from analysis.claims import reading_cases
     from analysis.claims.judging import ON_READING, READING_REJECTED, apply_settings
-    from analysis.decide import campaign_verdicts
+    from analysis.claims.decide import campaign_verdicts
     table = apply_settings(pd.DataFrame([{"kind": "paper", "gaps": "the paper does not state the level",
                                           "why": READING_REJECTED, "judged_on": ON_READING, "p_support": 0.001,
                                           "p_contradict": 1.0, "_evidence": object()}]))
@@ -408,7 +408,7 @@ def test_a_claim_on_a_reading_its_papers_baseline_rejects_is_not_judged_and_gets
 
 def test_a_campaign_makes_no_runs_for_a_claim_away_from_its_papers_settings():
     from analysis.claims.judging import NOT_RUN
-    from analysis.campaign import ClaimState, plan_round
+    from analysis.claims.campaign import ClaimState, plan_round
     states = [ClaimState("away", ("a",), NOT_RUN, math.nan, 15),
               ClaimState("here", ("b",), "not judged", math.nan, 15)]
     plan = plan_round(states, {"a": 0, "b": 0}, {"a": 1.0, "b": 1.0}, left=1e6, round_budget=1e6, cap=200)
@@ -461,7 +461,7 @@ def test_a_speedup_claim_needs_a_published_number(tmp_path):
 
 
 def test_the_speedup_samples_read_the_same_k_as_the_speedup_table():
-    from analysis.speedup import column_speedup, speedup_samples
+    from analysis.results.speedup import column_speedup, speedup_samples
 
     def run(times, scores):
         return {"axes": {"wall_seconds": {"positions": times, "score": scores}}, "result": {"best_score": scores[-1]}}

@@ -9,7 +9,7 @@ import pytest
 
 from analysis.claims.files import load_not_tested
 from analysis.claims.judging import JUDGED
-from analysis.decide import headline_rows
+from analysis.claims.decide import headline_rows
 from tests.conftest import PROJECT_ROOT
 
 REPORT = PROJECT_ROOT / "docs" / "results" / "claims_paper_decided.csv"

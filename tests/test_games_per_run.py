@@ -8,7 +8,7 @@ import pytest
 
 from analysis.claims.paper_settings import complete_search_seconds
 from analysis.claims.sources import Source
-from analysis.report import Runs, final_scores
+from analysis.results.report import Runs, final_scores
 from experiments.run_file import run_id
 from experiments.runs import Job, execute_run, game_scores, game_seed, verify_record
 from nrpa.domains.registry import MorpionDomain, MorpionOptions

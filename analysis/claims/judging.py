@@ -1,10 +1,10 @@
 """Claims judged on a fixed number of runs, and the verdicts both claims reports give.
 
-evaluate reads a claim's evidence off its runs on one basis (the tests are analysis/verdicts.py's);
+evaluate reads a claim's evidence off its runs on one basis (the tests are analysis/claims/verdicts.py's);
 claims_table makes a row per claim and basis; apply_settings corrects the p-values (Holm, within
 each family of claims) and reads each row's verdict, or why it has none (NOT_RUN, UNTESTABLE,
 READING_REJECTED); claim_columns are the columns every claims report has for a claim (the budgeted
-report, analysis/decide.py, uses them with its own evidence).
+report, analysis/claims/decide.py, uses them with its own evidence).
 """
 
 from __future__ import annotations
@@ -15,9 +15,8 @@ import math
 import numpy as np
 import pandas as pd
 
-from analysis import reading_cases, verdicts
-from analysis.claims.basis import (BASES, check_basis, checkpoint_times, final_reading, pair_name,
-                                   time_reading)
+from analysis.claims import reading_cases, verdicts
+from analysis.claims.basis import BASES, check_basis, checkpoint_times, final_reading, pair_name, time_reading
 from analysis.claims.files import NEURAL, Claim
 from analysis.claims.paper_settings import (NEEDS_COMPUTE, NEEDS_HARDWARE, UNSTATED, paper_cost, settings_gaps,
                                             why_not_judged)
@@ -32,7 +31,7 @@ NOT_RUN = "not run"
 # A claim no run can test: its paper's evidence is one run per row (Morpion's Expert Iteration), so a
 # difference cannot be told from one run's luck, here or there; its row compares, it does not judge.
 UNTESTABLE = "no run can test it"
-# A claim on a reading that the paper's own published baseline rejects (analysis/readings.py, the
+# A claim on a reading that the paper's own published baseline rejects (analysis/claims/readings.py, the
 # committed fit in docs/results/readings.csv): no verdict rests on it; its row says what its runs say.
 READING_REJECTED = "its reading does not fit the paper's published baseline"
 # Why a row has no verdict: not run at the paper's settings (the first of its gaps' kinds in this
@@ -61,7 +60,7 @@ def evaluate(claim: Claim, source: Source, basis: str) -> tuple[verdicts.Evidenc
         return _total(claim, source, scale), "final scores"
     if claim.test == "speedup":  # Gelly et al.'s k: the parallel column at t scores as the sequential one at k t
         check_basis(claim, "wall time")
-        from analysis.speedup import speedup_samples
+        from analysis.results.speedup import speedup_samples
         at = source.last("wall_seconds", {claim.variant, "sequential"})
         if min(len(source.runs.records.get(label, [])) for label in (claim.variant, "sequential")) < 2:
             raise NotJudged(f"{claim.variant} or sequential has fewer than 2 runs")
@@ -230,7 +229,7 @@ def claims_table(claims: list[Claim], sources: dict[str, Source]) -> pd.DataFram
                          "runs_starved": sum(source.runs.starved.get(label, 0) for label in source.runs.records),
                          **evidence_columns(evidence), "detail": evidence.detail, "_evidence": evidence})
     table = apply_settings(with_evidence_columns(pd.DataFrame(rows)), by=("basis", "kind"))
-    # no verdict from fewer runs than the budgeted report accepts (analysis/sequential.py): the sd of
+    # no verdict from fewer runs than the budgeted report accepts (analysis/claims/sequential.py): the sd of
     # a handful of runs says too little, and a smoke report's two runs a column would otherwise decide
     few = np.array([e is not None and e.runs < minimum_runs(test) for e, test in zip(table["_evidence"], table["test"])],
                    dtype=bool)
@@ -246,8 +245,8 @@ def claims_table(claims: list[Claim], sources: dict[str, Source]) -> pd.DataFram
 
 def minimum_runs(test: str) -> int:
     """The fewest runs per column (or games) on which a report gives a verdict, as the budgeted
-    report (analysis/sequential.py): one sample (a published value, a gain) needs more than pairs."""
-    from analysis import sequential
+    report (analysis/claims/sequential.py): one sample (a published value, a gain) needs more than pairs."""
+    from analysis.claims import sequential
 
     return sequential.MIN_RUNS_ONE_SAMPLE if test in ("value", "gain") else sequential.MIN_RUNS
 

@@ -20,7 +20,7 @@ import pandas as pd
 
 from analysis.claims.files import MAKE_TARGETS, NEURAL, Claim, claim_variants, resolve
 from analysis.claims.sources import NeuralSource, Source
-from analysis.report import variant_key
+from analysis.results.report import variant_key
 from experiments.experiment import Experiment, load_experiment
 from experiments.runs import game_count
 

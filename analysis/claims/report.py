@@ -4,7 +4,7 @@
     python -m analysis.claims scale=quick --experiments   # check the claims, list their experiments
 
 The claims are in analysis/claims/<paper>.yaml, each a statement over one experiment's runs
-with its test (analysis/verdicts.py says which test fits which claim and why). Each claim
+with its test (analysis/claims/verdicts.py says which test fits which claim and why). Each claim
 is evaluated twice:
   at the published time   our runs at the time the paper states (or at their last checkpoint
                           when the paper's time is beyond the runs' budget: the report says so)
@@ -41,12 +41,13 @@ import numpy as np
 import pandas as pd
 
 from analysis.claims.basis import BASES
-from analysis.claims.files import Claim, NotTested, experiment_of, load_claims, load_experiments, load_not_tested, resolve
-from analysis.claims.judging import (JUDGED, NOT_RUN, ON_READING, READING_REJECTED, UNTESTABLE, claims_table)
+from analysis.claims.files import (Claim, NotTested, experiment_of, load_claims, load_experiments, load_not_tested,
+                                   resolve)
+from analysis.claims.judging import JUDGED, NOT_RUN, ON_READING, READING_REJECTED, UNTESTABLE, claims_table
 from analysis.claims.paper_settings import NEEDS_COMPUTE, NEEDS_HARDWARE
 from analysis.claims.sources import Source, with_neural_sources
-from analysis.plots import new_figure, save_figure
-from analysis.report import collect
+from analysis.results.plots import new_figure, save_figure
+from analysis.results.report import collect
 from experiments.config import print_outputs
 from experiments.experiment import Experiment
 from nrpa.errors import InputError
@@ -218,7 +219,7 @@ def markdown(table: pd.DataFrame, scale: str, sources: dict[str, Source], files:
              "and a paper's claim gets one where the runs match the settings its file states, or a named reading "
              "of those the paper leaves unsaid (the row says which); elsewhere it is not run. The effect is the difference in the claimed direction (> 0: as claimed) in the paper's unit, "
              "with its 95% CI: for a value claim our mean minus the published one, for a gain claim the mean gain per "
-             "doubling. Tests: analysis/verdicts.py; claims: analysis/claims/*.yaml.", ""]
+             "doubling. Tests: analysis/claims/verdicts.py; claims: analysis/claims/*.yaml.", ""]
     for kind, (title, _) in KIND_SECTIONS.items():
         for basis in BASES:
             rows = table[(table["kind"] == kind) & (table["basis"] == basis)]

@@ -11,9 +11,9 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from analysis import verdicts
+from analysis.claims import verdicts
 from analysis.claims.files import MAKE_TARGETS, NEURAL, NEURAL_BASELINE, Claim, neural_columns
-from analysis.report import FIRST_PLAYOUTS, FIRST_TIME, Runs
+from analysis.results.report import FIRST_PLAYOUTS, FIRST_TIME, Runs
 from analysis.stats import best_at, doubling_checkpoints
 from experiments.experiment import Experiment
 from experiments.published import load_reference
@@ -96,8 +96,8 @@ class Source:
 class NeuralSource:
     """A step of the neural pipeline at one scale, read from what it stored, with the runs of
     NEURAL_BASELINE beside it (``baseline``: a Source, or decide's PrefixSource). Both claims
-    reports judge a claim on it: ``evidence`` (fixed n, analysis/verdicts.py) and the campaign's
-    contrasts (analysis/decide.py) from ``pairs``, on the values of ``columns``.
+    reports judge a claim on it: ``evidence`` (fixed n, analysis/claims/verdicts.py) and the campaign's
+    contrasts (analysis/claims/decide.py) from ``pairs``, on the values of ``columns``.
 
     The evidence of each step, and its test:
       table1  the networks' correctness on the same held-out positions: paired, game by game (a
@@ -174,7 +174,7 @@ class NeuralSource:
     def pairs(self, claim: Claim) -> tuple[list, str]:
         """The claim's (name, a, b) comparisons on this step's values, and where they are read;
         the fixed-n report tests them (``evidence``), the campaign makes them contrasts
-        (analysis/decide.py)."""
+        (analysis/claims/decide.py)."""
         if self.step == "table4":  # one run per row: nothing to test, what the runs say is shown
             ours = ("; ours: " + ", ".join(f"{label} {values[0]:g}" for label, values in
                                            sorted(self.columns(claim).items()))
@@ -190,7 +190,7 @@ class NeuralSource:
         return [(f"{a} vs {b}", values[a], values[b]) for a, b in claim.pairs], self.where()
 
     def evidence(self, claim: Claim) -> tuple[verdicts.Evidence, str]:
-        """The fixed-n report's evidence (analysis/verdicts.py) and where it was judged."""
+        """The fixed-n report's evidence (analysis/claims/verdicts.py) and where it was judged."""
         pairs, where = self.pairs(claim)
         return verdicts.compare(pairs, unit_scale=self.unit, paired=self.step == "table1"), where
 

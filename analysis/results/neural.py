@@ -1,15 +1,15 @@
 """The Morpion paper's neural tables (Doux, Negrevergne, Cazenave), step by step from the command line:
 
-    python -m analysis.neural games scale=quick     # the imitation data set (NRPA games)
-    python -m analysis.neural table1 scale=quick    # Figure 2; train the 3 networks: Table 1, Figures 3, 4
-    python -m analysis.neural table2 scale=quick    # games sampled from them: Table 2's rows, Figure 5
-    python -m analysis.neural table3 scale=quick    # Nested(1) + ResNet R2 beside ResNet R2 alone: Table 3
-    python -m analysis.neural table4 scale=quick    # Expert Iteration, a run per published row: Table 4, Figure 6
+    python -m analysis.results.neural games scale=quick     # the imitation data set (NRPA games)
+    python -m analysis.results.neural table1 scale=quick    # Figure 2; train the 3 networks: Table 1, Figures 3, 4
+    python -m analysis.results.neural table2 scale=quick    # games sampled from them: Table 2's rows, Figure 5
+    python -m analysis.results.neural table3 scale=quick    # Nested(1) + ResNet R2 beside ResNet R2 alone: Table 3
+    python -m analysis.results.neural table4 scale=quick    # Expert Iteration, a run per published row: Table 4, Figure 6
 
 Each step runs the pipeline (experiments/neural.py: the NRPA games, the trained networks, the
 sampled and nested games, the Expert Iteration runs, all kept under ``outputs/neural/`` and
 found there next time), then draws its tables and figures from what it made
-(analysis/neural_report.py). Settings per scale: conf/neural_morpion.yaml.
+(analysis/results/neural_report.py). Settings per scale: conf/neural_morpion.yaml.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from analysis import neural_report
+from analysis.results import neural_report
 from experiments import neural
 from experiments.config import print_outputs
 from experiments.store import PROJECT_ROOT
@@ -63,7 +63,7 @@ def table4(scale: str, outputs: Path, device) -> list[Path]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m analysis.neural", description=__doc__,
+    parser = argparse.ArgumentParser(prog="python -m analysis.results.neural", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("step", choices=["games", "table1", "table2", "table3", "table4"])
     parser.add_argument("overrides", nargs="*", help="scale=S (smoke, quick, paper), outputs_dir=PATH, "

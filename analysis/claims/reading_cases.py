@@ -1,6 +1,6 @@
 """The settings the papers leave unsaid and their candidate readings (analysis/readings.yaml), and
 the committed fit of those readings to the papers' published baselines (docs/results/readings.csv,
-made by analysis/readings.py: `make readings`), as the claims read it: each claim on a reading
+made by analysis/claims/readings.py: `make readings`), as the claims read it: each claim on a reading
 names its reading's fit, and a reading the fit rejects carries no verdict (analysis/claims/judging.py).
 Imports nothing of analysis/, so that the claims can read it and readings.py can judge with them."""
 
@@ -15,7 +15,7 @@ import yaml
 
 from nrpa.errors import InputError, did_you_mean
 
-CASES_FILE = Path(__file__).with_name("readings.yaml")
+CASES_FILE = Path(__file__).resolve().parents[1] / "readings.yaml"  # outside analysis/claims/, whose .yaml are claim files
 
 
 @dataclass(frozen=True)
@@ -69,7 +69,7 @@ def load_cases(path: Path = CASES_FILE) -> list[Case]:
     return cases
 
 
-COMMITTED = Path(__file__).resolve().parents[1] / "docs" / "results" / "readings.csv"  # the fit the claims rest on
+COMMITTED = Path(__file__).resolve().parents[2] / "docs" / "results" / "readings.csv"  # the fit the claims rest on
 
 
 @functools.lru_cache(maxsize=None)  # read once per process: every claim of a report asks

@@ -1,6 +1,6 @@
 """A time table at the paper's scale, as the claims read it, for docs/results/.
 
-    python -m analysis.snapshot experiment=stabilized_table4 [--to docs/results]
+    python -m analysis.claims.snapshot experiment=stabilized_table4 [--to docs/results]
 
 Writes <name>_paper.{md,csv,png}: every published cell beside our mean and 95% t interval at
 matched time (each column at t x R x rho playouts, its runs 0 .. n-1: the prefix the claims read,
@@ -18,18 +18,16 @@ from pathlib import Path
 
 import pandas as pd
 
-from analysis.reproduction import source_cells
+from analysis.claims.reproduction import source_cells
 from experiments.config import print_outputs
 from experiments.store import code_version
 from nrpa.errors import InputError
-
-PROJECT_ROOT = Path(__file__).resolve().parents[1]
 
 
 def snapshot(name: str, overrides=()) -> tuple[pd.DataFrame, dict]:
     """The cells (time, column, published, mean, low, high, runs, fitted, inside) and the facts
     the page states."""
-    from analysis.decide import PrefixSource
+    from analysis.claims.decide import PrefixSource
     from experiments.experiment import load_experiment
 
     experiment = load_experiment([f"experiment={name}", "scale=paper", "matched_work=true", *overrides])
@@ -60,7 +58,7 @@ def markdown(name: str, cells: pd.DataFrame, facts: dict) -> str:
              + (f" (the columns R is not fitted on: {int(unfitted['inside'].sum())} of {len(unfitted)})"
                 if 0 < len(unfitted) < len(cells) else "")
              + f". CPU behind the runs: {facts['cpu_hours']:.2f} h. Runs of code {', '.join(facts['versions'])}; "
-             f"made at commit {facts['commit'][:12]} by `python -m analysis.snapshot experiment={name}`.", ""]
+             f"made at commit {facts['commit'][:12]} by `python -m analysis.claims.snapshot experiment={name}`.", ""]
     table = cells.assign(ours=[f"{m:,.6g} [{lo:,.6g}, {hi:,.6g}]" for m, lo, hi in zip(cells["mean"], cells["low"],
                                                                                        cells["high"])])
     wide = table.pivot(index="time", columns="column", values="ours")

@@ -3,7 +3,7 @@ the
 pipeline made (``experiments.neural``: the NRPA games, the trained networks, the sampled and
 nested games, the Expert Iteration records). Each function writes its files under
 ``outputs/tables`` and ``outputs/figures`` and returns their paths; none runs a search or
-trains a network: analysis/neural.py runs the pipeline, then calls them.
+trains a network: analysis/results/neural.py runs the pipeline, then calls them.
 """
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from analysis.plots import new_figure, save_figure
+from analysis.results.plots import new_figure, save_figure
 from analysis.stats import final_statistics, t_interval
-from analysis.tables import markdown_table
+from analysis.results.tables import markdown_table
 from experiments.published import load_reference
 
 PAPER_FILTERS = (70, 80)  # Figure 2's two game sets: scoring 70 to 82, and 80 or above

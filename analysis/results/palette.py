@@ -1,5 +1,5 @@
-"""One palette for the report's figures (matplotlib, analysis/plots.py) and the results site's
-(plotly, analysis/site_sections.py): the i-th column of a figure has the same colour in the PNG
+"""One palette for the report's figures (matplotlib, analysis/results/plots.py) and the results site's
+(plotly, analysis/site/sections.py): the i-th column of a figure has the same colour in the PNG
 and on the site.
 
 The colours are matplotlib's default cycle (tab10, "C0".."C9"), the PNGs' colours from the

@@ -1,9 +1,9 @@
-"""The records page of the results site (analysis/site.py): the leaderboard's best
+"""The records page of the results site (analysis/site/build.py): the leaderboard's best
 certificate per instance (experiments/leaderboard.py), each replayed now with the domain's
 plain-Python rules (experiments.runs.verify_record) and drawn where the domain has a picture:
 a SameGame board with the move that removes each stone, a Weak Schur partition, a TSPTW
 tour's schedule against its time windows (SVG written here), a Morpion grid (the PNG of
-analysis/morpion_grid.py). The drawings go to the site's records/ folder.
+analysis/results/morpion_grid.py). The drawings go to the site's records/ folder.
 """
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from __future__ import annotations
 import html
 from pathlib import Path
 
-from analysis.domain_views import domain_view
-from analysis.site_sections import href
+from analysis.results.domain_views import domain_view
+from analysis.site.sections import href
 from experiments.leaderboard import Leaderboard
 from experiments.runs import verify_record
 from nrpa.domains import samegame_rules

@@ -1,10 +1,10 @@
 """A static results site from the stored runs: each paper's tables beside the published
 values, interactive figures, the claims and their verdicts, the records (never runs a search).
 
-    python -m analysis.site scale=quick [outputs_dir=...] [--experiments NAME ...] [--to FOLDER]
+    python -m analysis.site.build scale=quick [outputs_dir=...] [--experiments NAME ...] [--to FOLDER]
 
 writes <outputs_dir>/site/ (or FOLDER), which opens from disk with nothing to serve:
-  index.html          the answers first (analysis/site_index.py): per paper, its claims' verdict
+  index.html          the answers first (analysis/site/index.py): per paper, its claims' verdict
                       counts and lines, its headline figure beside the published values, what
                       would decide the rest; then every experiment's runs per column and speed
   <paper>.html        a section per experiment (anchor: its name): the report's tables with the
@@ -12,16 +12,16 @@ writes <outputs_dir>/site/ (or FOLDER), which opens from disk with nothing to se
                       fixed-target view (ERT table and figure, the report's ECDF), the 20-board
                       comparisons; plotly figures (hover: a cell's mean, CI, n, published
                       value; a click on the legend shows or hides a column; log2 time axis);
-                      the Morpion page ends with the neural tables and figures (site_neural.py)
+                      the Morpion page ends with the neural tables and figures (neural.py)
   claims.html         every claim of the claims reports of this scale (outputs/claims/*.csv,
                       `make claims`), filtered by verdict and by paper, linked to its table
   records.html        the leaderboard's certificates, replayed now and drawn
-  runs_<scale>.parquet   analysis.export's long table of every run on the site
+  runs_<scale>.parquet   analysis.results.export's long table of every run on the site
   plotly.min.js, site.js, site.css   written once, shared by the pages
 Every page ends with its provenance: code version, date, scale, the machine; its navigation
 links to the documentation (`make docs`, which `make site` runs first: docs_link).
 
-The numbers are the report's (analysis.report.REPORTS on the runs it reads: the store and
+The numbers are the report's (analysis.results.report.REPORTS on the runs it reads: the store and
 the archive); nothing is recomputed here. `--experiments` builds the pages of those only.
 """
 
@@ -44,15 +44,14 @@ from plotly.offline import get_plotlyjs
 from analysis.claims.files import load_claims
 from analysis.claims.judging import VERDICTS
 from analysis.claims.sources import Source
-from analysis.decide import columns, run_cost
-from analysis.export import run_rows, run_table
-from analysis.report import collect
-from analysis.site_index import (VERDICT_CSS, answers_html, claim_anchor, headline_html, headline_item, latest_claims,
+from analysis.claims.decide import columns, run_cost
+from analysis.results.export import run_rows, run_table
+from analysis.results.report import collect
+from analysis.site.index import (VERDICT_CSS, answers_html, claim_anchor, headline_html, headline_item, latest_claims,
                                  status_html, verdict_class)
-from analysis.site_neural import NEURAL_TITLE, SECTION_ID, neural_section
-from analysis.site_records import records_html
-from analysis.site_sections import (column_runs, engine_speed_text, href, inline, make_report, section_html,
-                                    section_id)
+from analysis.site.neural import NEURAL_TITLE, SECTION_ID, neural_section
+from analysis.site.records import records_html
+from analysis.site.sections import column_runs, engine_speed_text, href, inline, make_report, section_html, section_id
 from experiments.config import print_outputs
 from experiments.experiment import Experiment, experiment_names, load_experiment
 from experiments.sweep import sweep_folders, sweep_of_folder
@@ -121,7 +120,7 @@ def page_of(experiment_name: str) -> str:
     for page, (_, prefixes) in PAGES.items():
         if prefix in prefixes:
             return page
-    raise InputError(f"experiment {experiment_name}: no page of analysis/site.py's PAGES takes {prefix}_*")
+    raise InputError(f"experiment {experiment_name}: no page of analysis/site/build.py's PAGES takes {prefix}_*")
 
 
 @dataclass(frozen=True)
@@ -136,7 +135,7 @@ class Provenance:
 
     def html(self) -> str:
         export = (f'<a href="{href(self.export)}">{html.escape(self.export)}</a> (every run on this site, one row per '
-                  "run and checkpoint: analysis/export.py)" if self.export else "none (no runs at this scale)")
+                  "run and checkpoint: analysis/results/export.py)" if self.export else "none (no runs at this scale)")
         return (f"<footer>Built {html.escape(self.built)} by <code>{html.escape(self.command)}</code> "
                 f"on {html.escape(self.machine)}. Code: {html.escape(self.code)}. Scale: "
                 f"<strong>{html.escape(self.scale)}</strong>; runs per column and the engine-speed factor k: each "
@@ -160,7 +159,7 @@ def provenance(command: str, scale: str, export: str | None, docs: str) -> Prove
 
 # The documentation site: `make docs` writes it to the project's outputs/docs/ (mkdocs.yml's
 # site_dir), and `make site` runs `make docs` first. Every page links to it from wherever the site
-# is written (outputs_dir=..., --to); where it was never built (`python -m analysis.site` alone),
+# is written (outputs_dir=..., --to); where it was never built (`python -m analysis.site.build` alone),
 # to its sources, docs/index.md, so that the link is never dead.
 DOCS_INDEX = PROJECT_ROOT / "outputs" / "docs" / "index.html"
 DOCS_SOURCE = PROJECT_ROOT / "docs" / "index.md"
@@ -239,7 +238,7 @@ def claims_files(root: Path, scale: str) -> list[Path]:
 
 
 def claim_cpu_hours(claim_id: str, claims: dict, built: dict[str, Built]) -> float | None:
-    """The CPU-hours of the runs a claim reads (analysis.decide's columns and run cost), when
+    """The CPU-hours of the runs a claim reads (analysis.claims.decide's columns and run cost), when
     its experiment is on the site."""
     claim = claims.get(claim_id)
     if claim is None or claim.experiment not in built:
@@ -265,7 +264,7 @@ def claims_page(root: Path, scale: str, built: dict[str, Built], facts: Provenan
              f'{verdict_options}</select> Paper: <select id="paper-filter" class="claims-filter"><option value="">'
              f'all</option>{options}</select> <span id="claims-shown">{total}</span> of {total} rows shown.</p>',
              "<p>The effect is in the paper's unit, positive in the claimed direction, with its 95% CI (analysis/"
-             "verdicts.py; under a budget, analysis/decide.py's confidence sequence). CPU-h: the runs the claim "
+             "verdicts.py; under a budget, analysis/claims/decide.py's confidence sequence). CPU-h: the runs the claim "
              "reads (a fixed-n report: those on this site now).</p>"]
     for path, table in tables:
         decided = path.stem.endswith("_decided")
@@ -315,7 +314,7 @@ def known_page(experiment_name: str) -> str | None:
 
 def index_page(built: dict[str, Built], pages: dict[str, list[Built]], facts: Provenance, root: Path,
                folder: Path) -> str:
-    """The answers first (analysis/site_index.py: per paper its claims' verdicts, its headline
+    """The answers first (analysis/site/index.py: per paper its claims' verdicts, its headline
     figure, what would decide the rest), from the claims reports of this scale; then the runs
     behind the pages: per paper the experiments with runs, per experiment its runs per column."""
     files = claims_files(root, facts.scale)
@@ -324,7 +323,7 @@ def index_page(built: dict[str, Built], pages: dict[str, list[Built]], facts: Pr
                  f'scale yet (<a href="{name}.html">its page</a> says which command makes them).</p>'
                  for name, items in pages.items()}
     titles = {name: title for name, (title, _) in PAGES.items() if name != "sweeps"}
-    from analysis.decide import stem_of
+    from analysis.claims.decide import stem_of
 
     answers = (status_html(root / "claims" / f"{stem_of(facts.scale)}.csv", facts.scale)
                + answers_html(latest_claims(files), known_page, titles, set(pages), headlines))
@@ -358,7 +357,7 @@ def index_page(built: dict[str, Built], pages: dict[str, list[Built]], facts: Pr
 
 
 def export(built: dict[str, Built], folder: Path) -> str | None:
-    """analysis.export's long table of the site's experiments, as runs_<scale>.parquet."""
+    """analysis.results.export's long table of the site's experiments, as runs_<scale>.parquet."""
     rows = [row for item in built.values() for row in run_rows(item.experiment, item.source.runs)]
     if not rows:
         return None
@@ -401,7 +400,7 @@ def build(overrides: list[str], names: list[str] | None = None, folder: Path | N
     (folder / "plotly.min.js").write_text(get_plotlyjs())
     (folder / "site.js").write_text(SITE_JS)
     (folder / "site.css").write_text(SITE_CSS)
-    command = " ".join(["python -m analysis.site", *overrides, *(["--experiments", *names] if names else [])])
+    command = " ".join(["python -m analysis.site.build", *overrides, *(["--experiments", *names] if names else [])])
     facts = provenance(command, scale, export(built, folder), docs_link(folder))
     pages: dict[str, list[Built]] = {}
     for name, item in built.items():

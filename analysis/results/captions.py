@@ -2,7 +2,7 @@
 
 Each function takes the experiment (``experiments.experiment.Experiment``) and what the
 table shows, and returns text; none reads or writes a file. ``runs`` is the report's
-``analysis.report.Runs``: the run files read for each variant, and how many were expected.
+``analysis.results.report.Runs``: the run files read for each variant, and how many were expected.
 """
 
 from __future__ import annotations
@@ -190,7 +190,7 @@ def stated_rate(speed: dict) -> str:
 
 
 def engine_speed(speed: dict) -> str:
-    """The engine-speed line of a time table's caption (``speed``: analysis.report.matched_work)."""
+    """The engine-speed line of a time table's caption (``speed``: analysis.results.report.matched_work)."""
     inside, cells = speed["cells_inside"]
     estimate = ("not estimable: no published value is reached by our mean curves inside their time range"
                 if speed["k"] != speed["k"] else

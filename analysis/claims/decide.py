@@ -1,6 +1,6 @@
 """The claims judged on runs that keep coming: `make claims BUDGET=...` (never runs a search).
 
-Each claim of analysis/claims/*.yaml is reduced to contrasts (analysis/sequential.py): per
+Each claim of analysis/claims/*.yaml is reduced to contrasts (analysis/claims/sequential.py): per
 paired run index i, a value whose mean the claim says is > 0, in the claim's unit.
 
   compare  run i of A minus run i of B, at each checkpoint the claim names (runs of a column
@@ -35,7 +35,7 @@ import math
 import numpy as np
 import pandas as pd
 
-from analysis import sequential, verdicts
+from analysis.claims import sequential, verdicts
 from analysis.claims.basis import (ROUNDED_BUDGET_SLACK, check_basis, checkpoint_times, final_reading, pair_name,
                                    published_difference, time_reading)
 from analysis.claims.files import MAKE_TARGETS, NEURAL, Claim, claim_variants, experiment_of
@@ -44,7 +44,7 @@ from analysis.claims.judging import (JUDGED, NOT_RUN, ON_READING, READING_REJECT
 from analysis.claims.paper_settings import NEEDS_COMPUTE, NEEDS_HARDWARE, parts_once, search_key
 from analysis.claims.report import KIND_SECTIONS
 from analysis.claims.sources import NeuralSource, NotJudged, Refused, Source, Untestable
-from analysis.report import FIRST_PLAYOUTS, Runs, machine_counts, variant_key
+from analysis.results.report import FIRST_PLAYOUTS, Runs, machine_counts, variant_key
 from analysis.stats import best_at, doubling_checkpoints
 from experiments.experiment import Experiment
 from experiments.root_parallel import axis_trace, group_root_runs
@@ -348,7 +348,7 @@ def headline_rows(table: pd.DataFrame) -> list[str]:
 
 
 def stem_of(scale: str) -> str:
-    """The reproduction status's file stem (analysis/reproduction.py, which the claims report links):
+    """The reproduction status's file stem (analysis/claims/reproduction.py, which the claims report links):
     reproduction (the paper's scale, committed as docs/results/reproduction.*) or reproduction_<scale>."""
     return "reproduction" if scale == "paper" else f"reproduction_{scale}"
 
@@ -360,7 +360,7 @@ def write_report(table: pd.DataFrame, plan, *, scale: str, files, budget_hours: 
     columns)."""
     from analysis.claims.files import load_not_tested
     from analysis.claims.report import claims_sections, item_of, not_tested_lines, plot_effects
-    from analysis.plots import new_figure, save_figure
+    from analysis.results.plots import new_figure, save_figure
 
     table = table.assign(cap=cap, cpu_hours=table["cpu_seconds"] / 3600)
     table["to_decide"] = [to_decide(row) for _, row in table.iterrows()]
@@ -416,7 +416,7 @@ def write_report(table: pd.DataFrame, plan, *, scale: str, files, budget_hours: 
         "experiments/rates.py (report.published_rate in each experiment's config): the work the paper's machine did "
         "for that column in t seconds.",
         "- Method: each claim is reduced to contrasts whose mean it says is > 0 (paired runs of two columns, runs "
-        "against a published boundary, or a 20-board total with the boards as the pairs; analysis/decide.py) and each "
+        "against a published boundary, or a 20-board total with the boards as the pairs; analysis/claims/decide.py) and each "
         "contrast gets an anytime-valid p-value from the asymptotic confidence sequence of Waudby-Smith, Arbour, "
         "Sinha, Kennedy and Ramdas (Annals of Statistics, 2024; Robbins' normal mixture as in Howard, Ramdas, "
         "McAuliffe and Sekhon, 2021), so that judging again after every round does not inflate false verdicts; "
@@ -425,7 +425,7 @@ def write_report(table: pd.DataFrame, plan, *, scale: str, files, budget_hours: 
         f"scaled-down p-values weigh on no counted verdict; the family column counts a family's claims with a "
         f"p-value), alpha = {verdicts.ALPHA}. No verdict from fewer than {sequential.MIN_RUNS} paired runs "
         f"({sequential.MIN_RUNS_ONE_SAMPLE} for one sample). A claim reads every run of its columns there is, up to "
-        "the paper's own count where it states one. analysis/sequential.py; the false-verdict rate of the whole loop "
+        "the paper's own count where it states one. analysis/claims/sequential.py; the false-verdict rate of the whole loop "
         "on null claims is checked by simulation in tests/test_sequential.py.",
         "- The effect is the comparison with the least evidence for the claim (of a \"best\" or \"every\" claim's "
         "comparisons), signed so that > 0 means as claimed; the interval and the p-values are the confidence "

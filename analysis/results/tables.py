@@ -12,7 +12,7 @@ import pandas as pd
 
 # What a Markdown table cell cannot hold as it is: a pipe or a line break ends the cell or the
 # row, and mkdocs (docs/results/) and GitHub pass raw HTML through; the results site reads the
-# cells back with markdown_text and escapes them itself (analysis/site_sections.py).
+# cells back with markdown_text and escapes them itself (analysis/site/sections.py).
 _CELL_ESCAPES = {"&": "&amp;", "<": "&lt;", ">": "&gt;", "|": "\\|", "\r\n": " ", "\n": " ", "\r": " "}
 _CELL_SPECIAL = re.compile("|".join(map(re.escape, _CELL_ESCAPES)))
 

@@ -1,10 +1,10 @@
 """Decide the papers' claims under a CPU budget: `make claims BUDGET=6h`.
 
-    python -m analysis.campaign scale=paper --budget 6h          # as `make claims BUDGET=6h`
-    python -m analysis.campaign scale=smoke --budget 0.2h --files selective
+    python -m analysis.claims.campaign scale=paper --budget 6h          # as `make claims BUDGET=6h`
+    python -m analysis.claims.campaign scale=smoke --budget 0.2h --files selective
 
 Instead of a fixed number of runs per column, runs are made in rounds. After each round
-every claim is judged again (analysis/decide.py, with anytime-valid p-values: looking after
+every claim is judged again (analysis/claims/decide.py, with anytime-valid p-values: looking after
 every round does not inflate false verdicts) and the next round goes to the undecided claims
 that are cheapest to decide: a claim with fewer runs than its minimum gets them first
 (cheapest first); then, for a claim with an estimate of the runs per column that would decide
@@ -41,12 +41,12 @@ from datetime import datetime, timezone
 
 import joblib
 
-from analysis import decide, sequential
+from analysis.claims import decide, sequential
 from analysis.claims.files import Claim, check_columns, experiment_of, load_claims, load_experiments, resolve
 from analysis.claims.judging import NOT_RUN
 from analysis.claims.report import claims_report
 from analysis.claims.sources import with_neural_sources
-from analysis.report import write_report
+from analysis.results.report import write_report
 from experiments.config import exit_interrupted, exit_on_input_error
 from experiments.estimate import confirm, cost, describe, wall_seconds
 from experiments.experiment import Experiment, load_experiment
@@ -297,7 +297,7 @@ def run_campaign(overrides: list[str], budget_hours: float, files: list[str] | N
                                 when=datetime.now(timezone.utc), code=code_version())
     if files:  # the claims of some files only: no status of every table and figure
         return paths
-    from analysis import reproduction  # a status per published table and figure, from the report just written
+    from analysis.claims import reproduction  # a status per published table and figure, from the report just written
 
     return paths + reproduction.write(scale, folder=paths[0].parent, overrides=others)
 

@@ -1,7 +1,7 @@
 """Which published tables and figures does the harness reproduce? One status per display item.
 
-    python -m analysis.reproduction scale=paper            # outputs/claims/reproduction.{csv,md}
-    python -m analysis.reproduction scale=paper --readme   # and the README's summary between its markers
+    python -m analysis.claims.reproduction scale=paper            # outputs/claims/reproduction.{csv,md}
+    python -m analysis.claims.reproduction scale=paper --readme   # and the README's summary between its markers
 
 Reads the claims report under a budget (outputs/claims/claims_<scale>_decided.csv, which `make
 claims` writes first) and, for the time tables and Morpion's Table 2, the runs themselves (each
@@ -55,16 +55,16 @@ import pandas as pd
 from analysis.claims.basis import matched_reach
 from analysis.claims.judging import JUDGED, NOT_RUN, ON_READING, READING_REJECTED, UNTESTABLE
 from analysis.claims.paper_settings import NEEDS_HARDWARE, parts_once
-from analysis.decide import PrefixSource, stem_of
+from analysis.claims.decide import PrefixSource, stem_of
 from analysis.stats import t_interval
 from experiments.config import print_outputs
 from nrpa.errors import InputError
 
 STATUSES = ("reproduced", "reproduced on a reading", "partly", "not reproduced", "no reading fits",
             "not run: needs hardware", "not run: needs compute")  # status_of's, in the order of the module's rule
-README = Path(__file__).resolve().parent.parent / "README.md"
+README = Path(__file__).resolve().parents[2] / "README.md"
 RESULTS = README.parent / "docs" / "results"  # the committed snapshots
-MARKERS = ("<!-- reproduction: made by `python -m analysis.reproduction scale=paper --readme`; do not edit -->",
+MARKERS = ("<!-- reproduction: made by `python -m analysis.claims.reproduction scale=paper --readme`; do not edit -->",
            "<!-- end of reproduction -->")
 
 
@@ -218,7 +218,7 @@ def time_table_cells(name: str, scale: str, overrides=()) -> pd.DataFrame:
 
 
 def source_cells(source) -> pd.DataFrame:
-    """time_table_cells of the runs ``source`` (an analysis.decide.PrefixSource) holds."""
+    """time_table_cells of the runs ``source`` (an analysis.claims.decide.PrefixSource) holds."""
     experiment = source.experiment
     rate, reference, scale_by = source.published_rate(), source.reference, experiment.value_scale
     fitted = set(rate.fit_on)  # R is fitted on these columns' published cells
@@ -243,7 +243,7 @@ def morpion_cells(scale: str, overrides=()) -> pd.DataFrame:
     the published Uniform row chooses (analysis/readings.yaml, case morpion_game), which is why
     the Uniform row counts apart (``fitted``: it chose the reading)."""
     from analysis.claims.sources import Source
-    from analysis.report import collect
+    from analysis.results.report import collect
     from experiments.experiment import load_experiment
 
     # the two games the rows are judged on (line_span 6 is no claim's)
@@ -364,7 +364,7 @@ def cells_cell(row) -> str:
 def markdown(table: pd.DataFrame, scale: str, made: str) -> str:
     lines = [f"# Reproduction status ({scale} scale)", "",
              f"{made} One row per table or figure of the four papers with published numbers; the rule that maps "
-             "claims to a status is in `analysis/reproduction.py` and [the statistics page]"
+             "claims to a status is in `analysis/claims/reproduction.py` and [the statistics page]"
              "(../explanation/statistics.md#the-status-of-a-table-or-figure). \"Claims\": the paper's sentences on the "
              "item, judged in the [claims report](claims_paper_decided.md) on the paper's basis (matched time for "
              "the time tables); \"cells inside\": the published cells inside our 95% interval at matched time "
@@ -458,7 +458,7 @@ def write(scale: str, readme: bool = False, folder: Path | None = None, override
     table = reproduction_table(claims, scale, overrides=overrides)
     stem = folder / stem_of(scale)
     table.to_csv(stem.with_suffix(".csv"), index=False)
-    made = (f"Made by `python -m analysis.reproduction scale={scale}` (part of `make claims`) from "
+    made = (f"Made by `python -m analysis.claims.reproduction scale={scale}` (part of `make claims`) from "
             f"`claims_{scale}_decided.csv` and the runs.")
     stem.with_suffix(".md").write_text(markdown(table, scale, made) + "\n")
     paths = [stem.with_suffix(".csv"), stem.with_suffix(".md")]

@@ -1,7 +1,7 @@
 """The two generated pages of the documentation: every `make` target (from the Makefile's
 `##` lines and the comments above them) and every config option (from the Hydra schema of
 experiments/config.py, conf/config.yaml and the domain schemas), so that neither can drift from
-the code. analysis/mkdocs_hooks.py adds them to the site at build time; tests/test_docs.py checks
+the code. analysis/site/mkdocs_hooks.py adds them to the site at build time; tests/test_docs.py checks
 that every key appears."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from pathlib import Path
 
 from experiments.experiment_targets import HELP_LINE
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]  # the project: analysis/site/ is two folders down
 
 # `key: value  # comment` of a YAML file written one key a line, as conf/ is
 YAML_LINE = re.compile(r"^(?P<indent> *)(?P<key>[A-Za-z_][\w]*):(?P<rest>.*)$")
@@ -216,11 +216,11 @@ def make_page() -> str:
 
 def claims_columns_page() -> str:
     """Markdown: every column of the claims report's CSV and of the reproduction status's
-    (analysis/report_columns.py)."""
-    from analysis import report_columns
+    (analysis/claims/report_columns.py)."""
+    from analysis.claims import report_columns
 
-    out = ["# The reports' columns", "", "Generated from `analysis/report_columns.py` by `python -m "
-           "analysis.docs_reference claims-columns`; `tests/test_report_columns.py` checks this page and the committed "
+    out = ["# The reports' columns", "", "Generated from `analysis/claims/report_columns.py` by `python -m "
+           "analysis.site.docs_reference claims-columns`; `tests/test_report_columns.py` checks this page and the committed "
            "CSVs against it.", "",
            "## The claims report: `claims_<scale>_decided.csv`", "", "| column | what it holds |", "|---|---|"]
     out += [f"| `{name}` | {_cell(text)} |" for name, text in report_columns.CLAIMS.items()]
@@ -264,11 +264,11 @@ def results_page(folder: Path = ROOT / "docs" / "results") -> str:
             out.append(f"- `{stem}`: {links}")
         left -= set(mine)
     if left:
-        raise RuntimeError(f"docs/results/ files of no group (analysis/docs_reference.py RESULT_GROUPS): {sorted(left)}")
+        raise RuntimeError(f"docs/results/ files of no group (analysis/site/docs_reference.py RESULT_GROUPS): {sorted(left)}")
     return "\n".join(out) + "\n"
 
 
-if __name__ == "__main__":  # python -m analysis.docs_reference claims-columns: the committed columns page
+if __name__ == "__main__":  # python -m analysis.site.docs_reference claims-columns: the committed columns page
     if sys.argv[1:] != ["claims-columns"]:
-        sys.exit("usage: python -m analysis.docs_reference claims-columns")
+        sys.exit("usage: python -m analysis.site.docs_reference claims-columns")
     (ROOT / "docs" / "reference" / "claims-columns.md").write_text(claims_columns_page())

@@ -170,7 +170,7 @@ def bootstrap_p(samples: np.ndarray, boundary: float) -> tuple[float, float]:
 def speedup(k: float, samples: np.ndarray, published: float, margin: float, *, runs: int,
             detail: str = "") -> Evidence:
     """The claim: the speed-up k is ``published`` within +-``margin`` (Gelly et al.'s "about 2"),
-    from k and its bootstrap replicates (analysis.speedup.speedup_samples): two one-sided
+    from k and its bootstrap replicates (analysis.results.speedup.speedup_samples): two one-sided
     bootstrap tests, as ``value`` does with t tests. A replicate whose k cannot be read (the
     parallel column beyond anything the sequential one reached) counts as above the band."""
     replicates = np.where(np.isfinite(samples), samples, np.inf)

@@ -5,7 +5,7 @@
 y down). The certificate is replayed with the plain-Python rules first, so an illegal game
 raises ``IllegalMove`` instead of being drawn.
 
-    python -m analysis.morpion_grid RUN_FILE.json|MOVES.csv|MOVES.psol OUT.png [--variant 5T]
+    python -m analysis.results.morpion_grid RUN_FILE.json|MOVES.csv|MOVES.psol OUT.png [--variant 5T]
 
 (a run file gives its own variant; a move file is drawn as 5D unless ``--variant`` says.)
 """

@@ -1,5 +1,5 @@
-"""An experiment's section of the results site (analysis/site.py): the report's own tables
-(analysis.report.REPORTS, with their captions) as HTML, and interactive plotly figures drawn
+"""An experiment's section of the results site (analysis/site/build.py): the report's own tables
+(analysis.results.report.REPORTS, with their captions) as HTML, and interactive plotly figures drawn
 from the same tables' frames. Nothing here computes a statistic: every number shown is a
 cell of a report table.
 
@@ -9,7 +9,7 @@ site.js draws into the ``<div id="ID">`` before it. Each trace of a column has t
 name as its ``legendgroup``, so a click on the legend toggles the whole column (line, band,
 published points); the published points, drawn in every column's colour, have a grey legend
 key of their own, as in the PNGs. The hover text of a point is its ``text`` (the cell's mean,
-CI, n and published value). The colours are the PNGs' (analysis/palette.py).
+CI, n and published value). The colours are the PNGs' (analysis/results/palette.py).
 """
 
 from __future__ import annotations
@@ -25,10 +25,10 @@ import pandas as pd
 import plotly.graph_objects as go
 import plotly.io as pio
 
-from analysis.palette import KEY_GREY, column_colour
-from analysis.report import REPORTS, Figure, Runs, Table, variant_key
+from analysis.results.palette import KEY_GREY, column_colour
+from analysis.results.report import REPORTS, Figure, Runs, Table, variant_key
 from analysis.stats import t_interval
-from analysis.tables import markdown_text
+from analysis.results.tables import markdown_text
 from experiments.experiment import Experiment
 from nrpa.errors import InputError
 

@@ -57,7 +57,7 @@ def tsptw_final_summary_table(domain, rows: pd.DataFrame) -> tuple[pd.DataFrame,
 
 def morpion_drawing(domain, certificate, path) -> Path:
     """A picture of the grid the certificate's moves leave (matplotlib imported here only)."""
-    from analysis.morpion_grid import draw_grid
+    from analysis.results.morpion_grid import draw_grid
 
     return draw_grid(domain.options.variant, certificate, path, line_span=domain.options.line_span,
                      one_sided=domain.options.one_sided)

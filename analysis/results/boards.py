@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 
 from analysis.stats import t_interval
-from analysis.tables import markdown_table
+from analysis.results.tables import markdown_table
 
 
 def board_table(final_scores: dict[tuple[str, int], list[float]], reference: pd.DataFrame | None,

@@ -1,7 +1,7 @@
 """Readings tested against the papers' own numbers: where a paper leaves a setting unsaid,
 its published baseline column chooses among the candidate readings.
 
-    python -m analysis.readings scale=paper [--make]      (make readings SCALE=paper)
+    python -m analysis.claims.readings scale=paper [--make]      (make readings SCALE=paper)
 
 The cases are declared in analysis/readings.yaml: an unsaid setting, its candidate readings (a
 config override each), and the published columns that choose (each time table's baseline, or
@@ -53,7 +53,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from analysis.reading_cases import Candidate, Case, Part, load_cases
+from analysis.claims.reading_cases import Candidate, Case, Part, load_cases
 from analysis.stats import best_at, t_interval
 from experiments.config import print_outputs
 from experiments.root_parallel import axis_trace
@@ -248,7 +248,7 @@ def make_runs(cases: list[Case], scale: str, overrides=()) -> None:
 
 def part_fit(part: Part, candidate: Candidate, scale: str, overrides=(), published_runs: int = PUBLISHED_RUNS):
     """(Fit or None without runs, runs read per column, CPU-seconds they cost)."""
-    from analysis.decide import PrefixSource
+    from analysis.claims.decide import PrefixSource
 
     experiment = _experiment(part, candidate, scale, overrides)
     final = experiment.kind != "checkpoints"
@@ -389,7 +389,7 @@ def markdown(table: pd.DataFrame, cases: list[Case], scale: str, figures: dict[s
              f"The cells from {FIRST_SCORED:g} s are scored: at the first checkpoint the published mean is behind "
              "ours in nearly every column, under nearly every candidate (a start-up time of the paper's process; "
              "the choice of the Selective level depends on leaving it out, where both levels miss it). "
-             "How z is defined and why: analysis/readings.py; the cells: the CSV beside this page "
+             "How z is defined and why: analysis/claims/readings.py; the cells: the CSV beside this page "
              "(`readings_cells.csv`). Made by `make readings SCALE=" + scale + "`.", ""]
     for case in cases:
         rows = table[table["case"] == case.case]

@@ -93,7 +93,7 @@ def column_speedup(records: dict[str, list[dict]], label: str, at: float, *, bas
     """The speed-up k of column ``label`` over column ``baseline`` at ``at`` wall-seconds (the
     ``label`` runs at ``at`` score, on average, as the ``baseline`` runs at k x ``at``), with
     its 95% percentile-bootstrap CI over both columns' runs. ``records`` maps each column to its
-    run records as the report reads them (``analysis.report.collect(experiment).records``; a
+    run records as the report reads them (``analysis.results.report.collect(experiment).records``; a
     claim's ``Source.runs.records``; root runs merged). Returns k, ci_low, ci_high, censored
     (k is NaN and only known to exceed the baseline's last improvement / ``at``: the column's
     mean at ``at`` is above anything the baseline reached), runs and baseline_runs."""

@@ -30,7 +30,7 @@ Holm's step-down correction across the claims applies to them as to fixed-n ones
 
 A claim over several contrasts holds only if each does (intersection-union: its p-value
 for support is the largest); it is contradicted if any contrast goes the other way
-(Bonferroni: the smallest opposite p-value times their number), as in analysis/verdicts.py.
+(Bonferroni: the smallest opposite p-value times their number), as in analysis/claims/verdicts.py.
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from analysis.verdicts import ALPHA, Evidence
+from analysis.claims.verdicts import ALPHA, Evidence
 
 # No verdict from fewer runs: the sd estimate must settle first. Measured by simulation of
 # the adaptive loop on a null claim (tests/test_sequential.py, 2000 simulations each): from 10

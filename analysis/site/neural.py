@@ -1,5 +1,5 @@
 """The Morpion paper's neural results on the results site: Tables 1-4 and Figures 2-6 as
-`python -m analysis.neural` (analysis/neural_report.py) wrote them under outputs/tables and
+`python -m analysis.results.neural` (analysis/results/neural_report.py) wrote them under outputs/tables and
 outputs/figures. They come from trained networks and game sets, not from runs in the store, so
 the site shows the files as they are (the tables with the published columns beside ours, the
 figures as images); a step not made yet says which command makes it."""
@@ -10,7 +10,7 @@ import html
 import shutil
 from pathlib import Path
 
-from analysis.site_sections import href, markdown_html, missing_note
+from analysis.site.sections import href, markdown_html, missing_note
 
 SECTION_ID = "morpion_neural"
 NEURAL_TITLE = "Neural policies (Tables 1-4, Figures 2-6)"
@@ -46,7 +46,7 @@ def neural_section(root: Path, scale: str, folder: Path) -> str:
                 parts.append(f'<figure><img src="{href(f"img/{image.name}")}" alt="{html.escape(title)}: {stem}">'
                              f"<figcaption>{html.escape(image.name)}</figcaption></figure>")
     return (f'<section id="{SECTION_ID}"><h2>{NEURAL_TITLE}</h2>\n'
-            '<p class="meta">From <code>python -m analysis.neural</code> (the trained networks and game sets '
+            '<p class="meta">From <code>python -m analysis.results.neural</code> (the trained networks and game sets '
             f"under outputs/neural/{html.escape(scale)}/), not from runs in the store: the tables are the files it "
             "wrote, "
             "published columns beside ours.</p>\n" + "\n".join(parts) + "</section>")

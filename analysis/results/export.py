@@ -1,7 +1,7 @@
 """Every stored run as one long table, for pandas, seaborn, R or any tool that reads Parquet.
 
-    python -m analysis.export scale=quick                                # every experiment and sweep with runs
-    python -m analysis.export experiment=stabilized_table4 scale=quick   # one experiment
+    python -m analysis.results.export scale=quick                                # every experiment and sweep with runs
+    python -m analysis.results.export experiment=stabilized_table4 scale=quick   # one experiment
 
 writes outputs/export/runs_<scale>.parquet and .csv (or <experiment>_<scale>.*): one row per
 run and checkpoint, at the checkpoints of the experiment's tables, so a mean over a group of
@@ -31,7 +31,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from analysis.report import FIRST_PLAYOUTS, FIRST_TIME, Runs, collect, variant_key
+from analysis.results.report import FIRST_PLAYOUTS, FIRST_TIME, Runs, collect, variant_key
 from analysis.stats import best_at, doubling_checkpoints
 from experiments.config import print_outputs
 from experiments.experiment import Experiment, experiment_names, load_experiment

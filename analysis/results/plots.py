@@ -15,7 +15,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from analysis.palette import KEY_GREY, column_colour  # noqa: E402
+from analysis.results.palette import KEY_GREY, column_colour  # noqa: E402
 
 
 def plot_checkpoints(table: pd.DataFrame, ax, *, xlabel: str, ylabel: str = "mean best score",

@@ -1,4 +1,4 @@
-"""The answers on the results site's index (analysis/site.py): per paper, its claims and their
+"""The answers on the results site's index (analysis/site/build.py): per paper, its claims and their
 verdicts as the claims reports of the site's scale give them (outputs/claims/claims_<scale>*.csv,
 `make claims`), its headline figure beside the published values, and what the undecided claims
 would need to be decided ("to go further": the reports' paper_cost and to_decide columns, with
@@ -9,7 +9,7 @@ their CPU-hours and commands). Nothing is judged here: every verdict is a row of
   files). The claims page shows every row of every report.
 - A claim judged on two bases (a fixed-n report: at the published time and at matched time)
   has a row per basis, and each row counts, as in the claims report's own counts line.
-- A paper's block is on the page (analysis/site.py's PAGES) of most of its claims' experiments.
+- A paper's block is on the page (analysis/site/build.py's PAGES) of most of its claims' experiments.
   Transfers (a paper's finding carried to another domain) go with the page of their experiment,
   observations (the harness's own) to a section of their own: neither is counted as a paper's.
 """
@@ -25,8 +25,8 @@ from typing import Callable
 import pandas as pd
 
 from analysis.claims.judging import NOT_RUN, ON_READING, VERDICTS
-from analysis.report import Figure, Table
-from analysis.site_sections import href, inline, section_id
+from analysis.results.report import Figure, Table
+from analysis.site.sections import href, inline, section_id
 
 # The paper page's main experiment, whose figure the index shows small beside the paper's
 # claims; a page built without it shows its first experiment that has a figure.
@@ -147,7 +147,7 @@ def main_figure(item) -> Figure | None:
 
 
 def headline_html(item, page: str, folder: Path) -> str:
-    """The report's main figure of a Built (analysis/site.py) small, as the paper page draws it
+    """The report's main figure of a Built (analysis/site/build.py) small, as the paper page draws it
     (ours with its 95% CI, the published values as hollow marks), and how many published values
     lie inside our CIs, linking to its section; the figure is written to ``folder``/img."""
     figure = main_figure(item)
@@ -230,9 +230,9 @@ def answers_html(rows: pd.DataFrame, page_of: Callable[[str], str | None], title
 
 
 def status_html(path: Path, scale: str) -> str:
-    """The status of every published table and figure (analysis/reproduction.py's report at this
+    """The status of every published table and figure (analysis/claims/reproduction.py's report at this
     scale), as the README leads with it; a note with the command where it is not made yet."""
-    from analysis.reproduction import status_cell
+    from analysis.claims.reproduction import status_cell
 
     if not path.is_file():
         return ('<h2 id="status">Which tables and figures reproduce</h2><p class="missing">No reproduction status at '
@@ -247,4 +247,4 @@ def status_html(path: Path, scale: str) -> str:
     return ('<h2 id="status">Which tables and figures reproduce</h2><div class="table"><table class="status"><thead><tr>'
             "<th>paper</th><th>item</th><th>what it shows</th><th>status</th><th>published cells inside our 95% CI</th>"
             f"</tr></thead><tbody>{rows}</tbody></table></div><p><small>From <code>{html.escape(path.name)}</code> "
-            "(the rule: analysis/reproduction.py).</small></p>")
+            "(the rule: analysis/claims/reproduction.py).</small></p>")

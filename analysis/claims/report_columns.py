@@ -1,6 +1,6 @@
 """What each column of the committed reports holds: the claims report under a budget
 (claims_<scale>_decided.csv) and the reproduction status (reproduction.csv). The reference page
-docs/reference/claims-columns.md is generated from these (analysis/docs_reference.py), and
+docs/reference/claims-columns.md is generated from these (analysis/site/docs_reference.py), and
 tests/test_report_columns.py checks that the committed CSVs have exactly these columns."""
 
 CLAIMS = {
@@ -10,7 +10,7 @@ CLAIMS = {
     "claim": "the claim's id in analysis/claims/<file>.yaml",
     "text": "the claim in one sentence",
     "experiment": "the experiment (conf/experiment/) or neural step whose runs the claim reads",
-    "test": "compare, value, total, gain or speedup (analysis/verdicts.py)",
+    "test": "compare, value, total, gain or speedup (analysis/claims/verdicts.py)",
     "claim_basis": "the comparison the paper makes: equal time, equal playouts, complete searches, final scores, "
                    "wall time",
     "unit": "the unit of the effect: the paper's unit of its table, with its scale",
@@ -71,7 +71,7 @@ REPRODUCTION = {
     "shows": "what it shows, one line",
     "basis": "the comparison the paper makes",
     "status": "reproduced, reproduced on a reading, partly, not reproduced, not run: needs hardware, not run: "
-              "needs compute (the rule: analysis/reproduction.py)",
+              "needs compute (the rule: analysis/claims/reproduction.py)",
     "detail": "for partly, the claims' counts; for needs hardware, the machine",
     "claims": "the paper's claims read on the item",
     "claims_supported": "of them supported",

@@ -1,7 +1,7 @@
 """Build an experiment's tables and figures from its run files (never runs a search).
 
-    python -m analysis.report experiment=stabilized_table4 scale=quick [--interval bootstrap]
-    python -m analysis.report sweep=outputs/sweeps/sweep_1a2b3c4d   # a sweep's (or sweep=NAME)
+    python -m analysis.results.report experiment=stabilized_table4 scale=quick [--interval bootstrap]
+    python -m analysis.results.report sweep=outputs/sweeps/sweep_1a2b3c4d   # a sweep's (or sweep=NAME)
 
 The experiment's ``report.kind`` picks the report in REPORTS; each takes the experiment, its
 runs and the interval method (``--interval``: t or bootstrap, analysis.stats.ESTIMATORS) and
@@ -19,7 +19,7 @@ returns Tables and Figures, which report() writes, printing their paths:
                outputs/tables/<name>_<scale>_playouts.csv / .md   the same at 100 playouts and every doubling
                outputs/figures/<name>_<scale>.png / .pdf (and _playouts)
                outputs/tables/<name>_<scale>_final.csv (/ .md), for domains that judge a final
-               solution beyond its score (its view's final_summary: analysis/domain_views.py)
+               solution beyond its score (its view's final_summary: analysis/results/domain_views.py)
                outputs/tables/<name>_<scale>_targets.csv / .md   the fixed-target view: per target
                    score, the expected running time (ERT) in seconds and in playouts
                outputs/figures/<name>_<scale>_ecdf.png / .pdf   the runtime ECDF over those targets
@@ -35,7 +35,7 @@ returns Tables and Figures, which report() writes, printing their paths:
   speedup:     k(t) against the baseline, the same files plus <name>_<scale>_throughput.csv
 Runs made with matched_work=true (budgets of max_time x R playouts, no time budget) write
 <name>_<scale>_work* instead of <name>_<scale>*.
-Captions are in analysis/captions.py.
+Captions are in analysis/results/captions.py.
 """
 
 from __future__ import annotations
@@ -50,16 +50,16 @@ from typing import Callable
 import numpy as np
 import pandas as pd
 
-from analysis import captions
-from analysis.boards import best_known, board_markdown, board_table, comparisons
-from analysis.domain_views import domain_view
-from analysis.plots import (new_figure, plot_boards, plot_checkpoint_panels, plot_checkpoints, plot_ecdf,
-                            plot_finals, plot_profiles, plot_speedups, save_figure)
-from analysis.speedup import engine_speed, speedup_table
+from analysis.results import captions
+from analysis.results.boards import best_known, board_markdown, board_table, comparisons
+from analysis.results.domain_views import domain_view
+from analysis.results.plots import (new_figure, plot_boards, plot_checkpoint_panels, plot_checkpoints, plot_ecdf,
+                                    plot_finals, plot_profiles, plot_speedups, save_figure)
+from analysis.results.speedup import engine_speed, speedup_table
 from analysis.stats import (ESTIMATORS, best_at, checkpoint_statistics, doubling_checkpoints, final_statistics,
                             t_interval)
-from analysis.targets import expected_running_time, hitting_times, runtime_ecdf
-from analysis.tables import markdown, markdown_table, side_by_side
+from analysis.results.targets import expected_running_time, hitting_times, runtime_ecdf
+from analysis.results.tables import markdown, markdown_table, side_by_side
 from experiments.config import print_outputs
 from experiments.experiment import Experiment, load_experiment
 from experiments.leaderboard import Leaderboard
@@ -225,7 +225,7 @@ def checkpoints_report(experiment: Experiment, runs: Runs, estimate) -> list[Tab
 
 def fixed_targets(experiment: Experiment, runs: Runs, axis: str, axis_name: str,
                   reference: pd.DataFrame | None) -> list[Table | Figure]:
-    """How long the runs take to reach each target (analysis.targets): the ERT table on the
+    """How long the runs take to reach each target (analysis.results.targets): the ERT table on the
     time axis and in playouts, and the runtime ECDF figure on both."""
     source, targets = target_scores(experiment, runs, axis, reference)
     scale = experiment.value_scale
@@ -428,7 +428,7 @@ def cells_inside(table: pd.DataFrame) -> tuple[int, int]:
 
 def boards_report(experiment: Experiment, runs: Runs, estimate) -> list[Table | Figure]:
     """The best-score table over the boards, with the leaderboard beside it (always the
-    Student-t interval: analysis.boards); the probability of improvement of each pair of
+    Student-t interval: analysis.results.boards); the probability of improvement of each pair of
     algorithms and their performance profiles, with bootstrap intervals."""
     final_scores = {}
     leaderboard = Leaderboard(experiment.store.root)
@@ -506,7 +506,7 @@ def final_scores(runs: Runs, scale: float = 1.0) -> dict[str, list[float]]:
 def speedup_report(experiment: Experiment, runs: Runs, estimate) -> list[Table | Figure]:
     """k(t) of every variant against the baseline (``report.baseline``), on wall time, and
     each variant's throughput in playouts per wall-second (always the percentile bootstrap:
-    analysis.speedup)."""
+    analysis.results.speedup)."""
     traces = {label: [axis_trace(r, "wall_seconds") for r in rs] for label, rs in runs.records.items() if rs}
     if experiment.baseline not in traces:
         raise InputError(f"no runs of the baseline {experiment.baseline!r}: run the sweep first")
@@ -544,7 +544,7 @@ def _search_text(settings) -> str:
 
 def final_solutions(experiment: Experiment, runs: Runs) -> list[Table]:
     """For domains that judge a final solution beyond its score (their view's
-    ``final_summary``, analysis.domain_views), one row per run; summed up per variant with the
+    ``final_summary``, analysis.results.domain_views), one row per run; summed up per variant with the
     domain's note when the view has ``final_summary_table``."""
     options = experiment.variants[0].job.domain_options
     view, domain = domain_view(options.name), make_domain(options)
@@ -561,7 +561,7 @@ def final_solutions(experiment: Experiment, runs: Runs) -> list[Table]:
 
 def best_drawing(experiment: Experiment, runs: Runs) -> list[Figure]:
     """A picture of the best certificate over all the runs, by the ``draw_solution`` of the
-    view of the domain that made it (analysis.domain_views), when it has one."""
+    view of the domain that made it (analysis.results.domain_views), when it has one."""
     variant, best = max(((v, r) for v in experiment.variants for r in runs.records[variant_key(experiment, v)]),
                         key=lambda pair: pair[1]["result"]["best_score"])
     draw = domain_view(variant.job.domain_options.name).draw_solution
@@ -596,7 +596,7 @@ def write_report(experiment: Experiment, *, estimate=t_interval, overrides: list
 
 
 def rebuild_report(overrides: list[str], estimate=t_interval) -> list[Path]:
-    """``python -m analysis.report sweep=FOLDER`` (or sweep=NAME, found under outputs_dir/sweeps):
+    """``python -m analysis.results.report sweep=FOLDER`` (or sweep=NAME, found under outputs_dir/sweeps):
     the sweep's report again from its run files, as its sweep.yaml defines it."""
     given = next(o.split("=", 1)[1] for o in overrides if o.startswith("sweep="))
     others = [o for o in overrides if not o.startswith("sweep=")]
