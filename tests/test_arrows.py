@@ -4,8 +4,8 @@ experiments/ makes runs and analysis/ reads them, so no module of experiments/ i
 analysis/ (at the top or inside a function); the modules of experiments/ import each other
 without a circle; within analysis/, its packages import one way (results/ <- claims/ <- site/)
 and no package or module at its top imports one that imports it back; and no file of nrpa/
-passes 450 lines. Every check walks the folders' subpackages too. Read from the sources with
-ast: no module is imported here.
+passes 450 lines, none of analysis/ 600. Every check walks the folders' subpackages too. Read
+from the sources with ast: no module is imported here.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from scipy.sparse.csgraph import connected_components
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 MAX_NRPA_LINES = 450
+MAX_ANALYSIS_LINES = 600
 # analysis/'s packages, each importing only those before it: an experiment's tables and figures, the
 # claims judged on its runs (which read its report), the sites that show both
 ANALYSIS_PACKAGES = ("analysis.results", "analysis.claims", "analysis.site")
@@ -94,6 +95,13 @@ def test_no_file_of_nrpa_passes_450_lines():
                for path in sorted((PROJECT_ROOT / "nrpa").rglob("*.py"))}
     assert lengths, "no file under nrpa/"
     assert {path: n for path, n in lengths.items() if n > MAX_NRPA_LINES} == {}
+
+
+def test_no_file_of_analysis_passes_600_lines():
+    lengths = {str(path.relative_to(PROJECT_ROOT)): len(path.read_text().splitlines())
+               for path in sorted((PROJECT_ROOT / "analysis").rglob("*.py"))}
+    assert any(path.count("/") > 1 for path in lengths), "no subpackage of analysis/ read"
+    assert {path: n for path, n in lengths.items() if n > MAX_ANALYSIS_LINES} == {}
 
 
 @pytest.fixture(scope="module")

@@ -3,6 +3,8 @@
 
   report.py          the report of an experiment (python -m analysis.results.report): its kind's
                      tables and figures (REPORTS), the runs read once (collect, Runs)
+  matched.py         a published time table at matched time: this engine's speed k, the
+                     published runs' rate R, each column at t x R x rho playouts
   tables.py          checkpoint statistics beside the published values, as CSV and Markdown
   plots.py           the figures (matplotlib); palette.py: their colours, the site's too
   captions.py        the words of the tables and figures
