@@ -31,7 +31,6 @@ threads), since its paper budgets are cluster-sized (7200 s a board, 16 threads)
 
 from __future__ import annotations
 
-import argparse
 import math
 import re
 import sys
@@ -47,7 +46,7 @@ from analysis.claims.judging import NOT_RUN
 from analysis.claims.report import claims_report
 from analysis.claims.sources import with_neural_sources
 from analysis.results.report import write_report
-from experiments.config import exit_interrupted, exit_on_input_error
+from experiments.config import exit_interrupted, exit_on_input_error, overrides_parser
 from experiments.estimate import confirm, cost, describe, wall_seconds
 from experiments.experiment import Experiment, load_experiment
 from experiments.store import code_version
@@ -324,9 +323,8 @@ def run_fixed(overrides: list[str], files: list[str] | None = None, yes: bool = 
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("overrides", nargs="*", help="scale=S (paper, quick, smoke) and overrides all experiments "
-                                                     "take (backend=dask backend.address=..., outputs_dir=...)")
+    parser = overrides_parser(__doc__, "scale=S (paper, quick, smoke) and overrides all experiments "
+                                       "take (backend=dask backend.address=..., outputs_dir=...)", nargs="*")
     parser.add_argument("--budget", help="CPU time of new runs, e.g. 6h, 90m; without it, every run of the "
                                          "experiments at the scale, then the fixed-n report (analysis/claims/report.py)")
     parser.add_argument("--files", nargs="+", metavar="NAME", help="only the claims of analysis/claims/NAME.yaml")

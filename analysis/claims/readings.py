@@ -43,7 +43,6 @@ none is chosen: the published column is not any candidate's search, a finding th
 
 from __future__ import annotations
 
-import argparse
 import math
 import sys
 from dataclasses import dataclass
@@ -55,7 +54,7 @@ from scipy import stats
 
 from analysis.claims.reading_cases import Candidate, Case, Part, load_cases
 from analysis.stats import best_at, t_interval
-from experiments.config import print_outputs
+from experiments.config import overrides_parser, print_outputs
 from experiments.root_parallel import axis_trace
 from nrpa.errors import InputError, did_you_mean
 
@@ -429,8 +428,7 @@ def write(scale: str, folder: Path, overrides=(), cases: list[Case] | None = Non
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("overrides", nargs="*", help="scale=paper|quick|smoke, outputs_dir=...")
+    parser = overrides_parser(__doc__, "scale=paper|quick|smoke, outputs_dir=...", nargs="*")
     parser.add_argument("--make", action="store_true", help="make the candidates' runs the store lacks first")
     parser.add_argument("--case", action="append", help="only this case (repeatable)")
     arguments = parser.parse_intermixed_args(argv)

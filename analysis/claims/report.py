@@ -31,7 +31,6 @@ inconclusive claim gets about how many runs per column would decide it.
 
 from __future__ import annotations
 
-import argparse
 import math
 import re
 import sys
@@ -48,7 +47,7 @@ from analysis.claims.paper_settings import NEEDS_COMPUTE, NEEDS_HARDWARE
 from analysis.claims.sources import Source, with_neural_sources
 from analysis.results.plots import new_figure, save_figure
 from analysis.results.report import collect
-from experiments.config import print_outputs
+from experiments.config import overrides_parser, print_outputs
 from experiments.experiment import Experiment
 from nrpa.errors import InputError
 
@@ -346,8 +345,7 @@ def claims_report(overrides: list[str], claims: list[Claim] | None = None, files
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("overrides", nargs="+", help="scale=S (paper, quick, smoke) and any other overrides")
+    parser = overrides_parser(__doc__, "scale=S (paper, quick, smoke) and any other overrides")
     parser.add_argument("--experiments", action="store_true",
                         help="check the claim files and print the experiments they use, one a line")
     parser.add_argument("--files", nargs="+", metavar="NAME",

@@ -42,7 +42,6 @@ SP-MCTS on SameGame as transfers (the claims report).
 
 from __future__ import annotations
 
-import argparse
 import math
 import re
 import sys
@@ -57,7 +56,7 @@ from analysis.claims.judging import JUDGED, NOT_RUN, ON_READING, READING_REJECTE
 from analysis.claims.paper_settings import NEEDS_HARDWARE, parts_once
 from analysis.claims.decide import PrefixSource, stem_of
 from analysis.stats import t_interval
-from experiments.config import print_outputs
+from experiments.config import overrides_parser, print_outputs
 from nrpa.errors import InputError
 
 STATUSES = ("reproduced", "reproduced on a reading", "partly", "not reproduced", "no reading fits",
@@ -79,28 +78,28 @@ class Item:
     note: str = ""  # what the status alone does not say
 
 
+def time_table(paper: str, item: str, shows: str, experiment: str, target: str = "") -> Item:
+    """A published CPU-time table: its cells are the runs of ``experiment``, compared at equal time
+    and read at matched time (t x R x rho playouts a column); made by the make target named as the
+    experiment, dashes for its underscores, unless ``target`` names another."""
+    return Item(paper, item, shows, experiment, target or experiment.replace("_", "-"), "equal time (matched)")
+
+
 SELECTIVE, STABILIZED = "NRPA with Selective Policies", "Stabilized NRPA"
 EXIT_COST = "priced as the paper's 11 Expert Iteration runs of 180 wall-hours, each on this machine's 2 threads"
 DISTRIBUTED, MORPION = "Distributed NRPA", "Deep RL for Morpion Solitaire"
 ITEMS = (
-    Item(SELECTIVE, "Table 2", "bus regulation: standard NRPA against the rule with delta = 1..4, mean score vs time",
-         "selective_table2", "selective-table2", "equal time (matched)"),
-    Item(SELECTIVE, "Table 3", "SameGame board 1: no tabu, tabu, selective t > 0 and t > 10, mean score vs time",
-         "selective_table3", "selective-table3", "equal time (matched)"),
+    time_table(SELECTIVE, "Table 2", "bus regulation: standard NRPA against the rule with delta = 1..4, mean score vs time", "selective_table2"),
+    time_table(SELECTIVE, "Table 3", "SameGame board 1: no tabu, tabu, selective t > 0 and t > 10, mean score vs time", "selective_table3"),
     Item(SELECTIVE, "Table 4", "the 20 SameGame boards: NMCS, SP-MCTS, Selective NRPA level 4, records; totals",
          None, "selective-table4", "complete searches"),
-    Item(SELECTIVE, "Table 5", "Weak Schur K = 6, 7: standard policy against the rule, mean score vs time",
-         "selective_table5", "selective-table5", "equal time (matched)"),
-    Item(SELECTIVE, "Table 6", "Weak Schur K = 8, 9: standard policy against the rule, mean score vs time",
-         "selective_table6", "selective-table6", "equal time (matched)"),
-    Item(STABILIZED, "Table 1", "Maximum problem: NRPA and SNRPA(2, 3, 4, 10), mean value / 1e6 vs time",
-         "stabilized_table1", "stabilized-table1", "equal time (matched)"),
+    time_table(SELECTIVE, "Table 5", "Weak Schur K = 6, 7: standard policy against the rule, mean score vs time", "selective_table5"),
+    time_table(SELECTIVE, "Table 6", "Weak Schur K = 8, 9: standard policy against the rule, mean score vs time", "selective_table6"),
+    time_table(STABILIZED, "Table 1", "Maximum problem: NRPA and SNRPA(2, 3, 4, 10), mean value / 1e6 vs time", "stabilized_table1"),
     Item(STABILIZED, "Table 2", "the 20 SameGame boards: NMCS, SP-MCTS, NRPA, SNRPA(4), records; totals",
          None, "stabilized-table2", "complete searches"),
-    Item(STABILIZED, "Table 3", "TSPTW rc204.1: NRPA and SNRPA(2, 3, 4, 10), mean score vs time",
-         "stabilized_table3", "stabilized-table3", "equal time (matched)"),
-    Item(STABILIZED, "Table 4", "SameGame board 1: NRPA and SNRPA(P), P = 2..7, 10, mean score vs time",
-         "stabilized_table4", "table4", "equal time (matched)"),
+    time_table(STABILIZED, "Table 3", "TSPTW rc204.1: NRPA and SNRPA(2, 3, 4, 10), mean score vs time", "stabilized_table3"),
+    time_table(STABILIZED, "Table 4", "SameGame board 1: NRPA and SNRPA(P), P = 2..7, 10, mean score vs time", "stabilized_table4", target="table4"),
     Item(DISTRIBUTED, "Table 1", "the 20 SameGame boards: NMCS(4), NRPA(4), Diversity-NRPA(4), Dist-NRPA(5) on 160 cores",
          None, "distributed-table1", "final scores, 2 h on 160 cores"),
     Item(DISTRIBUTED, "Figure 3", "leaf parallelism, shared and thread-local policy, levels 1-3: score vs iterations",
@@ -469,8 +468,7 @@ def write(scale: str, readme: bool = False, folder: Path | None = None, override
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("overrides", nargs="+", help="scale=S (paper, quick, smoke), then any override of the experiments (outputs_dir=...)")
+    parser = overrides_parser(__doc__, "scale=S (paper, quick, smoke), then any override of the experiments (outputs_dir=...)")
     parser.add_argument("--readme", action="store_true", help="also rewrite the README's summary between its markers")
     arguments = parser.parse_args(argv)
     key, _, scale = arguments.overrides[0].partition("=")

@@ -12,14 +12,13 @@ its band against the published points. Makes no run: `make campaign` makes them.
 
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 
 import pandas as pd
 
 from analysis.claims.reproduction import source_cells
-from experiments.config import print_outputs
+from experiments.config import overrides_parser, print_outputs
 from experiments.store import code_version
 from nrpa.errors import InputError
 
@@ -112,8 +111,7 @@ def write(name: str, folder: Path, overrides=()) -> list[Path]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("overrides", nargs="+", help="experiment=NAME, outputs_dir=...")
+    parser = overrides_parser(__doc__, "experiment=NAME, outputs_dir=...")
     parser.add_argument("--to", default="outputs/snapshots", help="the folder (docs/results: the committed one)")
     arguments = parser.parse_intermixed_args(argv)
 

@@ -23,7 +23,6 @@ rows is the mean in the table:
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from pathlib import Path
@@ -33,7 +32,7 @@ import pandas as pd
 
 from analysis.results.report import FIRST_PLAYOUTS, FIRST_TIME, Runs, collect, variant_key
 from analysis.stats import best_at, doubling_checkpoints
-from experiments.config import print_outputs
+from experiments.config import overrides_parser, print_outputs
 from experiments.experiment import Experiment, experiment_names, load_experiment
 from experiments.root_parallel import axis_trace
 from experiments.sweep import sweep_folders, sweep_of_folder
@@ -123,8 +122,7 @@ def export(overrides: list[str]) -> list[Path]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("overrides", nargs="+", help="scale=S, optionally experiment=NAME, and any other overrides")
+    parser = overrides_parser(__doc__, "scale=S, optionally experiment=NAME, and any other overrides")
     arguments = parser.parse_args(argv)
     return print_outputs(lambda: export(arguments.overrides))
 

@@ -40,7 +40,6 @@ Captions are in analysis/results/captions.py.
 
 from __future__ import annotations
 
-import argparse
 import sys
 from dataclasses import dataclass, field
 from functools import partial
@@ -61,7 +60,7 @@ from analysis.stats import (ESTIMATORS, best_at, checkpoint_statistics, doubling
                             t_interval)
 from analysis.results.targets import expected_running_time, hitting_times, runtime_ecdf
 from analysis.results.tables import markdown, markdown_table, side_by_side
-from experiments.config import print_outputs
+from experiments.config import overrides_parser, print_outputs
 from experiments.experiment import Experiment, load_experiment
 from experiments.leaderboard import Leaderboard
 from experiments.machine import rate_outliers
@@ -533,8 +532,7 @@ def rebuild_report(overrides: list[str], estimate=t_interval) -> list[Path]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("overrides", nargs="+", help="experiment=NAME scale=S and any other overrides")
+    parser = overrides_parser(__doc__, "experiment=NAME scale=S and any other overrides")
     parser.add_argument("--interval", choices=list(ESTIMATORS), default="t",
                         help="confidence interval: t (Student-t) or bootstrap (percentile bootstrap)")
     arguments = parser.parse_args(argv)

@@ -27,7 +27,6 @@ the archive); nothing is recomputed here. `--experiments` builds the pages of th
 
 from __future__ import annotations
 
-import argparse
 import html
 import os
 import platform
@@ -52,7 +51,7 @@ from analysis.site.index import (VERDICT_CSS, answers_html, claim_anchor, headli
 from analysis.site.neural import NEURAL_TITLE, SECTION_ID, neural_section
 from analysis.site.records import records_html
 from analysis.site.sections import column_runs, engine_speed_text, href, inline, make_report, section_html, section_id
-from experiments.config import print_outputs
+from experiments.config import overrides_parser, print_outputs
 from experiments.experiment import Experiment, experiment_names, load_experiment
 from experiments.sweep import sweep_folders, sweep_of_folder
 from experiments.store import PROJECT_ROOT, code_version
@@ -418,9 +417,8 @@ def build(overrides: list[str], names: list[str] | None = None, folder: Path | N
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("overrides", nargs="+", help="scale=S (paper, quick, smoke), outputs_dir=... and any other "
-                                                     "override of the experiments")
+    parser = overrides_parser(__doc__, "scale=S (paper, quick, smoke), outputs_dir=... and any other "
+                                       "override of the experiments")
     parser.add_argument("--experiments", nargs="+", metavar="NAME", help="only these experiments (default: all)")
     parser.add_argument("--to", type=Path, metavar="FOLDER", help="write the site here (default: <outputs_dir>/site)")
     arguments = parser.parse_args(argv)
