@@ -12,7 +12,7 @@ paired run index i, a value whose mean the claim says is > 0, in the claim's uni
   gain     the claim "each doubling of time buys a roughly constant gain", read as the mean
            gain per doubling over the later half of the doublings within a factor 2 of the
            earlier half's: late - early / 2 > 0 and 2 early - late > 0, both linear in a run's
-           best scores (the fixed-n report tests the ratio itself, analysis/verdicts.gain)
+           best scores (the fixed-n report tests the ratio itself, analysis.claims.verdicts.gain)
 
 A claim on the neural pipeline's stored results (analysis/claims/sources.py, NeuralSource) gives its
 contrasts from them (the networks' games, paired per held-out game for Table 1); the campaign

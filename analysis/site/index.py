@@ -34,7 +34,7 @@ HEADLINES = {"selective": "selective_table3", "stabilized": "stabilized_table4",
              "morpion": "morpion_table2", "gelly": "spmcts_speedup", "family": "family_samegame"}
 DECIDED = ("supported", "contradicted")
 EMPTY = ["paper", "kind", "claim", "text", "experiment", "basis", "verdict", "report"]  # no report yet
-# the colours of analysis.claims.plot_effects (green, red, grey), blue for "not run", a lighter grey for "not judged"
+# the colours of analysis.claims.report.plot_effects (green, red, grey), blue for "not run", a lighter grey for "not judged"
 VERDICT_COLOURS = dict(zip(VERDICTS, ("#2a7a2a", "#b22222", "#666666", "#1f5fa8", "#999999")))
 
 
