@@ -262,7 +262,7 @@ def claims_page(root: Path, scale: str, built: dict[str, Built], facts: Provenan
     parts = [f'<p>Verdict: <select id="verdict-filter" class="claims-filter"><option value="">all</option>'
              f'{verdict_options}</select> Paper: <select id="paper-filter" class="claims-filter"><option value="">'
              f'all</option>{options}</select> <span id="claims-shown">{total}</span> of {total} rows shown.</p>',
-             "<p>The effect is in the paper's unit, positive in the claimed direction, with its 95% CI (analysis/"
+             "<p>The effect is in the paper's unit, positive in the claimed direction, with its 95% CI (analysis/claims/"
              "verdicts.py; under a budget, analysis/claims/decide.py's confidence sequence). CPU-h: the runs the claim "
              "reads (a fixed-n report: those on this site now).</p>"]
     for path, table in tables:
