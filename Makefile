@@ -8,7 +8,7 @@ PY := $(VENV)/bin/python
 # paper (the published protocol, hours to days), quick (a preview in minutes) or smoke (seconds: it runs)
 SCALE ?= paper
 ARGS ?=  # more overrides for an experiment, e.g. ARGS="threads=1,2,4,8"
-BUDGET ?=  # make claims BUDGET=6h: CPU-hours of new runs, spent in rounds on the claims still undecided (analysis/campaign.py); make campaign BUDGET=6h: CPU-hours of this start
+BUDGET ?=  # make claims BUDGET=6h: CPU-hours of new runs, spent in rounds on the claims still undecided (analysis/claims/campaign.py); make campaign BUDGET=6h: CPU-hours of this start
 CLAIMS ?=  # make claims: only the claims of analysis/claims/<name>.yaml, e.g. CLAIMS="gnrpa gnrpa_lr"
 COST ?=  # make list COST=1: with each experiment's cost at each scale (composes every experiment: a minute or two the first time)
 claim_files = $(if $(strip $(CLAIMS)),--files $(CLAIMS))
@@ -19,7 +19,7 @@ EXPERIMENTS := selective-table2 selective-table3 selective-table4 selective-tabl
 	stabilized-table1 stabilized-table2 stabilized-table3 stabilized-table4 distributed-table1 \
 	morpion-table2 distributed-fig3 distributed-fig4 distributed-fig5 speedup \
 	family-samegame family-tsptw family-weakschur family-boards spmcts-samegame spmcts-boards spmcts-speedup
-# The Morpion paper's neural tables: steps of analysis/neural.py, not Hydra sweeps (`make list` reads this)
+# The Morpion paper's neural tables: steps of analysis/results/neural.py, not Hydra sweeps (`make list` reads this)
 NEURAL_TABLES := morpion-table1 morpion-table3 morpion-table4
 
 .DEFAULT_GOAL := help
@@ -70,7 +70,7 @@ test-slow: ## the slow checks only (about 40 minutes on 2 cores)
 
 # mkdocs-material (the dev extra), --strict: a broken link or a page left out of the nav fails;
 # the make-targets, config-options and results pages are generated from the Makefile, the Hydra
-# schema and docs/results/ (analysis/mkdocs_hooks.py)
+# schema and docs/results/ (analysis/site/mkdocs_hooks.py)
 docs: ## the documentation site: outputs/docs/index.html (opens from disk)
 	NO_MKDOCS_2_WARNING=1 $(PY) -m mkdocs build --strict --quiet
 	@echo "documentation site: $(CURDIR)/outputs/docs/index.html (open it from disk)"
@@ -138,14 +138,14 @@ morpion-table2: ## Morpion Table 2: uniform and NRPA(1..3), then the neural rows
 # NRPA games (5D) and the score filter's trade-off, the three imitation networks trained, their
 # held-out accuracy and curves (Figures 2, 3 and 4)
 morpion-table1: ## Morpion Table 1: the imitation networks trained (PyTorch)
-	$(PY) -m analysis.neural table1 scale=$(SCALE) $(ARGS)
+	$(PY) -m analysis.results.neural table1 scale=$(SCALE) $(ARGS)
 # score and time per game
 morpion-table3: ## Morpion Table 3: Nested(1) with ResNet R2 vs the network alone
-	$(PY) -m analysis.neural table3 scale=$(SCALE) $(ARGS)
+	$(PY) -m analysis.results.neural table3 scale=$(SCALE) $(ARGS)
 # a run per published row (NeuralNMCS, NeuralNRPA experts), network and expert scores, best over
 # time (Figure 6)
 morpion-table4: ## Morpion Table 4: Expert Iteration, a run per row (PyTorch)
-	$(PY) -m analysis.neural table4 scale=$(SCALE) $(ARGS)
+	$(PY) -m analysis.results.neural table4 scale=$(SCALE) $(ARGS)
 # NRPA, SNRPA(4), GNRPA (tabu bias), GNRPA-LR vs time (no published table)
 family-samegame: ## NRPA family on SameGame board 1 vs time
 # NRPA, SNRPA(4), GNRPA (time bias), GNRPA-LR vs time (no published table)
@@ -164,21 +164,21 @@ family: family-samegame family-tsptw family-weakschur family-boards ## the four 
 # makes the runs the store lacks in one pool, then writes the tables and figures (experiments/sweep.py)
 $(EXPERIMENTS):
 	$(PY) run.py -m experiment=$(experiment) scale=$(SCALE) $(ARGS)
-	$(if $(filter morpion-table2,$@),$(PY) -m analysis.neural table2 scale=$(SCALE))
+	$(if $(filter morpion-table2,$@),$(PY) -m analysis.results.neural table2 scale=$(SCALE))
 
 # makes the runs missing at SCALE (cost first), writes each experiment's tables, then
 # outputs/claims/claims_<scale>.*; BUDGET=6h: rounds until decided or spent, claims_<scale>_decided.*
 claims: ## the papers' claims judged at their own settings (CLAIMS, BUDGET)
-	$(PY) -m analysis.campaign scale=$(SCALE) $(ARGS) $(if $(strip $(BUDGET)),--budget $(BUDGET)) $(claim_files)
+	$(PY) -m analysis.claims.campaign scale=$(SCALE) $(ARGS) $(if $(strip $(BUDGET)),--budget $(BUDGET)) $(claim_files)
 
 export: ## every stored run at SCALE as one table: outputs/export/ (EXPERIMENT)
-	$(PY) -m analysis.export scale=$(SCALE) $(if $(EXPERIMENT),experiment=$(EXPERIMENT)) $(ARGS)
+	$(PY) -m analysis.results.export scale=$(SCALE) $(if $(EXPERIMENT),experiment=$(EXPERIMENT)) $(ARGS)
 
 # a page per paper, the claims, the records (opens from disk); the documentation first
 # (make docs: outputs/docs/), which every page links to
 site: docs ## the results site of the stored runs at SCALE: outputs/site/index.html
-	-$(PY) -m analysis.reproduction scale=$(SCALE)
-	$(PY) -m analysis.site scale=$(SCALE) $(ARGS)
+	-$(PY) -m analysis.claims.reproduction scale=$(SCALE)
+	$(PY) -m analysis.site.build scale=$(SCALE) $(ARGS)
 
 # the papers' time tables at matched time, 200 runs a column for Stabilized Table 4 and Selective
 # Table 3, 50 for the five others, in that order (experiments/paper_campaign.py); resumes where it
@@ -189,17 +189,17 @@ campaign: ## fill the time tables at paper scale, resumable (BUDGET, ARGS=--stat
 # a time table at paper scale and matched time as the claims read it, beside the published cells, for
 # committing: docs/results/<EXPERIMENT>_paper.{md,csv,png} (makes no run: make campaign makes them)
 snapshot: ## a time table at paper scale into docs/results (EXPERIMENT)
-	$(PY) -m analysis.snapshot experiment=$(EXPERIMENT) --to docs/results $(ARGS)
+	$(PY) -m analysis.claims.snapshot experiment=$(EXPERIMENT) --to docs/results $(ARGS)
 
 # each setting a paper leaves unsaid (analysis/readings.yaml): its candidate readings run on the
 # published baseline column (the runs the store lacks first: 20 a candidate at paper scale, to twice the work of 163.84 s), R fitted
 # with each, the published cells choosing: outputs/readings/readings[_SCALE].{md,csv,png}
 readings: ## candidate readings of unsaid settings, fitted to the papers' baselines
-	$(PY) -m analysis.readings scale=$(SCALE) --make $(ARGS)
+	$(PY) -m analysis.claims.readings scale=$(SCALE) --make $(ARGS)
 
 # from the claims report under a budget (make claims writes both): one status per published table and figure
 reproduction: ## each published table and figure's status: outputs/claims/reproduction.*
-	$(PY) -m analysis.reproduction scale=$(SCALE) $(ARGS)
+	$(PY) -m analysis.claims.reproduction scale=$(SCALE) $(ARGS)
 
 clean-cache: ## delete numba's compiled kernels and make list's cache (rebuilt on use)
 	rm -rf .numba_cache .catalog_cache

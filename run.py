@@ -7,7 +7,7 @@
 
 A sweep (-m) on Hydra's basic launcher is run by experiments/sweep.py: its cost first (and a
 question when it takes over an hour, on a terminal), its runs in one pool across its jobs; its
-report (analysis/report.py) last. Another launcher (hydra/launcher=submitit_slurm) or a hydra.* override keeps
+report (analysis/results/report.py) last. Another launcher (hydra/launcher=submitit_slurm) or a hydra.* override keeps
 Hydra's multirun, a job at a time.
 """
 
@@ -37,9 +37,9 @@ def main(cfg: DictConfig) -> float:
 
 def run_sweep(overrides: list[str], against: str | None, yes: bool, other_game: bool = False) -> list[Path]:
     """A sweep from start to report: its runs (experiments/sweep.py), then the report an
-    experiment gets (analysis/report.py), whose paths it returns. run.py is the top of the
+    experiment gets (analysis/results/report.py), whose paths it returns. run.py is the top of the
     layers: experiments/ makes runs, analysis/ reads them, and only here does one call the other."""
-    from analysis.report import write_report  # a single run does without pandas and matplotlib
+    from analysis.results.report import write_report  # a single run does without pandas and matplotlib
 
     experiment, folder = make_sweep(overrides, against, yes, other_game)
     return write_report(experiment, overrides=overrides, folder=folder)

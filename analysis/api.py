@@ -10,7 +10,7 @@ store (``outputs_dir``): ``search`` is ``python run.py KEY=VALUE ...`` for one r
 ``python run.py -m ... [against=NAME]`` with its report, and each reuses what the other (or the
 command line, or the archive) already made. How-to: docs/howto/notebook.md.
 
-It is in analysis/ because ``compare`` reads the runs with the report's code (analysis/report.py)
+It is in analysis/ because ``compare`` reads the runs with the report's code (analysis/results/report.py)
 and experiments/ never imports analysis/ (tests/test_arrows.py), as campaign.py does.
 """
 
@@ -24,7 +24,7 @@ from hydra import compose, initialize_config_dir
 from hydra.core.override_parser.overrides_parser import OverridesParser
 from omegaconf import OmegaConf
 
-from analysis.report import write_report
+from analysis.results.report import write_report
 from experiments.cli import column_of, job_from
 from experiments.config import register_configs, starved_rule
 from experiments.estimate import ASK_OVER, cost, duration, wall_seconds

@@ -16,15 +16,14 @@ runs a search.
 
 from __future__ import annotations
 
-import argparse
 import sys
 
 import numpy as np
 
-from analysis.report import collect
+from analysis.results.report import collect
 from analysis.stats import best_at
-from analysis.targets import bootstrap_budget_for_mean, budget_for_mean
-from experiments.config import exit_on_input_error
+from analysis.results.targets import bootstrap_budget_for_mean, budget_for_mean
+from experiments.config import exit_on_input_error, overrides_parser
 from experiments.experiment import load_experiment
 from experiments.root_parallel import axis_trace
 from experiments.runs import game_count
@@ -59,8 +58,7 @@ def fit(overrides: list[str], columns: list[str], target: float, axis: str) -> l
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("overrides", nargs="+", help="experiment=NAME scale=S, and any other overrides")
+    parser = overrides_parser(__doc__, "experiment=NAME scale=S, and any other overrides")
     parser.add_argument("--column", action="append", required=True, help="a column's label (repeatable)")
     parser.add_argument("--target", type=float, required=True, help="the published mean, in the run files' unit")
     parser.add_argument("--axis", default="playouts", choices=AXES, help="the budget's axis (default: playouts)")

@@ -7,6 +7,7 @@ checked by ``nrpa.search.validate`` and each domain adapter, before any work sta
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 from dataclasses import dataclass, field, fields, make_dataclass
@@ -318,6 +319,15 @@ def exit_interrupted(stop: BaseException | None = None) -> None:
     print(f"\nInterrupted: {kept}; what was running was dropped. The same command goes on from there "
           "(a stored run is not made again).", file=sys.stderr, flush=True)
     sys.exit(130)
+
+
+def overrides_parser(description: str, overrides: str, nargs: str = "+") -> argparse.ArgumentParser:
+    """The start of a command that takes overrides (KEY=VALUE ..., as run.py does), each analysis
+    command's: its help is ``description`` (the module's docstring) as written, then the
+    overrides, ``overrides`` saying which; the command adds its own options."""
+    parser = argparse.ArgumentParser(description=description, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("overrides", nargs=nargs, help=overrides)
+    return parser
 
 
 def print_outputs(produce) -> int:

@@ -59,7 +59,7 @@ class Experiment:
     matched_work: bool = False  # budgets in playouts: max_time x R
     targets: tuple[float, ...] | None = None  # report.targets: the fixed-target view's scores (table unit)
     # its budgets per scale are its own (scale_budgets), not the scale file's, and its paper ones
-    # need a cluster (the claims then read its quick runs: analysis/campaign.py)
+    # need a cluster (the claims then read its quick runs: analysis/claims/campaign.py)
     own_budgets: bool = False
     force: bool = False  # force=true: its runs are made again even where the store holds them
     # what makes one of its wall-clock runs starved, not counted (conf/config.yaml's starved section;

@@ -30,7 +30,7 @@ def make_targets() -> dict[str, tuple[list[str], str]]:
 
 
 def neural_tables() -> list[str]:
-    """The Makefile's NEURAL_TABLES: the Morpion paper's neural tables, run by analysis/neural.py."""
+    """The Makefile's NEURAL_TABLES: the Morpion paper's neural tables, run by analysis/results/neural.py."""
     found = re.search(r"^NEURAL_TABLES\s*:?=(.*)$", MAKEFILE.read_text(), re.MULTILINE)
     return found.group(1).split() if found else []
 
@@ -57,10 +57,10 @@ def entries(targets: list[str]) -> list[tuple[str, str, str]]:
             rows.append((target, report.title, f"{report.get('paper', '?')}, {report.get('table', '?')}"))
         else:  # a neural table: its Makefile help, and the step that makes it
             text = helps.get(target, ([], target))[1]
-            rows.append((target, text, f"python -m analysis.neural {neural_step(target)}"))
+            rows.append((target, text, f"python -m analysis.results.neural {neural_step(target)}"))
     return rows
 
 
 def neural_step(target: str) -> str:
-    """The step of analysis/neural.py a neural table's target runs: morpion-table1 runs table1."""
+    """The step of analysis/results/neural.py a neural table's target runs: morpion-table1 runs table1."""
     return target.rsplit("-", 1)[-1]

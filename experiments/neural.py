@@ -1,7 +1,7 @@
 """The Morpion paper's neural experiments (Doux, Negrevergne, Cazenave): the pipeline that makes what their
 tables read (games, training, play, Expert Iteration). Its steps are run from the command line
-by analysis/neural.py (``python -m analysis.neural table1 scale=quick``), which then draws
-the tables and figures (analysis/neural_report.py): this module imports nothing of analysis/.
+by analysis/results/neural.py (``python -m analysis.results.neural table1 scale=quick``), which then draws
+the tables and figures (analysis/results/neural_report.py): this module imports nothing of analysis/.
 
 Settings per scale: conf/neural_morpion.yaml. Every step keeps what it made under
 ``outputs/neural/`` and finds it there next time: the NRPA runs are ordinary runs of the
@@ -100,7 +100,7 @@ def train_networks(scale: str, outputs: Path, device) -> dict[str, dict]:
     return trained
 
 
-# What each step keeps for the claims report (analysis/claims.py, NeuralSource), beside its
+# What each step keeps for the claims report (analysis/claims/sources.py, NeuralSource), beside its
 # tables: outputs/neural/<scale>/<step>_results.json, with
 #   step, scale, code_version;
 #   settings   what the claims compare with the paper's: epochs (of the networks' training),
@@ -112,7 +112,7 @@ def train_networks(scale: str, outputs: Path, device) -> dict[str, dict]:
 #              the run (one value: one run per row)
 #   held_out   table1 only: the held-out games (indices into the game set) and the positions of
 #              each, in the order of the columns' characters (every network is measured on the
-#              same positions: analysis/claims.py pairs them game by game)
+#              same positions: analysis/claims/sources.py pairs them game by game)
 RESULTS = "{step}_results.json"
 NESTED = "Nested(1) + Resnet R2"  # Table 3's approach (the published row's label)
 

@@ -5,16 +5,16 @@ jobs one after another, each in its own pool. Here the sweep is composed as an E
 (experiments/experiment.py: the same jobs, so the same run files, as Hydra's jobs make),
 its cost is printed (and asked about when over an hour, on a terminal), its runs go into ONE
 pool across its jobs (``make_runs``, which the claims campaign uses too), and run.py ends it
-in the report an experiment gets (analysis/report.py, which reads the sweep's folder from
+in the report an experiment gets (analysis/results/report.py, which reads the sweep's folder from
 here; this module imports nothing of analysis/), whose paths it prints:
 
   with experiment=NAME   outputs/tables/<name>_<scale>.* and outputs/figures/..., as
-                         ``python -m analysis.report experiment=NAME scale=S`` writes them
+                         ``python -m analysis.results.report experiment=NAME scale=S`` writes them
   without                outputs/sweeps/sweep_<hash>/: sweep.yaml (its overrides, scale and
                          ``against``), the checkpoint tables (CSV, Markdown) and figures, one
                          column per swept combination, named by its algorithm
                          ("SNRPA(2)"); rebuilt later by
-                         ``python -m analysis.report sweep=<folder or name>``
+                         ``python -m analysis.results.report sweep=<folder or name>``
 
 ``against=EXPERIMENT`` (e.g. against=stabilized_table4) runs the swept columns on that
 experiment's settings (domain, instance, playout rule, level, N, budgets; the command's
@@ -189,7 +189,7 @@ def make_sweep(overrides: list[str], against: str | None = None, yes: bool = Fal
                other_game: bool = False) -> tuple[Experiment, Path | None]:
     """Print the cost, ask when it is over an hour, make the runs in one pool. Returns the
     experiment and the folder its report goes in (None: an experiment's own, under
-    outputs/tables and outputs/figures); run.py writes the report (analysis/report.py)."""
+    outputs/tables and outputs/figures); run.py writes the report (analysis/results/report.py)."""
     experiment = load_sweep(overrides, against, other_game)
     costs = cost(experiment)  # once: it looks up every run file in the store
     print("\n".join([*experiment.notes, describe(experiment, costs)]), flush=True)

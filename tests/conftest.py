@@ -57,9 +57,9 @@ def tmp_outputs(tmp_path):
 
 
 def run_experiment(name: str, outputs: Path, scale: str = "smoke") -> None:
-    """``run.py -m experiment=NAME`` then ``analysis.report`` into ``outputs``, as `make` does
+    """``run.py -m experiment=NAME`` then ``analysis.results.report`` into ``outputs``, as `make` does
     (in this process: see ``cli``)."""
-    for command in (["run.py", "-m"], ["-m", "analysis.report"]):
+    for command in (["run.py", "-m"], ["-m", "analysis.results.report"]):
         done = cli(*command, f"experiment={name}", f"scale={scale}", f"outputs_dir={outputs}")
         assert done.returncode == 0, done.stderr
 

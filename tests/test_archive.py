@@ -11,7 +11,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from analysis.report import collect, variant_key
+from analysis.results.report import collect, variant_key
 from experiments import archive, leaderboard
 from experiments.estimate import cost
 from experiments.experiment import load_experiment

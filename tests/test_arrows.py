@@ -2,8 +2,10 @@
 
 experiments/ makes runs and analysis/ reads them, so no module of experiments/ imports
 analysis/ (at the top or inside a function); the modules of experiments/ import each other
-without a circle; and no file of nrpa/ passes 450 lines. Read from the sources with ast: no
-module is imported here.
+without a circle; within analysis/, its packages import one way (results/ <- claims/ <- site/)
+and no package or module at its top imports one that imports it back; and no file of nrpa/
+passes 450 lines, none of analysis/ 600. Every check walks the folders' subpackages too. Read
+from the sources with ast: no module is imported here.
 """
 
 from __future__ import annotations
@@ -18,6 +20,10 @@ from scipy.sparse.csgraph import connected_components
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 MAX_NRPA_LINES = 450
+MAX_ANALYSIS_LINES = 600
+# analysis/'s packages, each importing only those before it: an experiment's tables and figures, the
+# claims judged on its runs (which read its report), the sites that show both
+ANALYSIS_PACKAGES = ("analysis.results", "analysis.claims", "analysis.site")
 
 
 def module_name(path: Path) -> str:
@@ -63,8 +69,8 @@ def test_cycles_finds_a_circle_and_nothing_else():
 
 
 def test_imported_sees_the_imports_inside_functions():
-    source = "import experiments.store\n\ndef f():\n    from analysis.report import write_report\n"
-    assert imported(source) == {"experiments.store", "analysis.report", "analysis.report.write_report"}
+    source = "import experiments.store\n\ndef f():\n    from analysis.results.report import write_report\n"
+    assert imported(source) == {"experiments.store", "analysis.results.report", "analysis.results.report.write_report"}
 
 
 @pytest.fixture(scope="module")
@@ -89,6 +95,44 @@ def test_no_file_of_nrpa_passes_450_lines():
                for path in sorted((PROJECT_ROOT / "nrpa").rglob("*.py"))}
     assert lengths, "no file under nrpa/"
     assert {path: n for path, n in lengths.items() if n > MAX_NRPA_LINES} == {}
+
+
+def test_no_file_of_analysis_passes_600_lines():
+    lengths = {str(path.relative_to(PROJECT_ROOT)): len(path.read_text().splitlines())
+               for path in sorted((PROJECT_ROOT / "analysis").rglob("*.py"))}
+    assert any(path.count("/") > 1 for path in lengths), "no subpackage of analysis/ read"
+    assert {path: n for path, n in lengths.items() if n > MAX_ANALYSIS_LINES} == {}
+
+
+@pytest.fixture(scope="module")
+def analysis_imports() -> dict[str, set[str]]:
+    """Each module of analysis/ (its subpackages' too) -> the modules of analysis/ it imports."""
+    modules = {module_name(path): path for path in sorted((PROJECT_ROOT / "analysis").rglob("*.py"))}
+    return {module: {name for name in imported(path.read_text()) if name in modules and name != module}
+            for module, path in modules.items()}
+
+
+def group_of(module: str) -> str:
+    """analysis.claims.decide -> analysis.claims (its package); analysis.stats -> itself."""
+    return ".".join(module.split(".")[:2])
+
+
+def test_the_packages_of_analysis_import_one_way(analysis_imports):
+    order = {package: rank for rank, package in enumerate(ANALYSIS_PACKAGES)}
+    assert set(order) <= {group_of(module) for module in analysis_imports}, "a package of ANALYSIS_PACKAGES is gone"
+    upward = sorted(f"{module} imports {name}" for module, names in analysis_imports.items() for name in names
+                    if group_of(module) in order and group_of(name) in order
+                    and order[group_of(name)] > order[group_of(module)])
+    assert upward == []
+
+
+def test_no_package_of_analysis_imports_one_that_imports_it_back(analysis_imports):
+    # a package and a module at the top of analysis/ (stats, api, ...) as one node each: shared
+    # modules that a package imports must import none of the packages
+    groups: dict[str, set[str]] = {}
+    for module, names in analysis_imports.items():
+        groups.setdefault(group_of(module), set()).update(group_of(name) for name in names)
+    assert cycles({group: others - {group} for group, others in groups.items()}) == []
 
 
 def test_no_module_imports_one_that_imports_it_back():

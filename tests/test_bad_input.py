@@ -26,7 +26,7 @@ BAD_FILES = {
     "a_file": "not a folder\n",
 }
 RUN = ("run.py",)
-REPORT = ("-m", "analysis.report")
+REPORT = ("-m", "analysis.results.report")
 ESTIMATE = ("-m", "experiments.estimate")
 
 CASES = [
@@ -112,8 +112,8 @@ CASES = [
     (RUN + ("domain=bus", "domain.instance=random:x"), "the seed after 'random:' must be an integer"),
     (RUN + ("domain=bus", "domain.instance=nowhere.csv"), "neither 'paper', 'random:SEED' nor an instance CSV file"),
     (RUN + ("domain=morpion", "domain.variant=5X"), "domain.variant='5X' is not valid: choose one of 5D, 5T"),
-    (("-m", "analysis.morpion_grid", "{tmp}/morpion.psol", "{tmp}/grid.png"), "is not the reference dot"),
-    (("-m", "analysis.morpion_grid", "{tmp}/morpion.csv", "{tmp}/grid.png"), "line 2: 6 fields"),
+    (("-m", "analysis.results.morpion_grid", "{tmp}/morpion.psol", "{tmp}/grid.png"), "is not the reference dot"),
+    (("-m", "analysis.results.morpion_grid", "{tmp}/morpion.csv", "{tmp}/grid.png"), "line 2: 6 fields"),
     # experiments, reports, estimates
     (RUN + ("-m", "experiment=nope"), "experiment=nope is not valid: choose one of distributed_fig3, "),
     (RUN + ("-m", "experiment=stabilized_table44"), "experiment=stabilized_table44 is not valid: did you mean "
@@ -165,7 +165,7 @@ def test_bad_input_is_refused_with_status_2_and_its_reason(tmp_path, bad_files, 
     shutil.copytree(one_run, store)
     before = run_files(store)
     arguments = [a.format(tmp=bad_files, out=store) for a in arguments]
-    if arguments[0] == "run.py" or arguments[1] in ("analysis.report", "experiments.estimate"):
+    if arguments[0] == "run.py" or arguments[1] in ("analysis.results.report", "experiments.estimate"):
         if not any(a.startswith("outputs_dir=") for a in arguments):
             arguments.append(f"outputs_dir={store}")
     completed = cli(*arguments)

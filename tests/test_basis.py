@@ -7,9 +7,12 @@ import math
 import numpy as np
 import pytest
 
-from analysis import sequential
-from analysis.claims import (NEEDS_COMPUTE, NEEDS_HARDWARE, Claim, Refused, check_basis, effect_cells,
-                             load_claims, paper_cost, why_not_judged, Gap, UNSTATED)
+from analysis.claims import sequential
+from analysis.claims.basis import check_basis
+from analysis.claims.files import Claim, load_claims
+from analysis.claims.paper_settings import NEEDS_COMPUTE, NEEDS_HARDWARE, UNSTATED, Gap, paper_cost, why_not_judged
+from analysis.claims.report import effect_cells
+from analysis.claims.sources import Refused
 from experiments.config import PublishedRate, RelativeRate
 from experiments.experiment import load_experiment
 from experiments.rates import baseline_of, geometric_summary
@@ -118,7 +121,7 @@ def test_figure_4s_cost_prices_each_column_at_its_own_cores():
 def test_figure_3_at_equal_playouts_needs_compute_not_a_machine():
     """At equal iterations a round-synchronous parallel search makes the same search on any number
     of cores: more cores only make it sooner, so its rows need compute, priced, not a 16-core machine."""
-    from analysis.claims import needs_machine
+    from analysis.claims.paper_settings import needs_machine
 
     claims = {c.id: c for c in load_claims(files=["distributed"])}
     assert claims["equal-playouts-sequential-best"].basis == "equal playouts"
@@ -132,7 +135,7 @@ def test_a_column_without_runs_is_priced_at_its_baselines_measured_cost_over_rho
     runs were ranked last and a campaign spent everything on one table."""
     from types import SimpleNamespace
 
-    from analysis.campaign import first_cost
+    from analysis.claims.campaign import first_cost
 
     rate = PublishedRate(1000.0, 900.0, 1100.0, ("base",), "test", (("fast", RelativeRate(2.0, 1.9, 2.1, "base")),
                                                                      ("slow", RelativeRate(0.5, 0.4, 0.6, "base"))))
@@ -147,7 +150,8 @@ def test_a_column_without_runs_is_priced_at_its_baselines_measured_cost_over_rho
 def test_the_papers_cores_read_numbers_only_and_figure_4s_most_threads_are_the_papers():
     """A transfer's settings in words ("1, 2, 4" threads) are shown, not counted; a claim resolved
     at quick scale ("{threads}" -> 2) is priced at the paper scale's most threads (32, on 16 cores)."""
-    from analysis.claims import paper_cores, resolve
+    from analysis.claims.files import resolve
+    from analysis.claims.paper_settings import paper_cores
 
     assert paper_cores(claim(settings=(("threads", "1, 2, 4"),))) == 1
     assert paper_cores(claim(settings=(("threads", 16), ("jobs", 10)))) == 160
@@ -166,7 +170,8 @@ def test_a_budget_rounded_down_to_a_whole_playout_still_reaches_its_last_publish
     are read at 163.84 s, not cut at the checkpoint before (81.92 s)."""
     from types import SimpleNamespace
 
-    from analysis.claims import Source, checkpoint_times
+    from analysis.claims.basis import checkpoint_times
+    from analysis.claims.sources import Source
 
     import pandas as pd
 
@@ -188,8 +193,8 @@ def test_a_campaign_works_toward_the_verdict_under_the_reading_of_an_unstated_se
     hardware or compute decide nothing of the claim, so such a row gets none."""
     import pandas as pd
 
-    from analysis.claims import NOT_RUN
-    from analysis.decide import campaign_verdicts
+    from analysis.claims.judging import NOT_RUN
+    from analysis.claims.decide import campaign_verdicts
 
     table = pd.DataFrame({"verdict": ["inconclusive", NOT_RUN, NOT_RUN, "supported"],
                           "gaps": ["the paper does not state the level", "2 threads for the paper's 32", "", ""]})

@@ -5,7 +5,7 @@ import pytest
 
 from analysis import budget_fit
 from analysis.stats import best_at
-from analysis.targets import bootstrap_budget_for_mean, budget_for_mean
+from analysis.results.targets import bootstrap_budget_for_mean, budget_for_mean
 
 GRID = [1, 10, 100]
 # run A improves to 6 at 10, run B to 8 at 100: best so far A 2, 6, 6 and B 4, 4, 8; means 3, 5, 7

@@ -9,9 +9,9 @@ import pytest
 
 from dataclasses import replace
 
-from analysis import verdicts
-from analysis.claims import Claim, load_claims, load_experiments, load_not_tested
-from analysis.speedup import engine_speed, published_improvements
+from analysis.claims import verdicts
+from analysis.claims.files import Claim, load_claims, load_experiments, load_not_tested
+from analysis.results.speedup import engine_speed, published_improvements
 from nrpa.errors import InputError
 from tests.conftest import cli, run_experiment
 
@@ -133,9 +133,9 @@ def test_the_claim_files_load_and_name_known_tests_and_experiments():
 @pytest.mark.slow  # end to end, over 10 s
 def test_the_claims_of_some_files_only_and_an_unknown_file_refused():
     assert {claim.paper for claim in load_claims(files=["gnrpa"])} == {"GNRPA (Cazenave 2020)"}
-    done = cli("-m", "analysis.claims", "scale=quick", "--experiments", "--files", "gnrpa", "gnrpa_lr")
+    done = cli("-m", "analysis.claims.report", "scale=quick", "--experiments", "--files", "gnrpa", "gnrpa_lr")
     assert done.returncode == 0 and done.stdout.split() == ["family_samegame", "family_tsptw", "family_weakschur"]
-    refused = cli("-m", "analysis.claims", "scale=quick", "--files", "gnrpa", "nope")
+    refused = cli("-m", "analysis.claims.report", "scale=quick", "--files", "gnrpa", "nope")
     assert refused.returncode == 2 and "no claims file nope: choose among" in refused.stderr
 
 
@@ -199,7 +199,7 @@ def test_the_claims_report_on_smoke_runs(tmp_outputs):
               Claim("P", "late", "t > 10 above tabu at 163.84 s", "selective_table3", "compare",
                     pairs=(("t_gt_10", "tabu"),), at="last"),
               Claim("P", "steady", "tabu gains steadily", "selective_table3", "gain", variant="tabu", start=0.08)]
-    from analysis.claims import claims_report
+    from analysis.claims.report import claims_report
     paths = claims_report(["scale=smoke", f"outputs_dir={tmp_outputs}"], claims)
     assert {p.name for p in paths} == {"claims_smoke.csv", "claims_smoke.md", "claims_smoke.png", "claims_smoke.pdf"}
     table = pd.read_csv(tmp_outputs / "claims" / "claims_smoke.csv")
@@ -214,7 +214,7 @@ def test_the_claims_report_on_smoke_runs(tmp_outputs):
     assert late[0] == "0.08 s: the runs end there; the claim is at 163.84 s"
     # at matched time: each column on the playouts axis at t x R x rho(column); the runs end at the
     # published seconds whose work the fewest playouts of a column reach, against the claim's 163.84 s
-    from analysis.report import collect
+    from analysis.results.report import collect
     experiment = load_experiments(claims, ["scale=smoke", f"outputs_dir={tmp_outputs}"])["selective_table3"]
     runs = collect(experiment).records
     rate = experiment.published_rate
@@ -229,7 +229,7 @@ def test_the_claims_report_on_smoke_runs(tmp_outputs):
 
 
 def test_the_claims_command_refuses_a_scale_it_does_not_know():
-    done = cli("-m", "analysis.claims", "scale=huge")
+    done = cli("-m", "analysis.claims.report", "scale=huge")
     assert done.returncode == 2 and "huge" in done.stderr and "Traceback" not in done.stderr
 
 
@@ -251,7 +251,7 @@ def test_matched_work_without_a_published_rate_is_refused_before_any_work(argume
 
 
 def test_the_report_names_a_contradicted_claim_in_plain_words():
-    from analysis.claims import in_short
+    from analysis.claims.report import in_short
     table = pd.DataFrame([
         {"claim": "a", "text": "A beats B.", "basis": "published time", "verdict": "contradicted"},
         {"claim": "a", "text": "A beats B.", "basis": "matched time", "verdict": "supported"},
@@ -271,14 +271,14 @@ def test_the_report_names_a_contradicted_claim_in_plain_words():
 # --- the paper's settings: a verdict only where the runs match them ---
 
 def source_of(name, *overrides):
-    from analysis.claims import Source
-    from analysis.report import Runs
+    from analysis.claims.sources import Source
+    from analysis.results.report import Runs
     from experiments.experiment import load_experiment
     return Source(load_experiment([f"experiment={name}", *overrides]), Runs({}, {}))
 
 
 def test_a_claim_at_settings_the_runs_scale_down_names_each_gap():
-    from analysis.claims import settings_gaps
+    from analysis.claims.paper_settings import settings_gaps
     claim = Claim("P", "f4", "shared L=1 best", "distributed_fig4", "compare", basis="wall time",
                   pairs=(("strategy=leaf_shared threads=2", "strategy=node2_shared threads=2"),),
                   settings=(("seconds", 500), ("threads", 32), ("level", 4)))
@@ -290,7 +290,7 @@ def test_a_claim_at_settings_the_runs_scale_down_names_each_gap():
 
 @pytest.mark.slow  # end to end, over 10 s
 def test_matched_work_meets_the_papers_seconds_in_playouts_and_a_smoke_budget_does_not():
-    from analysis.claims import settings_gaps
+    from analysis.claims.paper_settings import settings_gaps
     claim = Claim("P", "late", "t > 10 above tabu", "selective_table3", "compare", pairs=(("t_gt_10", "tabu"),),
                   settings=(("seconds", 163.84), ("threads", 1)))
     assert settings_gaps(claim, source_of("selective_table3", "scale=paper", "matched_work=true")) == []
@@ -305,7 +305,7 @@ def test_matched_work_meets_the_papers_seconds_in_playouts_and_a_smoke_budget_do
 
 
 def test_complete_searches_and_unstated_settings_are_gaps():
-    from analysis.claims import settings_gaps
+    from analysis.claims.paper_settings import settings_gaps
     claim = Claim("P", "t", "SNRPA(4) total above NRPA's", "stabilized_table2", "total", pairs=(("SNRPA(4)", "NRPA"),),
                   settings=(("level", 4), ("complete", True), ("unstated", ("N",))))
     assert settings_gaps(claim, source_of("stabilized_table2", "scale=quick")) == [
@@ -314,7 +314,8 @@ def test_complete_searches_and_unstated_settings_are_gaps():
 
 @pytest.mark.slow  # end to end, over 10 s
 def test_a_column_only_the_paper_scale_has_is_a_gap_and_a_misspelt_one_an_error():
-    from analysis.claims import check_columns, settings_gaps
+    from analysis.claims.files import check_columns
+    from analysis.claims.paper_settings import settings_gaps
     from experiments.experiment import load_experiment
     quick = load_experiment(["experiment=distributed_fig4", "scale=quick"])
     paper_only = Claim("P", "32", "32 above 16", "distributed_fig4", "compare", basis="wall time",
@@ -330,7 +331,7 @@ def test_a_column_only_the_paper_scale_has_is_a_gap_and_a_misspelt_one_an_error(
 
 
 def test_the_most_threads_placeholder_reads_the_experiments_largest_thread_count():
-    from analysis.claims import resolve
+    from analysis.claims.files import resolve
     claim = Claim("P", "f4", "best on the most threads", "distributed_fig4", "compare", basis="wall time",
                   pairs=(("strategy=leaf_shared threads={threads}", "strategy=leaf_shared threads=1"),))
     assert resolve(claim, source_of("distributed_fig4", "scale=quick").experiment).pairs == (
@@ -338,7 +339,7 @@ def test_the_most_threads_placeholder_reads_the_experiments_largest_thread_count
 
 
 def test_a_claim_not_run_at_its_papers_settings_keeps_what_its_runs_say_apart_and_out_of_the_judged_family():
-    from analysis.claims import NOT_RUN, apply_settings
+    from analysis.claims.judging import NOT_RUN, apply_settings
     strong = object()  # any evidence: the verdict reads the p-values
     table = pd.DataFrame([
         {"kind": "paper", "gaps": "", "why": "", "judged_on": "the stated settings", "p_support": 0.01,
@@ -356,7 +357,7 @@ def test_a_claim_not_run_at_its_papers_settings_keeps_what_its_runs_say_apart_an
 
 
 def test_a_claim_on_a_named_reading_is_judged_and_says_so():
-    from analysis.claims import ON_READING, apply_settings
+    from analysis.claims.judging import ON_READING, apply_settings
     table = apply_settings(pd.DataFrame([
         {"kind": "paper", "gaps": "the paper does not state the level", "why": "", "judged_on": ON_READING,
          "p_support": 0.001, "p_contradict": 1.0, "_evidence": object()},
@@ -367,7 +368,7 @@ def test_a_claim_on_a_named_reading_is_judged_and_says_so():
 
 
 def test_a_claim_no_run_can_test_is_not_judged():
-    from analysis.claims import UNTESTABLE, apply_settings
+    from analysis.claims.judging import UNTESTABLE, apply_settings
     table = apply_settings(pd.DataFrame([{"kind": "paper", "gaps": "180 h for the paper's ...", "why": UNTESTABLE,
                                           "judged_on": "", "p_support": math.nan, "p_contradict": math.nan,
                                           "_evidence": None}]))
@@ -375,9 +376,9 @@ def test_a_claim_no_run_can_test_is_not_judged():
 
 
 def test_a_claim_on_a_reading_its_papers_baseline_rejects_is_not_judged_and_gets_no_runs(tmp_path):
-    from analysis import reading_cases
-    from analysis.claims import ON_READING, READING_REJECTED, apply_settings
-    from analysis.decide import campaign_verdicts
+    from analysis.claims import reading_cases
+    from analysis.claims.judging import ON_READING, READING_REJECTED, apply_settings
+    from analysis.claims.decide import campaign_verdicts
     table = apply_settings(pd.DataFrame([{"kind": "paper", "gaps": "the paper does not state the level",
                                           "why": READING_REJECTED, "judged_on": ON_READING, "p_support": 0.001,
                                           "p_contradict": 1.0, "_evidence": object()}]))
@@ -406,8 +407,8 @@ def test_a_claim_on_a_reading_its_papers_baseline_rejects_is_not_judged_and_gets
 
 
 def test_a_campaign_makes_no_runs_for_a_claim_away_from_its_papers_settings():
-    from analysis.claims import NOT_RUN
-    from analysis.campaign import ClaimState, plan_round
+    from analysis.claims.judging import NOT_RUN
+    from analysis.claims.campaign import ClaimState, plan_round
     states = [ClaimState("away", ("a",), NOT_RUN, math.nan, 15),
               ClaimState("here", ("b",), "not judged", math.nan, 15)]
     plan = plan_round(states, {"a": 0, "b": 0}, {"a": 1.0, "b": 1.0}, left=1e6, round_budget=1e6, cap=200)
@@ -419,7 +420,8 @@ def test_a_claim_at_the_end_reads_where_every_run_ends_between_two_doublings():
     16 threads), between two doublings of 100: "at the end" is there, not at the doubling before."""
     from types import SimpleNamespace
 
-    from analysis.claims import Source, checkpoint_times
+    from analysis.claims.basis import checkpoint_times
+    from analysis.claims.sources import Source
 
     untimed = SimpleNamespace(settings=SimpleNamespace(max_time=None, clock="wall"))
     experiment = SimpleNamespace(variants=[SimpleNamespace(label=label, job=untimed) for label in ("a", "b")],
@@ -459,7 +461,7 @@ def test_a_speedup_claim_needs_a_published_number(tmp_path):
 
 
 def test_the_speedup_samples_read_the_same_k_as_the_speedup_table():
-    from analysis.speedup import column_speedup, speedup_samples
+    from analysis.results.speedup import column_speedup, speedup_samples
 
     def run(times, scores):
         return {"axes": {"wall_seconds": {"positions": times, "score": scores}}, "result": {"best_score": scores[-1]}}

@@ -7,8 +7,9 @@ import re
 import pandas as pd
 import pytest
 
-from analysis.claims import JUDGED, load_not_tested
-from analysis.decide import headline_rows
+from analysis.claims.files import load_not_tested
+from analysis.claims.judging import JUDGED
+from analysis.claims.decide import headline_rows
 from tests.conftest import PROJECT_ROOT
 
 REPORT = PROJECT_ROOT / "docs" / "results" / "claims_paper_decided.csv"

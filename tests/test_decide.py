@@ -1,5 +1,5 @@
-"""Claims judged on runs that keep coming (analysis/decide.py) and the budgeted campaign
-(analysis/campaign.py) on real smoke runs: the contrasts against the run files by hand,
+"""Claims judged on runs that keep coming (analysis/claims/decide.py) and the budgeted campaign
+(analysis/claims/campaign.py) on real smoke runs: the contrasts against the run files by hand,
 runs read as prefixes, the report, and `make claims BUDGET=...` end to end."""
 
 import math
@@ -9,10 +9,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from analysis import decide, sequential
-from analysis.claims import Claim, Refused, load_claims
+from analysis.claims import decide, sequential
+from analysis.claims.files import Claim, load_claims
+from analysis.claims.sources import Refused
 from analysis.stats import best_at
-from analysis.campaign import budget_of, campaign_experiments, run_campaign
+from analysis.claims.campaign import budget_of, campaign_experiments, run_campaign
 from tests.conftest import PROJECT_ROOT, cli
 
 RUNS = sequential.MIN_RUNS  # enough paired runs for a verdict

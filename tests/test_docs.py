@@ -20,7 +20,7 @@ from experiments.config import check_override_keys
 from experiments.experiment import check_command_line, experiment_names
 from experiments.store import PROJECT_ROOT
 from nrpa.domains.registry import DOMAINS
-from analysis.docs_reference import config_page, make_page, makefile_targets, results_page
+from analysis.site.docs_reference import config_page, make_page, makefile_targets, results_page
 
 # the pages whose commands a reader copies: the front page, the tutorials, and the guide whose
 # worked example ends in a comparison with a paper's table

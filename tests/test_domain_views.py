@@ -1,4 +1,4 @@
-"""The domains' views in the reports (analysis/domain_views.py), keyed by domain name: TSPTW's
+"""The domains' views in the reports (analysis/results/domain_views.py), keyed by domain name: TSPTW's
 summary of the final tours and Morpion's grid drawing, on the best-known tour and a record game.
 The library side holds none of it: nothing under nrpa/ imports analysis, experiments, pandas or
 matplotlib."""
@@ -9,7 +9,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from analysis.domain_views import VIEWS, domain_view
+from analysis.results.domain_views import VIEWS, domain_view
 from nrpa.domains import morpion_rules, tsptw_rules
 from nrpa.domains.registry import DOMAINS, MorpionOptions, TsptwOptions, make_domain
 

@@ -6,8 +6,9 @@ from types import SimpleNamespace
 
 import pytest
 
-from analysis.claims import Source, complete_search_seconds
-from analysis.report import Runs, final_scores
+from analysis.claims.paper_settings import complete_search_seconds
+from analysis.claims.sources import Source
+from analysis.results.report import Runs, final_scores
 from experiments.run_file import run_id
 from experiments.runs import Job, execute_run, game_scores, game_seed, verify_record
 from nrpa.domains.registry import MorpionDomain, MorpionOptions

@@ -1,5 +1,5 @@
 """Shared runs stay text: a string of a run file, an archive pack's record, a leaderboard entry
-or a claims report reaches the results site (analysis/site.py) and the reports' Markdown tables
+or a claims report reaches the results site (analysis/site/build.py) and the reports' Markdown tables
 escaped, never as markup. Every string field of the records here holds a ``<script>``, a pipe
 and a line break; the site built from them must hold them as text only."""
 
@@ -13,9 +13,9 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from analysis import site as site_module
-from analysis.site_sections import checkpoint_figure, figure_html, markdown_html
-from analysis.tables import markdown_cell, markdown_table, markdown_text
+from analysis.site.build import build
+from analysis.site.sections import checkpoint_figure, figure_html, markdown_html
+from analysis.results.tables import markdown_cell, markdown_table, markdown_text
 from experiments import archive
 from experiments.experiment import load_experiment
 from experiments.store import RunStore
@@ -127,7 +127,7 @@ def test_a_site_built_from_hostile_runs_records_and_claims_shows_their_strings_a
     hostile_records(outputs / "leaderboard")
     hostile_claims(outputs / "claims")
     monkeypatch.setenv("NRPA_ARCHIVE", str(packs))
-    index = site_module.build(["scale=smoke", f"outputs_dir={outputs}"], [EXPERIMENT], tmp_path / "site")
+    index = build(["scale=smoke", f"outputs_dir={outputs}"], [EXPERIMENT], tmp_path / "site")
     pages = sorted(index.parent.glob("*.html"))
     assert {page.name for page in pages} >= {"index.html", "claims.html", "records.html", "selective.html"}
     for page in pages:

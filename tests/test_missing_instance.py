@@ -166,7 +166,7 @@ def test_a_leaderboard_entry_keeps_the_board_file_of_its_run(board_file, tmp_pat
 
 
 def test_the_site_is_written_with_leaderboard_records_whose_board_files_were_deleted(tmp_path, tmp_outputs):
-    """`make site SCALE=smoke` (analysis.site, here with one experiment's page: the records
+    """`make site SCALE=smoke` (analysis.site.build, here with one experiment's page: the records
     page is the same) once the board files of two leaderboard records are deleted: the one
     that keeps its board is replayed and drawn, the other is named; the site is written."""
     board = Leaderboard(tmp_outputs)
@@ -179,7 +179,7 @@ def test_the_site_is_written_with_leaderboard_records_whose_board_files_were_del
             del record["domain_info"]["instance_file"]  # as a run made before records kept their file
         assert board.offer(record)
         paths[name].unlink()
-    done = cli("-m", "analysis.site", "scale=smoke", f"outputs_dir={tmp_outputs}", "--experiments", "stabilized_table1")
+    done = cli("-m", "analysis.site.build", "scale=smoke", f"outputs_dir={tmp_outputs}", "--experiments", "stabilized_table1")
     assert done.returncode == 0, done.stderr
     rows = (tmp_outputs / "site" / "records.html").read_text().split("<tr>")
     kept = next(row for row in rows if str(paths["kept.txt"]) in row)

@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from analysis.morpion_grid import draw_grid
+from analysis.results.morpion_grid import draw_grid
 from experiments.run_file import run_id
 from experiments.runs import Job
 from nrpa.domains import morpion as kernel

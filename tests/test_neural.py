@@ -123,9 +123,9 @@ def test_without_pytorch_the_neural_part_says_how_to_install_it(monkeypatch):
 def test_bad_neural_options_are_refused_before_any_work(tmp_path):
     from tests.conftest import cli
 
-    done = cli("-m", "analysis.neural", "table1", "scale=huge", f"outputs_dir={tmp_path}")
+    done = cli("-m", "analysis.results.neural", "table1", "scale=huge", f"outputs_dir={tmp_path}")
     assert done.returncode == 2 and "scale='huge' is not valid" in done.stderr
-    done = cli("-m", "analysis.neural", "table1", "epochs=3")
+    done = cli("-m", "analysis.results.neural", "table1", "epochs=3")
     assert done.returncode == 2 and "unknown option(s) epochs" in done.stderr
     assert not (tmp_path / "neural").exists()
 
@@ -136,7 +136,7 @@ def test_the_neural_tables_build_at_smoke_scale(tmp_path):
 
     from tests.conftest import cli
 
-    done = cli("-m", "analysis.neural", "table2", "scale=smoke", "device=cpu", f"outputs_dir={tmp_path}")
+    done = cli("-m", "analysis.results.neural", "table2", "scale=smoke", "device=cpu", f"outputs_dir={tmp_path}")
     assert done.returncode == 0, done.stderr
     assert "table2 at smoke scale: 20 NRPA(1) games" in done.stderr and "device: cpu" in done.stderr
     table = pd.read_csv(tmp_path / "tables" / "morpion_table2_neural_smoke.csv")
@@ -148,7 +148,7 @@ def test_the_neural_tables_build_at_smoke_scale(tmp_path):
     for name in ("morpion_fig5_smoke.png",):
         assert (tmp_path / "figures" / name).is_file()
     # Table 1 finds the three trained networks and writes its table and curves
-    done = cli("-m", "analysis.neural", "table1", "scale=smoke", "device=cpu", f"outputs_dir={tmp_path}")
+    done = cli("-m", "analysis.results.neural", "table1", "scale=smoke", "device=cpu", f"outputs_dir={tmp_path}")
     assert done.returncode == 0, done.stderr
     accuracy = pd.read_csv(tmp_path / "tables" / "morpion_table1_smoke.csv")
     assert (accuracy["epochs"] == 2).all() and accuracy["held_out_accuracy"].between(0, 1).all()
@@ -159,13 +159,13 @@ def test_the_neural_tables_build_at_smoke_scale(tmp_path):
     assert tradeoff["mean_score"].is_monotonic_increasing
     assert (tradeoff["distinct_positions"] <= tradeoff["positions"]).all()
     # Table 3: one Nested(1) game with the smoke network, beside 20 sampled games
-    done = cli("-m", "analysis.neural", "table3", "scale=smoke", "device=cpu", f"outputs_dir={tmp_path}")
+    done = cli("-m", "analysis.results.neural", "table3", "scale=smoke", "device=cpu", f"outputs_dir={tmp_path}")
     assert done.returncode == 0, done.stderr
     nested = pd.read_csv(tmp_path / "tables" / "morpion_table3_smoke.csv").set_index("approach")
     assert list(nested["games"]) == [1, 20] and nested.loc["Nested(1) + Resnet R2", "published mean"] == 68.8
     assert nested.loc["Nested(1) + Resnet R2", "mean"] >= 20
     # Table 4: a one-iteration Expert Iteration run per published row, its best game replayed
-    done = cli("-m", "analysis.neural", "table4", "scale=smoke", "device=cpu", f"outputs_dir={tmp_path}")
+    done = cli("-m", "analysis.results.neural", "table4", "scale=smoke", "device=cpu", f"outputs_dir={tmp_path}")
     assert done.returncode == 0, done.stderr
     exit_table = pd.read_csv(tmp_path / "tables" / "morpion_table4_smoke.csv")
     assert len(exit_table) == 11 and (exit_table["iterations"] == 1).all()
@@ -180,7 +180,7 @@ def test_the_neural_tables_build_at_smoke_scale(tmp_path):
     # a damaged record is set aside and made again from the run's checkpoint, no iteration rerun
     path = tmp_path / "neural" / "smoke" / "exit" / "NeuralNRPA2_A_t0.2_r20.json"
     path.write_text("{cut short")
-    done = cli("-m", "analysis.neural", "table4", "scale=smoke", "device=cpu", f"outputs_dir={tmp_path}")
+    done = cli("-m", "analysis.results.neural", "table4", "scale=smoke", "device=cpu", f"outputs_dir={tmp_path}")
     assert done.returncode == 0 and "the record is made again from the run's last checkpoint" in done.stderr
     assert "iteration 0" not in done.stdout and json.loads(path.read_text())["best"] == record["best"]
 

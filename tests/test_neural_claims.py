@@ -1,4 +1,4 @@
-"""Claims on the neural pipeline's stored results (analysis/claims.py, NeuralSource): the paired
+"""Claims on the neural pipeline's stored results (analysis/claims/sources.py, NeuralSource): the paired
 test by hand, results files made by hand read into both reports' evidence, the paper's settings
 as gaps, what a row says where the results are not made, Table 4's one run per row, the claims
 file, and (slow) the claims on the smoke pipeline's own results."""
@@ -11,11 +11,12 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from analysis import decide, verdicts
-from analysis.claims import (
-    NOT_RUN, UNTESTABLE, Claim, NeuralSource, Source, claims_table, load_claims, load_experiments, settings_gaps,
-)
-from analysis.report import Runs
+from analysis.claims import decide, verdicts
+from analysis.claims.files import Claim, load_claims, load_experiments
+from analysis.claims.judging import NOT_RUN, UNTESTABLE, claims_table
+from analysis.claims.paper_settings import settings_gaps
+from analysis.claims.sources import NeuralSource, Source
+from analysis.results.report import Runs
 from experiments.experiment import load_experiment
 from nrpa.errors import InputError
 
@@ -102,7 +103,7 @@ def test_a_network_is_set_beside_morpion_table2s_runs_with_welchs_t(tmp_path):
     claim = Claim("P", "r2", "R2 above uniform", "neural_table2", "compare", basis="final scores",
                   pairs=(("Resnet R2", "Uniform"),),
                   settings=(*PAPER, ("level", 0)))
-    # 15 games or more a column: no report gives a verdict on fewer (analysis/sequential.py's minimum)
+    # 15 games or more a column: no report gives a verdict on fewer (analysis/claims/sequential.py's minimum)
     r2, uniform = [50.0, 52, 61, 47, 55] * 3, [39.0, 44, 41, 35, 43, 40] * 3
     source = neural_source(tmp_path, "neural_table2", results={"settings": AS_THE_PAPER, "columns": {
         "Resnet R2": r2, "Resnet R1": [44.0, 45], "BasicCNN R1": [41.0, 40]}}, baseline={"Uniform": uniform})
@@ -155,8 +156,8 @@ def test_table_4_has_one_run_per_row_and_is_never_judged(tmp_path):
 
 
 def test_the_campaign_reads_neural_claims_and_grows_none_of_their_columns(tmp_path):
-    from analysis import decide
-    from analysis.campaign import ClaimState, plan_round
+    from analysis.claims import decide
+    from analysis.claims.campaign import ClaimState, plan_round
 
     source = neural_source(tmp_path, "neural_table1", results=table1_results(AS_THE_PAPER))
     row = decide.decide_table([ACCURACY], {"neural_table1": source}, cap=200).iloc[0]
@@ -206,12 +207,12 @@ def test_every_claim_of_the_neural_file_is_scaled_down_at_quick_scale(tmp_path):
 
 @pytest.mark.slow  # NRPA games, three networks trained, games sampled, a nested game: a few minutes on 2 cores
 def test_the_neural_claims_on_the_smoke_pipelines_own_results(tmp_path):
-    from analysis.claims import claims_report
+    from analysis.claims.report import claims_report
     from tests.conftest import cli, run_experiment
 
     run_experiment("morpion_table2", tmp_path)
     for step in ("table2", "table1", "table3"):
-        done = cli("-m", "analysis.neural", step, "scale=smoke", "device=cpu", f"outputs_dir={tmp_path}")
+        done = cli("-m", "analysis.results.neural", step, "scale=smoke", "device=cpu", f"outputs_dir={tmp_path}")
         assert done.returncode == 0, done.stderr
     claims_report(["scale=smoke", f"outputs_dir={tmp_path}"], files=["morpion_neural"])
     table = pd.read_csv(tmp_path / "claims" / "claims_smoke_morpion_neural.csv").set_index("claim")

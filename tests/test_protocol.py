@@ -65,7 +65,7 @@ def test_a_smoke_sweep_of_table_4_makes_its_runs_once_and_reports_beside_the_pap
     assert json.loads(damaged.read_text())["seed"] == json.loads(whole)["seed"]
     assert (damaged.parent / ".damaged" / damaged.name).read_text() == whole[: len(whole) // 2]
 
-    report = command("-m", "analysis.report", "experiment=stabilized_table4", "scale=smoke", outputs=tmp_outputs)
+    report = command("-m", "analysis.results.report", "experiment=stabilized_table4", "scale=smoke", outputs=tmp_outputs)
     assert report.returncode == 0, report.stderr
     paths = [Path(line) for line in report.stdout.split()]
     assert {p.suffix for p in paths} == {".csv", ".md", ".png", ".pdf"} and all(p.exists() for p in paths)
@@ -87,7 +87,7 @@ def test_a_smoke_sweep_of_table_4_makes_its_runs_once_and_reports_beside_the_pap
     record["code_version"]["source_hash"] = "0123456789abcdef"
     files[0].write_text(json.dumps(record))
     files[1].unlink()
-    command("-m", "analysis.report", "experiment=stabilized_table4", "scale=smoke", outputs=tmp_outputs)
+    command("-m", "analysis.results.report", "experiment=stabilized_table4", "scale=smoke", outputs=tmp_outputs)
     caption = (tmp_outputs / "tables" / "stabilized_table4_smoke.md").read_text()
     assert "WARNING: built from runs of 2 code versions" in caption
     assert "WARNING: runs missing" in caption

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from analysis.claims import load_claims, load_not_tested
+from analysis.claims.files import load_claims, load_not_tested
 from tests.conftest import PROJECT_ROOT
 
 PAPERS = Path(os.environ.get("NRPA_PAPERS", PROJECT_ROOT.parent / "shared" / "papers"))

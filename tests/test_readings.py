@@ -1,4 +1,4 @@
-"""The readings fit (analysis/readings.py) on made-up curves whose answer is known, the case
+"""The readings fit (analysis/claims/readings.py) on made-up curves whose answer is known, the case
 file, and the choice among candidates."""
 
 import math
@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from analysis import readings
+from analysis.claims import readings
 from nrpa.errors import InputError
 
 # a run's trace: an improvement half-way between two playout counts, so that reading it at
@@ -121,7 +121,7 @@ def test_make_readings_at_smoke_scale_runs_every_case(tmp_path):
     from tests.conftest import cli
 
     outputs = tmp_path / "outputs"
-    done = cli("-m", "analysis.readings", "scale=smoke", "--make", f"outputs_dir={outputs}")
+    done = cli("-m", "analysis.claims.readings", "scale=smoke", "--make", f"outputs_dir={outputs}")
     assert done.returncode == 0, done.stderr
     table = pd.read_csv(outputs / "readings" / "readings_smoke.csv")
     cases = readings.load_cases()

@@ -1,10 +1,10 @@
-"""The committed reports' columns are the documented ones (analysis/report_columns.py), and the
+"""The committed reports' columns are the documented ones (analysis/claims/report_columns.py), and the
 reference page that documents them is the one its generator makes."""
 
 import pandas as pd
 
-from analysis import report_columns
-from analysis.docs_reference import claims_columns_page
+from analysis.claims import report_columns
+from analysis.site.docs_reference import claims_columns_page
 from tests.conftest import PROJECT_ROOT
 
 RESULTS = PROJECT_ROOT / "docs" / "results"
@@ -20,4 +20,4 @@ def test_the_reproduction_status_has_the_documented_columns():
 
 def test_the_columns_page_is_current():
     page = PROJECT_ROOT / "docs" / "reference" / "claims-columns.md"
-    assert page.read_text() == claims_columns_page(), "run python -m analysis.docs_reference claims-columns"
+    assert page.read_text() == claims_columns_page(), "run python -m analysis.site.docs_reference claims-columns"

@@ -1,4 +1,4 @@
-"""The status of a published table or figure (analysis/reproduction.py): the rule on made-up
+"""The status of a published table or figure (analysis/claims/reproduction.py): the rule on made-up
 claims, and the README's summary held to the committed reproduction.csv."""
 
 import json
@@ -7,8 +7,9 @@ import math
 import pandas as pd
 import pytest
 
-from analysis.claims import READING_REJECTED
-from analysis.reproduction import ITEMS, README, STATUSES, claims_of, cost_of, readme_block, reproduction_table, status_of
+from analysis.claims.judging import READING_REJECTED
+from analysis.claims.reproduction import (ITEMS, README, STATUSES, claims_of, cost_of, readme_block, reproduction_table,
+                                          status_of)
 from tests.conftest import PROJECT_ROOT
 
 STATED, READING = "the stated settings", "a named reading"
@@ -88,14 +89,14 @@ def test_the_readme_leads_with_the_committed_status():
                             na_values=[""])
     text = README.read_text()
     block = readme_block(committed)
-    assert block in text, "run python -m analysis.reproduction scale=paper --readme"
+    assert block in text, "run python -m analysis.claims.reproduction scale=paper --readme"
     assert text.index(block) + len(block) <= len("\n".join(text.splitlines()[:40])), "within the first 40 lines"
     for paper in committed["paper"].unique():
         assert paper in block
 
 
 def test_the_papers_runs_per_column_come_from_its_claims_settings():
-    from analysis.reproduction import paper_runs
+    from analysis.claims.reproduction import paper_runs
 
     table = claims(("supported", STATED, ""), ("supported", STATED, ""), ("supported", STATED, ""))
     table["paper_settings"] = ["seconds 163.84, runs 200", "level 1, rules 5D, runs 100000", "level 4, longer runs 7"]

@@ -10,8 +10,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from analysis.captions import figure_title
-from analysis.report import Figure, checkpoints_report, collect
+from analysis.results.captions import figure_title
+from analysis.results.report import Figure, checkpoints_report, collect
 from analysis.stats import best_at, t_interval
 from experiments.experiment import experiment_names, load_experiment
 from experiments.leaderboard import Leaderboard
@@ -48,7 +48,7 @@ def test_selective_table_3_runs_its_four_playout_rules_at_smoke_scale(tmp_output
                 for path in tmp_outputs.glob("runs/samegame/*.json")}
     assert policies == {"none", "tabu", "selective"}
     assert str(tmp_outputs / "tables" / "selective_table3_smoke.csv") in sweep.stdout.split()  # its report
-    report = command("-m", "analysis.report", "experiment=selective_table3", "scale=smoke", outputs=tmp_outputs)
+    report = command("-m", "analysis.results.report", "experiment=selective_table3", "scale=smoke", outputs=tmp_outputs)
     assert report.returncode == 0, report.stderr
     table = pd.read_csv(tmp_outputs / "tables" / "selective_table3_smoke.csv")
     assert list(dict.fromkeys(table["variant"])) == ["no_tabu", "tabu", "t_gt_0", "t_gt_10"]
@@ -101,7 +101,7 @@ def test_selective_table_3_runs_its_four_playout_rules_at_smoke_scale(tmp_output
 def test_the_20_board_table_has_20_rows_a_total_and_the_papers_columns(tmp_outputs):
     sweep = command("run.py", "-m", "experiment=distributed_table1", "scale=smoke", outputs=tmp_outputs)
     assert sweep.returncode == 0, sweep.stderr
-    report = command("-m", "analysis.report", "experiment=distributed_table1", "scale=smoke", outputs=tmp_outputs)
+    report = command("-m", "analysis.results.report", "experiment=distributed_table1", "scale=smoke", outputs=tmp_outputs)
     assert report.returncode == 0, report.stderr
     assert {Path(p).suffix for p in report.stdout.split()} == {".csv", ".md", ".png", ".pdf"}
     table = pd.read_csv(tmp_outputs / "tables" / "distributed_table1_smoke.csv", dtype={"board": str})

@@ -1,5 +1,5 @@
-"""Anytime-valid verdicts (analysis/sequential.py) and the adaptive loop that spends a CPU
-budget on them (analysis/campaign.py): values by hand, and the false-verdict rate of
+"""Anytime-valid verdicts (analysis/claims/sequential.py) and the adaptive loop that spends a CPU
+budget on them (analysis/claims/campaign.py): values by hand, and the false-verdict rate of
 the whole loop on null claims by simulation."""
 
 import math
@@ -7,9 +7,9 @@ import math
 import numpy as np
 import pytest
 
-from analysis import sequential, verdicts
-from analysis.sequential import Contrast, judge, judge_contrast, mixture_p, radius, runs_to_decide
-from analysis.campaign import ClaimState, adaptive_loop, parse_budget, plan_round
+from analysis.claims import sequential, verdicts
+from analysis.claims.sequential import Contrast, judge, judge_contrast, mixture_p, radius, runs_to_decide
+from analysis.claims.campaign import ClaimState, adaptive_loop, parse_budget, plan_round
 from nrpa.errors import InputError
 
 
@@ -111,7 +111,7 @@ def test_a_claim_its_runs_cannot_judge_gets_no_more_runs():
 
 
 def test_fill_without_a_budget_is_refused_before_any_work(capsys):
-    from analysis.campaign import main
+    from analysis.claims.campaign import main
 
     with pytest.raises(SystemExit) as stop:
         main(["scale=smoke", "--fill"])
@@ -144,7 +144,7 @@ def test_the_last_round_shrinks_to_what_the_budget_affords():
 
 
 class SimulatedClaims:
-    """Null claims "A_j above B_j" on columns of i.i.d. draws, judged as analysis/decide.py
+    """Null claims "A_j above B_j" on columns of i.i.d. draws, judged as analysis/claims/decide.py
     does (paired contrasts, Holm across the claims), made by the adaptive loop."""
 
     def __init__(self, claims: int, draw, seed: int, cap: int):

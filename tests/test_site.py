@@ -1,4 +1,4 @@
-"""The results site (analysis/site.py) built from smoke runs: its pages, that every link and
+"""The results site (analysis/site/build.py) built from smoke runs: its pages, that every link and
 image resolves, its figure payloads, a column without runs shown as missing, the records
 replayed and drawn, the claims linked to their tables, the provenance on every page."""
 
@@ -19,13 +19,14 @@ import pandas as pd
 import pytest
 from matplotlib.colors import to_hex
 
-from analysis import palette, plots, site_sections
-from analysis import site as site_module
-from analysis.claims import Claim, claims_report, load_claims
-from analysis.palette import KEY_GREY, PALETTE
-from analysis.site import PAGES, VERDICTS, docs_link, known_page, page_of
-from analysis.site_index import answers_html, claim_anchor, latest_claims
-from analysis.site_neural import neural_section
+from analysis.claims.files import Claim, load_claims
+from analysis.claims.report import claims_report
+from analysis.results import palette, plots
+from analysis.results.palette import KEY_GREY, PALETTE
+from analysis.site import build, sections
+from analysis.site.build import PAGES, VERDICTS, docs_link, known_page, page_of
+from analysis.site.index import answers_html, claim_anchor, latest_claims
+from analysis.site.neural import neural_section
 from experiments.experiment import experiment_names
 from experiments.store import code_version
 from nrpa.domains.registry import make_domain
@@ -83,7 +84,7 @@ def write_entry(leaderboard: Path, key: str, options: dict, moves, score: float)
 
 def build_smoke_site(outputs: Path) -> Path:
     """Smoke runs of Table 4 without SNRPA(10), the claims report on them, a few hand-made
-    leaderboard entries, then `python -m analysis.site` for Table 4 and an experiment without
+    leaderboard entries, then `python -m analysis.site.build` for Table 4 and an experiment without
     runs; returns the site's folder."""
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("NRPA_ARCHIVE", "none")  # tests/conftest.py's no_project_archive, for a module's fixture
@@ -100,7 +101,7 @@ def build_smoke_site(outputs: Path) -> Path:
         claims_report(["scale=smoke", f"outputs_dir={outputs}"],
                       claims=[claim for claim in load_claims() if claim.experiment == EXPERIMENT] + [at_smoke])
         write_entries(outputs / "leaderboard")
-        done = cli("-m", "analysis.site", "scale=smoke", f"outputs_dir={outputs}", "--experiments", EXPERIMENT,
+        done = cli("-m", "analysis.site.build", "scale=smoke", f"outputs_dir={outputs}", "--experiments", EXPERIMENT,
                    WITHOUT_RUNS)
         assert done.returncode == 0, done.stderr
     return outputs / "site"
@@ -177,13 +178,13 @@ def test_every_link_and_image_resolves_to_a_file_of_the_site(site):
 def test_the_documentation_link_reaches_the_built_docs_or_else_their_sources(tmp_path, monkeypatch):
     """`make docs` writes mkdocs.yml's site_dir; the link goes there from any site folder, and to
     docs/index.md while the documentation was never built."""
-    site_dir = re.search(r"^site_dir: *(\S+)$", (site_module.PROJECT_ROOT / "mkdocs.yml").read_text(), re.M)[1]
-    assert site_module.DOCS_INDEX == site_module.PROJECT_ROOT / site_dir / "index.html"
+    site_dir = re.search(r"^site_dir: *(\S+)$", (build.PROJECT_ROOT / "mkdocs.yml").read_text(), re.M)[1]
+    assert build.DOCS_INDEX == build.PROJECT_ROOT / site_dir / "index.html"
     folder = tmp_path / "somewhere" / "site"
     folder.mkdir(parents=True)
     built = tmp_path / "outputs" / "docs" / "index.html"
-    monkeypatch.setattr(site_module, "DOCS_INDEX", built)
-    assert (folder / unquote(docs_link(folder))).resolve() == site_module.DOCS_SOURCE.resolve()
+    monkeypatch.setattr(build, "DOCS_INDEX", built)
+    assert (folder / unquote(docs_link(folder))).resolve() == build.DOCS_SOURCE.resolve()
     built.parent.mkdir(parents=True)
     built.write_text("<html></html>")
     assert docs_link(folder) == "../../outputs/docs/index.html"
@@ -192,11 +193,11 @@ def test_the_documentation_link_reaches_the_built_docs_or_else_their_sources(tmp
 
 def test_make_site_builds_the_documentation_first():
     """The site links to the documentation: `make site` builds it (make docs) before the site."""
-    done = subprocess.run(["make", "--dry-run", "site"], cwd=site_module.PROJECT_ROOT, capture_output=True, text=True)
+    done = subprocess.run(["make", "--dry-run", "site"], cwd=build.PROJECT_ROOT, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     docs = next(i for i, line in enumerate(lines) if "mkdocs build" in line)
-    assert docs < next(i for i, line in enumerate(lines) if "analysis.site" in line)
+    assert docs < next(i for i, line in enumerate(lines) if "analysis.site.build" in line)
 
 
 @pytest.mark.slow  # end to end, over 10 s
@@ -227,9 +228,9 @@ def test_figure_payloads_follow_their_schema_and_hover_with_the_cells_values(sit
 
 
 def test_the_report_figures_and_the_site_share_one_palette():
-    """Both modules take their colours from analysis.palette; a report figure's columns are drawn in it."""
-    assert plots.column_colour is site_sections.column_colour is palette.column_colour
-    assert plots.KEY_GREY == site_sections.KEY_GREY == palette.KEY_GREY
+    """Both modules take their colours from analysis.results.palette; a report figure's columns are drawn in it."""
+    assert plots.column_colour is sections.column_colour is palette.column_colour
+    assert plots.KEY_GREY == sections.KEY_GREY == palette.KEY_GREY
     table = pd.DataFrame({"variant": ["a"] * 2 + ["b"] * 2 + ["c"] * 2, "checkpoint": [1.0, 2.0] * 3,
                           "mean": range(6), "ci_low": range(6), "ci_high": range(6), "published": [1.0, 2.0] * 3,
                           "runs": 2, "runs_without_solution": 0})
@@ -238,7 +239,7 @@ def test_the_report_figures_and_the_site_share_one_palette():
     drawn = [to_hex(line.get_color()) for line in ax.get_lines() if line.get_label() in ("a", "b", "c")]
     plt.close(figure)
     assert drawn == list(palette.PALETTE[:3])
-    on_site = site_sections.checkpoint_figure(table, "t", "mean", None)
+    on_site = sections.checkpoint_figure(table, "t", "mean", None)
     assert [trace.line.color for trace in on_site.data if trace.name in ("a", "b", "c")] == drawn
     assert payload_problems({"data": [{"type": "scatter", "x": [1], "y": []}], "layout": {}}) != []
 
@@ -406,7 +407,7 @@ def test_the_published_means_and_maxima_of_a_final_table_have_their_legend_entri
     table = pd.DataFrame({"variant": ["uniform", "NRPA(1)"], "mean": [60.0, 80.0], "ci_low": [59.0, 79.0],
                           "ci_high": [61.0, 81.0], "runs": [4, 4], "max": [62.0, 82.0],
                           "published mean": [58.3, None], "published max": [None, 85.0]})
-    figure = site_sections.finals_figure(table)
+    figure = sections.finals_figure(table)
     keys = [trace for trace in figure.data if trace.showlegend and trace.legendgroup == trace.name]
     assert [(key.name, key.marker.symbol, key.marker.color) for key in keys] == [
         ("published mean", "circle-open", KEY_GREY), ("published max", "triangle-up-open", KEY_GREY)]

@@ -1,8 +1,8 @@
-"""The paper-scale snapshot of a time table (analysis/snapshot.py) on made-up cells."""
+"""The paper-scale snapshot of a time table (analysis/claims/snapshot.py) on made-up cells."""
 
 import pandas as pd
 
-from analysis.snapshot import markdown
+from analysis.claims.snapshot import markdown
 from experiments.config import PublishedRate
 
 

@@ -18,7 +18,7 @@ from numba.typed import List
 
 from experiments.experiment import load_experiment
 from experiments.runs import Job
-from analysis.speedup import column_speedup
+from analysis.results.speedup import column_speedup
 from nrpa import spmcts, spmcts_parallel
 from nrpa.domains.contract import new_state, reset
 from nrpa.domains.registry import SameGameOptions, TsptwOptions, make_domain

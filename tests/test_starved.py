@@ -21,10 +21,13 @@ from pathlib import Path
 import joblib
 import pytest
 
-from analysis import decide
-from analysis.claims import Claim, Source, claims_table, markdown
-from analysis.report import Runs, collect, final_report
-from analysis.site_sections import section_html
+from analysis.claims import decide
+from analysis.claims.files import Claim
+from analysis.claims.judging import claims_table
+from analysis.claims.report import markdown
+from analysis.claims.sources import Source
+from analysis.results.report import Runs, collect, final_report
+from analysis.site.sections import section_html
 from analysis.stats import t_interval
 from experiments import archive, machine, runs
 from experiments.config import check_override_keys

@@ -10,8 +10,8 @@ from analysis.stats import (
     ESTIMATORS, best_at, bootstrap_interval, checkpoint_statistics, doubling_checkpoints, final_statistics,
     t_interval,
 )
-from analysis.speedup import speedup_table
-from analysis.tables import markdown, side_by_side
+from analysis.results.speedup import speedup_table
+from analysis.results.tables import markdown, side_by_side
 from experiments.published import load_reference
 
 

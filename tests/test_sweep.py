@@ -87,19 +87,19 @@ def test_the_sweep_runs_again_makes_nothing_and_its_report_is_rebuilt_from_its_f
     csv = folder / f"{name}_smoke.csv"
     written = csv.read_text()
     csv.unlink()
-    rebuilt = cli("-m", "analysis.report", f"sweep={folder}")
+    rebuilt = cli("-m", "analysis.results.report", f"sweep={folder}")
     assert rebuilt.returncode == 0, rebuilt.stderr
     assert str(csv) in rebuilt.stdout.split() and csv.read_text() == written
-    by_name = cli("-m", "analysis.report", f"sweep={name}", f"outputs_dir={outputs}")
+    by_name = cli("-m", "analysis.results.report", f"sweep={name}", f"outputs_dir={outputs}")
     assert by_name.returncode == 0 and str(csv) in by_name.stdout.split()
-    unknown = cli("-m", "analysis.report", "sweep=sweep_00000000", f"outputs_dir={outputs}")
+    unknown = cli("-m", "analysis.results.report", "sweep=sweep_00000000", f"outputs_dir={outputs}")
     assert unknown.returncode == 2 and f"(sweeps there: {name})" in unknown.stderr
 
 
 @pytest.mark.slow  # end to end, over 10 s
 def test_make_export_finds_the_sweeps_runs(swept):
     outputs, _ = swept
-    done = cli("-m", "analysis.export", "scale=smoke", f"outputs_dir={outputs}")
+    done = cli("-m", "analysis.results.export", "scale=smoke", f"outputs_dir={outputs}")
     assert done.returncode == 0, done.stderr
     frame = pd.read_csv(outputs / "export" / "runs_smoke.csv")
     rows = frame[frame["experiment"] == sweep_name(OVERRIDES)]

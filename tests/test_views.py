@@ -10,8 +10,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from analysis.boards import best_known, board_bootstrap, comparisons, performance_profile, probability_of_improvement
-from analysis.targets import expected_running_time, hitting_times, runtime_ecdf
+from analysis.results.boards import (best_known, board_bootstrap, comparisons, performance_profile,
+                                     probability_of_improvement)
+from analysis.results.targets import expected_running_time, hitting_times, runtime_ecdf
 from experiments.store import PROJECT_ROOT
 from tests.conftest import cli
 
@@ -91,7 +92,7 @@ def smoke_outputs(tmp_path_factory):
     reported once for the tests of this file."""
     outputs = tmp_path_factory.mktemp("views") / "outputs"
     for experiment in (TIME_TABLE, BOARD_TABLE):
-        for command in (["run.py", "-m"], ["-m", "analysis.report"]):
+        for command in (["run.py", "-m"], ["-m", "analysis.results.report"]):
             done = cli(*command, *experiment, f"outputs_dir={outputs}")
             assert done.returncode == 0, done.stderr
     return outputs
@@ -116,14 +117,14 @@ def test_a_time_table_report_gives_the_ert_table_and_the_ecdf(smoke_outputs):
 def test_given_targets_are_the_same_for_every_column_in_the_tables_unit(tmp_path, smoke_outputs):
     outputs = tmp_path / "outputs"
     shutil.copytree(smoke_outputs / "runs", outputs / "runs")
-    done = cli("-m", "analysis.report", *TIME_TABLE, f"outputs_dir={outputs}", "+report.targets=[100,500]")
+    done = cli("-m", "analysis.results.report", *TIME_TABLE, f"outputs_dir={outputs}", "+report.targets=[100,500]")
     assert done.returncode == 0, done.stderr
     given = pd.read_csv(outputs / "tables" / "selective_table3_smoke_targets.csv")
     assert given["target"].tolist() == [100.0, 500.0] * 4
 
 
 def test_targets_that_are_not_numbers_are_refused_before_any_work(tmp_outputs):
-    done = cli("-m", "analysis.report", *TIME_TABLE, f"outputs_dir={tmp_outputs}", "+report.targets=[high]")
+    done = cli("-m", "analysis.results.report", *TIME_TABLE, f"outputs_dir={tmp_outputs}", "+report.targets=[high]")
     assert done.returncode == 2 and "report.targets" in done.stderr and "Traceback" not in done.stderr
 
 
@@ -142,7 +143,7 @@ def test_a_board_table_report_gives_the_probability_of_improvement_and_the_profi
 
 @pytest.mark.slow  # end to end, over 10 s
 def test_the_export_read_back_gives_the_means_of_the_time_tables(smoke_outputs):
-    done = cli("-m", "analysis.export", *TIME_TABLE, f"outputs_dir={smoke_outputs}")
+    done = cli("-m", "analysis.results.export", *TIME_TABLE, f"outputs_dir={smoke_outputs}")
     assert done.returncode == 0, done.stderr
     runs = pd.read_parquet(smoke_outputs / "export" / "selective_table3_smoke.parquet")
     csv = pd.read_csv(smoke_outputs / "export" / "selective_table3_smoke.csv")  # the same rows
@@ -160,7 +161,7 @@ def test_the_export_read_back_gives_the_means_of_the_time_tables(smoke_outputs):
 
 @pytest.mark.slow  # end to end, over 10 s
 def test_the_export_read_back_gives_the_means_of_the_board_tables(smoke_outputs):
-    done = cli("-m", "analysis.export", *BOARD_TABLE, f"outputs_dir={smoke_outputs}")
+    done = cli("-m", "analysis.results.export", *BOARD_TABLE, f"outputs_dir={smoke_outputs}")
     assert done.returncode == 0, done.stderr
     runs = pd.read_parquet(smoke_outputs / "export" / "distributed_table1_smoke.parquet")
     assert set(runs["axis"]) == {"final"}  # a board table is of final scores
@@ -173,5 +174,5 @@ def test_the_export_read_back_gives_the_means_of_the_board_tables(smoke_outputs)
 
 
 def test_an_export_with_no_runs_says_so(tmp_outputs):
-    done = cli("-m", "analysis.export", *TIME_TABLE, f"outputs_dir={tmp_outputs}")
+    done = cli("-m", "analysis.results.export", *TIME_TABLE, f"outputs_dir={tmp_outputs}")
     assert done.returncode == 2 and "no runs" in done.stderr and "Traceback" not in done.stderr

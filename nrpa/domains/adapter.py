@@ -27,7 +27,7 @@ lists the adapters by the name users type (``domain=samegame``). An adapter has:
   (``nrpa.bias.bias_for``).
 
 What a report shows of a domain's solutions beyond the score (a drawing, a summary of the
-final solutions) is not here: ``analysis.views`` keys it by the domain's name.
+final solutions) is not here: ``analysis.results.domain_views`` keys it by the domain's name.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Morpion Solitaire's options and adapter (``domain=morpion``; kernel: morpion.py, rules:
 morpion_rules.py; what an adapter is: nrpa.domains.adapter; its grid drawing in the reports:
-analysis.views)."""
+analysis.results.domain_views)."""
 
 from __future__ import annotations
 

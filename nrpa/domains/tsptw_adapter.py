@@ -1,6 +1,6 @@
 """TSPTW's options and adapter (``domain=tsptw``; kernel: tsptw.py, rules: tsptw_rules.py; what
 an adapter is: nrpa.domains.adapter; its final-solution summary in the reports:
-analysis.views)."""
+analysis.results.domain_views)."""
 
 from __future__ import annotations
 

@@ -1,0 +1,98 @@
+"""What each column of the committed reports holds: the claims report under a budget
+(claims_<scale>_decided.csv) and the reproduction status (reproduction.csv). The reference page
+docs/reference/claims-columns.md is generated from these (analysis/site/docs_reference.py), and
+tests/test_report_columns.py checks that the committed CSVs have exactly these columns."""
+
+CLAIMS = {
+    "paper": "the paper the claim is from (its claim file's `paper:`)",
+    "kind": "paper (the paper's own sentence), transfer (a paper's claim carried to another domain or algorithm) "
+            "or observation (the harness's own)",
+    "claim": "the claim's id in analysis/claims/<file>.yaml",
+    "text": "the claim in one sentence",
+    "experiment": "the experiment (conf/experiment/) or neural step whose runs the claim reads",
+    "test": "compare, value, total, gain or speedup (analysis/claims/verdicts.py)",
+    "claim_basis": "the comparison the paper makes: equal time, equal playouts, complete searches, final scores, "
+                   "wall time",
+    "unit": "the unit of the effect: the paper's unit of its table, with its scale",
+    "source": "where in the paper, the verbatim quote, and the published numbers it reads",
+    "paper_settings": "the settings the paper states for it (and those it leaves unsaid: unstated)",
+    "reading": "how the runs read what the paper leaves unsaid, and what that reading rests on",
+    "gaps": "how the runs differ from the paper's settings (an unstated setting read, cores, budget, ...)",
+    "reading_fit": "for a claim on a named reading: each unsaid setting's reading and how the paper's published "
+                   "baseline column judged it (chosen, not told apart, rejected; cells inside our 95% interval; "
+                   "docs/results/readings.md), or that no published column tests it (argued only)",
+    "why": "for a row without a verdict: needs hardware, needs compute (not run at the paper's settings), no "
+           "run can test it, or its reading does not fit the paper's published baseline (the last two: not judged)",
+    "judged_on": "for a paper claim with a verdict: the stated settings, or a named reading (of a setting the "
+                 "paper leaves unsaid: the reading column)",
+    "paper_cost": "what runs at the paper's settings take, in words, with the command",
+    "paper_cost_hours": "the same in CPU-hours on one core (NaN: some column not priced)",
+    "paper_cost_parts": "the same by column, JSON {\"column (its search's hash)\": CPU-seconds}: a total over "
+                        "claims that read the same search counts it once",
+    "columns": "the experiment's columns (variant keys) the claim reads",
+    "runs": "runs per column behind the verdict: the fewest among the claim's columns",
+    "cpu_seconds": "CPU-seconds of the runs behind the claim (its columns' runs, all of them)",
+    "min_runs": "runs per column before a verdict can be read",
+    "starved": "runs set aside as starved, per column",
+    "cpu_seconds_by_column": "the same CPU-seconds by column (named by its search), JSON: a total over claims "
+                             "counts a search once",
+    "basis": "the reading of the runs the verdict rests on (e.g. equal time, matched: t x R x rho playouts)",
+    "evaluated_at": "where the claim was judged: the checkpoints, or final scores",
+    "detail": "the deciding comparison, or why no effect could be read",
+    "effect": "the deciding comparison's mean, > 0 meaning as claimed, in the unit column's unit",
+    "effect_low": "the low end of its 95% confidence sequence (that comparison alone, not Holm-corrected)",
+    "effect_high": "the high end",
+    "standardized": "the effect over the SD of the runs (a gain claim: log2 late / early gain)",
+    "standardized_low": "the low end of its interval, standardized",
+    "standardized_high": "the high end, standardized",
+    "p_support": "anytime-valid p-value for the claim (before Holm)",
+    "p_contradict": "anytime-valid p-value for its opposite (before Holm)",
+    "published": "the paper's own value of the same comparison, in the same unit and sign (NaN: none)",
+    "p_support_holm": "p_support, Holm-corrected within the claim's family",
+    "p_contradict_holm": "p_contradict, Holm-corrected",
+    "family": "the claims with a p-value in the Holm family (a kind; within it, those at the stated settings, "
+              "those on a named reading, and those not run at the paper's settings, three families)",
+    "verdict": "supported, contradicted, inconclusive, not run (at the paper's settings: why says what it "
+               "needs) or not judged (no run can test it, or its reading does not fit the paper's published "
+               "baseline: why says which)",
+    "scaled_down_verdict": "for a row not run at the paper's settings: what our scaled-down runs say (never "
+                           "counted as a verdict)",
+    "runs_to_decide": "for an inconclusive claim: about how many runs per column would decide it",
+    "cpu_hours_to_decide": "CPU-hours of those runs, each column's missing runs at its own cost",
+    "cap": "the most runs per column a campaign makes",
+    "cpu_hours": "cpu_seconds in hours",
+    "to_decide": "what an undecided claim needs, in words",
+    "item": "the tables and figures of the paper the claim reads (from its source)",
+}
+
+REPRODUCTION = {
+    "paper": "the paper",
+    "item": "the table or figure",
+    "shows": "what it shows, one line",
+    "basis": "the comparison the paper makes",
+    "status": "reproduced, reproduced on a reading, partly, not reproduced, not run: needs hardware, not run: "
+              "needs compute (the rule: analysis/claims/reproduction.py)",
+    "detail": "for partly, the claims' counts; for needs hardware, the machine",
+    "claims": "the paper's claims read on the item",
+    "claims_supported": "of them supported",
+    "claims_contradicted": "contradicted",
+    "claims_inconclusive": "inconclusive",
+    "claims_not_run": "not run at the paper's settings, or not judged",
+    "runs_per_column": "our runs per column behind the cells (the time tables at matched time; Morpion Table 2: "
+                       "games)",
+    "paper_runs_per_column": "the paper's runs (games) per column, as its claims' settings state them",
+    "cells": "published cells compared",
+    "cells_inside": "of them inside our 95% interval",
+    "cells_unfitted": "published cells of the columns R is not fitted on (R: the published runs' rate, fitted on the "
+                      "baseline column's cells; Morpion: the rows other than Uniform, which chose the game)",
+    "cells_unfitted_inside": "of them inside our 95% interval",
+    "final_cells": "the last published row beside ours, mean [95% CI]",
+    "effects": "each judged claim's effect: the paper's beside ours [95% CI]",
+    "cpu_hours_to_run": "CPU-hours on one core of the runs the claims not run need, each run counted once",
+    "command": "the command that makes them",
+    "claim_ids": "the claims read on the item",
+    "target": "the make target that makes our table and figure of it",
+    "snapshot": "its committed paper-scale snapshot under docs/results/, if any",
+    "note": "what the status alone does not say (a claim no run can test, a cost priced on our choice)",
+    "readings": "each claim judged on a named reading, with the reading (\" | \" between claims)",
+}
