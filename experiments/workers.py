@@ -31,7 +31,6 @@ from experiments.runs import Job, execute_run
 from experiments.store import RunStore, set_aside_starved
 from experiments.valid_runs import judge_in_store, read_and_judge
 from nrpa.domains.registry import make_domain
-from nrpa import interrupt
 from nrpa.errors import InputError
 from nrpa.search import run_search
 
