@@ -1,7 +1,7 @@
 """Does each published result hold? The claims report (never runs a search).
 
-    python -m analysis.claims scale=quick                 # outputs/claims/claims_quick.{md,csv,png}
-    python -m analysis.claims scale=quick --experiments   # check the claims, list their experiments
+    python -m analysis.claims.report scale=quick                 # outputs/claims/claims_quick.{md,csv,png}
+    python -m analysis.claims.report scale=quick --experiments   # check the claims, list their experiments
 
 The claims are in analysis/claims/<paper>.yaml, each a statement over one experiment's runs
 with its test (analysis/claims/verdicts.py says which test fits which claim and why). Each claim
