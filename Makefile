@@ -61,11 +61,11 @@ browser: ## Debian's chromium for the results site's browser test (apt-get, root
 	command -v chromium >/dev/null || apt-get install -y chromium || echo "chromium not installed (apt-get needs root): tests/test_site_browser.py will be skipped"
 
 # one worker process per core, each test file in one (numba compile included)
-test: ## the fast tests (3 min on 2 cores; about 8 from a fresh clone)
+test: ## the fast tests (5 min on 2 cores from a fresh clone; 2 run again)
 	$(PY) -m pytest -q -n auto --dist loadfile
 
 # kernel cache under interrupted and concurrent compiles, the threaded kernels, submitit, the site in a browser
-test-slow: ## the slow checks only (about 40 minutes on 2 cores)
+test-slow: ## the slow checks only (about 25 minutes on 2 cores)
 	$(PY) -m pytest -q -m slow
 
 # mkdocs-material (the dev extra), --strict: a broken link or a page left out of the nav fails;
