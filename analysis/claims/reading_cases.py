@@ -44,9 +44,6 @@ class Case:
     current: str
     candidates: tuple[Candidate, ...]
     parts: tuple[Part, ...]
-    # experiments whose claims rest on the same setting of the same paper but have no published
-    # baseline curve of their own (Stabilized Table 2's 20 boards): they read this case's fit
-    carries: tuple[str, ...] = ()
 
 
 def load_cases(path: Path = CASES_FILE) -> list[Case]:
@@ -68,8 +65,7 @@ def load_cases(path: Path = CASES_FILE) -> list[Case]:
             raise InputError(f"{path.name}, case {name}: current {entry['current']!r} is not a candidate: "
                              f"{did_you_mean(str(entry['current']), [c.name for c in candidates])}")
         parts = tuple(Part(p["experiment"], tuple(p["columns"]), tuple(p.get("run_with", ()))) for p in entry["parts"])
-        cases.append(Case(name, entry["paper"], entry["setting"], entry["quote"], str(entry["current"]), candidates, parts,
-                          tuple(entry.get("carries", ()))))
+        cases.append(Case(name, entry["paper"], entry["setting"], entry["quote"], str(entry["current"]), candidates, parts))
     return cases
 
 
@@ -88,8 +84,8 @@ def committed_fits(path: Path = COMMITTED) -> dict[str, list[dict]]:
         rows = table[(table["case"] == case.case) & (table["candidate"].astype(str) == case.current)].to_dict("records") \
             if len(table) else []
         row = rows[0] if rows else {"setting": case.setting, "candidate": case.current, "status": "not fitted"}
-        for experiment in [part.experiment for part in case.parts] + list(case.carries):
-            by_experiment.setdefault(experiment, []).append(row)
+        for part in case.parts:
+            by_experiment.setdefault(part.experiment, []).append(row)
     return by_experiment
 
 
