@@ -308,12 +308,17 @@ def test_line_span_enters_a_run_identity_only_when_it_is_6():
     assert variant.run_seed(1) != standard.run_seed(1)
 
 
+@pytest.mark.slow  # compiles NRPA for the span-6 Morpion class, which no fast test needs
 def test_a_line_span_6_search_gives_a_certificate_of_its_rules():
     adapter = MorpionDomain(MorpionOptions(line_span=6))
     result = run_search(adapter.kernel_domain(), SearchSettings(level=1, N=10, max_time=None, max_playouts=200, seed=1))
     certificate = adapter.certificate(result.best_moves)
     assert result.best_score == len(certificate) == adapter.replay_score(certificate)
     rules.replay("5D", certificate, line_span=6)
+
+
+def test_the_line_span_6_domain_names_its_rules():
+    adapter = MorpionDomain(MorpionOptions(line_span=6))
     assert adapter.leaderboard_key() == "morpion/5D_span6"
     assert adapter.describe() == {"instance": "Morpion 5D, line_span 6", "variant": "5D", "line_span": 6}
 

@@ -104,12 +104,17 @@ def test_one_sided_needs_line_span_6_and_has_its_own_run_identity():
     assert run_id(one_sided.run_config(0)) != run_id(span6.run_config(0))
 
 
+@pytest.mark.slow  # compiles NRPA for the one-sided Morpion class, which no fast test needs
 def test_a_one_sided_search_gives_a_certificate_of_its_rules():
     adapter = MorpionDomain(MorpionOptions(line_span=6, one_sided=True))
     result = run_search(adapter.kernel_domain(), SearchSettings(level=1, N=10, max_time=None, max_playouts=200, seed=1))
     certificate = adapter.certificate(result.best_moves)
     assert result.best_score == len(certificate) == adapter.replay_score(certificate)
     rules.replay("5D", certificate, line_span=6, one_sided=True)
+
+
+def test_the_one_sided_domain_names_its_rules():
+    adapter = MorpionDomain(MorpionOptions(line_span=6, one_sided=True))
     assert adapter.leaderboard_key() == "morpion/5D_span6_one_sided"
     assert adapter.describe() == {"instance": "Morpion 5D, line_span 6 one-sided", "variant": "5D",
                                   "line_span": 6, "one_sided": True}
@@ -137,7 +142,7 @@ def test_the_table_s_three_readings_and_a_column_named_from_the_command_line():
 def test_the_line_code_keys_the_policy_by_the_line_alone():
     """code=line (the paper's network outputs a line, start and direction): a move's
     policy code is its line, move id // 5, and the moves of a position keep distinct codes; a
-    search learns on them another way, so it is another run."""
+    search learns on them another way, so it is another run (the search: the test below)."""
     domain = kernel.make_morpion("5D", line_span=6, one_sided=True, code="line")
     state = kernel.mp_new_state(domain)
     rng = np.random.default_rng(2)
@@ -147,11 +152,19 @@ def test_the_line_code_keys_the_policy_by_the_line_alone():
         assert list(codes[:n]) == [m // 5 for m in moves[:n]] and len(set(codes[:n])) == n
         kernel.mp_play(domain, state, moves[rng.integers(n)])
     settings = SearchSettings(level=1, N=10, max_time=None, max_playouts=300, seed=4)
-    by_move = run_search(ONE_SIDED, settings)
-    by_line = run_search(domain, settings)
-    assert by_move.trace != by_line.trace  # the same draws, another policy
     line_job = Job(MorpionOptions(line_span=6, one_sided=True, code="line"), settings)
     assert line_job.semantic_config()["domain"]["code"] == "line"
     assert "code" not in Job(MorpionOptions(line_span=6, one_sided=True), settings).semantic_config()["domain"]
     with pytest.raises(InputError, match="domain.code='dot' is not valid"):
         MorpionDomain(MorpionOptions(code="dot"))
+
+
+# The line code is a field of every Morpion class: the fast suite searches on it with the
+# standard 5D class; the one-sided one is slow: it compiles NRPA for a class no fast test needs.
+@pytest.mark.parametrize("line_span, one_sided", [(5, False), pytest.param(6, True, marks=pytest.mark.slow)],
+                         ids=["5D", "one-sided"])
+def test_a_search_on_line_codes_learns_another_way(line_span, one_sided):
+    settings = SearchSettings(level=1, N=10, max_time=None, max_playouts=300, seed=4)
+    by_move = run_search(kernel.make_morpion("5D", line_span=line_span, one_sided=one_sided), settings)
+    by_line = run_search(kernel.make_morpion("5D", line_span=line_span, one_sided=one_sided, code="line"), settings)
+    assert by_move.trace != by_line.trace  # the same draws, another policy
