@@ -277,6 +277,7 @@ def test_a_copy_of_the_shipped_file_loads_as_the_paper_instance(tmp_path):
     assert np.array_equal(copy.travel_time, PAPER.travel_time)
 
 
+@pytest.mark.slow  # compiles NRPA for the bus class, which no fast test needs
 @pytest.mark.parametrize("model", ["paper", "bus_cpp"])
 def test_a_search_certificate_replays_to_its_score_under_its_rule(model):
     adapter = make_domain(BusOptions(delta=3, model=model))
