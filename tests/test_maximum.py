@@ -76,6 +76,7 @@ def test_kernel_plays_and_values_expressions_as_the_python_rules(limit, seed):
     assert mx_score(domain, state) == rules.value(rules.parse(tokens), float) == rules.check(tokens, limit)
 
 
+@pytest.mark.slow  # compiles NRPA for the Maximum class, which no fast test needs
 @pytest.mark.parametrize("limit", [15, 21])
 def test_nrpa_reaches_the_optimum_of_small_limits(limit):
     domain = make_domain(MaximumOptions(max_atoms=limit))
