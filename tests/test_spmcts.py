@@ -11,9 +11,9 @@ import pytest
 from numba.typed import List
 
 from nrpa import spmcts
-from nrpa.domains import tsptw_rules
+from nrpa.domains import knapsack_rules, tsptw_rules
 from experiments.runs import verify_record
-from nrpa.domains.registry import DOMAINS, SameGameOptions, TsptwOptions, make_domain
+from nrpa.domains.registry import DOMAINS, KnapsackOptions, SameGameOptions, TsptwOptions, make_domain
 from nrpa.errors import InputError
 from nrpa.search import SearchSettings, kernel_params, run_search
 from nrpa.spmcts_tree import (
@@ -27,8 +27,15 @@ def tsptw_domain():
     return make_domain(TsptwOptions(instance="rc_201.1")).kernel_domain()
 
 
-def test_selection_value_is_mean_plus_uct_plus_the_variance_term(tsptw_domain):
-    tree = new_tree(tsptw_domain, 8)
+@pytest.fixture(scope="module")
+def knapsack_domain():
+    """The trees by hand hold states of the knapsack, the contract's domain
+    (tests/test_algorithm_contract.py), whose SP-MCTS kernels the fast suite compiles anyway."""
+    return make_domain(KnapsackOptions()).kernel_domain()
+
+
+def test_selection_value_is_mean_plus_uct_plus_the_variance_term(knapsack_domain):
+    tree = new_tree(knapsack_domain, 8)
     child = add_child(tree, 0, 5, 0)
     # four simulations scoring 3, 4, 6, 7: mean 5, sum of squares 110
     for value in (3.0, 4.0, 6.0, 7.0):
@@ -40,8 +47,8 @@ def test_selection_value_is_mean_plus_uct_plus_the_variance_term(tsptw_domain):
     assert tree.top[child] == 7.0 and tree.top[0] == 7.0 and tree.visits[child] == 4.0
 
 
-def test_selection_prefers_a_spread_child_to_a_steady_one_of_the_same_mean(tsptw_domain):
-    tree = new_tree(tsptw_domain, 8)
+def test_selection_prefers_a_spread_child_to_a_steady_one_of_the_same_mean(knapsack_domain):
+    tree = new_tree(knapsack_domain, 8)
     steady = add_child(tree, 0, 1, 0)
     spread = add_child(tree, 0, 2, 1)
     for value in (5.0, 5.0):
@@ -54,18 +61,11 @@ def test_selection_prefers_a_spread_child_to_a_steady_one_of_the_same_mean(tsptw
     assert selection_value(tree, steady, math.log(4), 0.5, 0.0) < selection_value(tree, spread, math.log(4), 0.5, 0.0)
 
 
-class PlainSPMCTS:
-    """SP-MCTS on TSPTW (every unvisited customer legal), in plain Python from the module's
-    definition: nodes keyed by their sequence, children in creation order, the same draws
-    (floor(u * n) of numpy's legacy generator, numba's Mersenne Twister). The move played is
-    the child with the best top score (``rule="top"``, SP-MCTS's) or Gelly's most simulated
-    one (``rule="visits"``; ties: the best top, then the smallest move code)."""
+class TsptwGame:
+    """TSPTW's plain rules for the plain searches: every unvisited customer legal."""
 
-    def __init__(self, instance, *, C, D, per_move, playouts, seed, rule="top"):
-        self.instance, self.C, self.D, self.per_move, self.budget = instance, C, D, per_move, playouts
-        self.rule = rule
-        self.random = np.random.RandomState(seed)
-        self.playouts, self.best, self.trace, self.restarts = 0, -math.inf, [], 0
+    def __init__(self, instance):
+        self.instance = instance
 
     def legal(self, tour):
         inst, here, time = self.instance, 0, 0.0
@@ -73,6 +73,39 @@ class PlainSPMCTS:
             time = max(time + inst.distance[here][customer], inst.ready[customer])
             here = customer
         return tsptw_rules.legal_customers(inst, {0, *tour}, here, time, rule="all")
+
+    def score(self, tour):
+        return tsptw_rules.score(self.instance, tour)
+
+
+class KnapsackGame:
+    """The knapsack's plain rules: the items out that fit, in index order (a move puts item i in)."""
+
+    def __init__(self, instance):
+        self.instance = instance
+
+    def legal(self, items):
+        inst = self.instance
+        room = inst.capacity - sum(inst.weights[i] for i in items)
+        return [i for i in range(len(inst.weights)) if i not in items and inst.weights[i] <= room]
+
+    def score(self, items):
+        return knapsack_rules.replay(self.instance, list(items))
+
+
+class PlainSPMCTS:
+    """SP-MCTS on a plain ``game`` (TsptwGame, KnapsackGame), in plain Python from the module's
+    definition: nodes keyed by their sequence, children in creation order, the same draws
+    (floor(u * n) of numpy's legacy generator, numba's Mersenne Twister). The move played is
+    the child with the best top score (``rule="top"``, SP-MCTS's) or Gelly's most simulated
+    one (``rule="visits"``; ties: the best top, then the smallest move code)."""
+
+    def __init__(self, game, *, C, D, per_move, playouts, seed, rule="top"):
+        self.game, self.C, self.D, self.per_move, self.budget = game, C, D, per_move, playouts
+        self.legal = game.legal
+        self.rule = rule
+        self.random = np.random.RandomState(seed)
+        self.playouts, self.best, self.trace, self.restarts = 0, -math.inf, [], 0
 
     def index(self, n):
         return min(int(self.random.random_sample() * n), n - 1)
@@ -120,7 +153,7 @@ class PlainSPMCTS:
         tour = list(key)
         while legal := self.legal(tour):
             tour.append(legal[self.index(len(legal))])
-        value = tsptw_rules.score(self.instance, tour)
+        value = self.game.score(tour)
         self.playouts += 1
         if value > self.best:
             self.best = value
@@ -151,49 +184,62 @@ class PlainSPMCTS:
             self.restarts += 1
 
 
+# The kernel against its plain twin on two games: the knapsack (the contract's domain, whose
+# SP-MCTS kernels the fast suite compiles anyway) and, in the slow suite, TSPTW (slow: it compiles
+# SP-MCTS for TSPTW, which no other fast test needs). C and D of the size of each game's scores,
+# so that both terms steer the selection: on TSPTW (about -1e6 per violation) a plain search with
+# C = 0.71 made the same run as with C = 0.7; on the knapsack (about 1,400) 2% more C, 5% more D,
+# C = 0 or D = 0 each make another run, with 0 or 40 simulations per move.
+GAMES = {"knapsack": (KnapsackOptions(), lambda: KnapsackGame(knapsack_rules.load_instance("p07")), 30.0, 1e4),
+         "tsptw": (TsptwOptions(instance="rc_201.1"), lambda: TsptwGame(tsptw_rules.load_instance("rc_201.1")),
+                   3e5, 1e12)}
+GAME_NAMES = ["knapsack", pytest.param("tsptw", marks=pytest.mark.slow)]
+
+
+@pytest.mark.parametrize("game", GAME_NAMES)
 @pytest.mark.parametrize("per_move", [0, 40])
-def test_the_kernel_is_a_plain_python_spmcts(tsptw_domain, per_move):
-    instance = tsptw_rules.load_instance("rc_201.1")
-    # C and D of the size of TSPTW's scores (about -1e6 per violation), so that both terms
-    # steer the selection: with C = 0.7 a plain search with C = 0.71 made the same run.
-    settings = SearchSettings(algorithm="spmcts", C=3e5, D=1e12, simulations_per_move=per_move, seed=5,
+def test_the_kernel_is_a_plain_python_spmcts(game, per_move):
+    options, plain_game, C, D = GAMES[game]
+    settings = SearchSettings(algorithm="spmcts", C=C, D=D, simulations_per_move=per_move, seed=5,
                               max_time=None, max_playouts=3000)
-    result = run_search(tsptw_domain, settings)
-    plain = PlainSPMCTS(instance, C=3e5, D=1e12, per_move=per_move, playouts=3000, seed=5)
+    result = run_search(make_domain(options).kernel_domain(), settings)
+    plain = PlainSPMCTS(plain_game(), C=C, D=D, per_move=per_move, playouts=3000, seed=5)
     plain.run()
     assert result.best_score == plain.best
     assert list(zip(result.trace.playouts, result.trace.score)) == plain.trace
     assert result.playouts == plain.playouts == 3000
     assert result.restarts == plain.restarts
-    assert (result.restarts > 0) == (per_move > 0)  # with 40 per move, a game of 20 moves ends within the budget
+    assert (result.restarts > 0) == (per_move > 0)  # 40 per move: a game (9 items, 20 customers at most) ends in budget
 
 
-def test_one_tree_playing_gellys_move_is_a_plain_python_spmcts_deciding_by_visits(tsptw_domain):
-    instance = tsptw_rules.load_instance("rc_201.1")
-    settings = SearchSettings(algorithm="spmcts", C=3e5, D=1e12, simulations_per_move=40, seed=5, max_time=None,
+@pytest.mark.parametrize("game", GAME_NAMES)
+def test_one_tree_playing_gellys_move_is_a_plain_python_spmcts_deciding_by_visits(game):
+    options, plain_game, C, D = GAMES[game]
+    settings = SearchSettings(algorithm="spmcts", C=C, D=D, simulations_per_move=40, seed=5, max_time=None,
                               max_playouts=3000)
-    outcome = spmcts.one_tree_search(tsptw_domain, kernel_params(settings))
+    outcome = spmcts.one_tree_search(make_domain(options).kernel_domain(), kernel_params(settings))
     best, playouts_at, scores, playouts, restarts = outcome[0], outcome[4], outcome[5], outcome[6], outcome[7]
-    plain = PlainSPMCTS(instance, C=3e5, D=1e12, per_move=40, playouts=3000, seed=5, rule="visits")
+    plain = PlainSPMCTS(plain_game(), C=C, D=D, per_move=40, playouts=3000, seed=5, rule="visits")
     plain.run()
     assert best == plain.best and list(zip(playouts_at.tolist(), scores.tolist())) == plain.trace
     assert playouts == plain.playouts == 3000 and restarts == plain.restarts
-    top = PlainSPMCTS(instance, C=3e5, D=1e12, per_move=40, playouts=3000, seed=5)
+    top = PlainSPMCTS(plain_game(), C=C, D=D, per_move=40, playouts=3000, seed=5)
     top.run()
     assert top.trace != plain.trace  # the two rules play other games
 
 
-def test_a_tree_pool_that_fills_up_keeps_searching_with_playouts(tsptw_domain):
-    small = run_search(tsptw_domain, SearchSettings(algorithm="spmcts", tree_nodes=3, seed=1, max_time=None,
-                                                    max_playouts=500))
+@pytest.mark.parametrize("game", GAME_NAMES)
+def test_a_tree_pool_that_fills_up_keeps_searching_with_playouts(game):
+    small = run_search(make_domain(GAMES[game][0]).kernel_domain(),
+                       SearchSettings(algorithm="spmcts", tree_nodes=3, seed=1, max_time=None, max_playouts=500))
     assert small.playouts == 500 and math.isfinite(small.best_score)
 
 
 ROOTS = np.zeros(2, dtype=np.int64)  # both trees averaged from their node 0
 
 
-def test_averaging_two_trees_by_hand(tsptw_domain):
-    first, second = new_tree(tsptw_domain, 16), new_tree(tsptw_domain, 16)
+def test_averaging_two_trees_by_hand(knapsack_domain):
+    first, second = new_tree(knapsack_domain, 16), new_tree(knapsack_domain, 16)
     a1 = add_child(first, 0, 7, 2)
     a2 = add_child(second, 0, 7, 2)
     only_first = add_child(first, 0, 9, 4)
@@ -223,8 +269,8 @@ def test_averaging_two_trees_by_hand(tsptw_domain):
     assert below > 0 and second.visits[below] == 1.0 and first.visits[deep] == 1.0
 
 
-def test_averaged_trees_play_the_move_of_any_tree_and_average_from_their_roots(tsptw_domain):
-    first, second = new_tree(tsptw_domain, 16), new_tree(tsptw_domain, 16)
+def test_averaged_trees_play_the_move_of_any_tree_and_average_from_their_roots(knapsack_domain):
+    first, second = new_tree(knapsack_domain, 16), new_tree(knapsack_domain, 16)
     a = add_child(first, 0, 7, 2)
     b = add_child(first, 0, 9, 4)
     c = add_child(second, 0, 7, 2)
@@ -234,11 +280,11 @@ def test_averaged_trees_play_the_move_of_any_tree_and_average_from_their_roots(t
     backpropagate(second, np.array([0, c]), 2, 20.0)
     trees = List([first, second])
     roots = np.zeros(2, dtype=np.int64)
-    states = List([new_scratch(tsptw_domain).state for _ in range(2)])  # initial states
-    scratches = spmcts._new_scratches(tsptw_domain, 2)
+    states = List([new_scratch(knapsack_domain).state for _ in range(2)])  # initial states
+    scratches = spmcts._new_scratches(knapsack_domain, 2)
     # move 9, simulated 3 times (move 7: 1 + 1), in the first tree alone: both trees play it; the
     # second gets its node
-    assert spmcts._advance_roots(tsptw_domain, trees, roots, states, 0, scratches, True) == 1
+    assert spmcts._advance_roots(knapsack_domain, trees, roots, states, 0, scratches, True) == 1
     added = find_child(second, 0, 9)
     assert roots[0] == b and roots[1] == added and second.legal_index[added] == 4 and second.visits[added] == 0
     assert scratches[0].path[0] == 9 and scratches[1].path[0] == 9
