@@ -9,8 +9,8 @@ import pytest
 
 from nrpa.bias import TABLE_BIAS
 from nrpa.bias import _table, bias_for, kernel_bias, read_table
-from nrpa.domains import samegame, tsptw_rules
-from nrpa.domains.registry import SameGameOptions, TsptwOptions, make_domain
+from nrpa.domains import knapsack_rules, samegame, tsptw_rules
+from nrpa.domains.registry import KnapsackOptions, SameGameOptions, TsptwOptions, make_domain
 from nrpa.domains.samegame import make_samegame
 from nrpa.errors import InputError
 from nrpa.search import SearchSettings, run_search
@@ -46,12 +46,32 @@ class PlainGNRPA:
     def __init__(self, instance, *, N, P, tau, alpha, repetitions, bias_weight, seed):
         self.instance, self.N, self.P, self.R = instance, N, P, repetitions
         self.step = alpha / tau**2  # on v = w / tau (see nrpa.nested)
-        nodes = instance.nodes
-        d = instance.distance
-        mean_distance = math.fsum(d[i][j] for i in range(nodes) for j in range(nodes) if i != j) / (nodes * (nodes - 1))
-        self.scale = bias_weight / mean_distance
+        self.scale = bias_weight / self.mean_distance(instance) if bias_weight else 0.0
         self.random = np.random.RandomState(seed)
         self.playouts, self.best, self.trace = 0, -math.inf, []
+
+    @staticmethod
+    def mean_distance(instance):
+        nodes, d = instance.nodes, instance.distance
+        return math.fsum(d[i][j] for i in range(nodes) for j in range(nodes) if i != j) / (nodes * (nodes - 1))
+
+    def draw(self, weights):
+        """The kernels' draw: the first index whose cumulative weight passes u x the sum (else the last)."""
+        threshold = self.random.random_sample() * sum(weights)
+        cumulative = 0.0
+        for i in range(len(weights) - 1):
+            cumulative += weights[i]
+            if threshold < cumulative:
+                return i
+        return len(weights) - 1
+
+    def scored(self, value, steps):
+        """A playout's (value, steps), counted and traced."""
+        self.playouts += 1
+        if value > self.best:
+            self.best = value
+            self.trace.append((self.playouts, value))
+        return value, steps
 
     def playout(self, exp_v):
         inst = self.instance
@@ -66,24 +86,12 @@ class PlainGNRPA:
             # window, whose exp is taken as exp(-scale ready_j) exp(scale t) (nrpa.domains.tsptw)
             factors = [math.exp(-self.scale * inst.distance[here][j]) if inst.distance[here][j] >= inst.ready[j] - time
                        else math.exp(-self.scale * inst.ready[j]) * math.exp(self.scale * time) for j in legal]
-            weights = [exp_v.get(code, 1.0) * f for code, f in zip(codes, factors)]
-            threshold = self.random.random_sample() * sum(weights)
-            chosen, cumulative = len(legal) - 1, 0.0
-            for i in range(len(legal) - 1):
-                cumulative += weights[i]
-                if threshold < cumulative:
-                    chosen = i
-                    break
+            chosen = self.draw([exp_v.get(code, 1.0) * f for code, f in zip(codes, factors)])
             steps.append((codes, factors, chosen))
             here, time = legal[chosen], arrival[chosen]
             visited.add(here)
             tour.append(here)
-        value = tsptw_rules.score(inst, tour)
-        self.playouts += 1
-        if value > self.best:
-            self.best = value
-            self.trace.append((self.playouts, value))
-        return value, steps
+        return self.scored(tsptw_rules.score(inst, tour), steps)
 
     def adapt(self, v, exp_v, steps):
         changes = []
@@ -206,10 +214,35 @@ class PlainBeam(PlainGNRPA):
         return beam
 
 
-# SameGame's in the slow suite: it compiles a Beam kernel that no fast test needs
+class PlainKnapsackBeam(PlainBeam):
+    """Beam NRPA as above on the knapsack: a move puts item i in, its code is i, no bias."""
+
+    def playout(self, exp_v):
+        inst = self.instance
+        items, room, steps = [], inst.capacity, []
+        while legal := [i for i in range(len(inst.weights)) if i not in items and inst.weights[i] <= room]:
+            factors = [1.0] * len(legal)
+            chosen = self.draw([exp_v.get(code, 1.0) for code in legal])
+            steps.append((legal, factors, chosen))
+            items.append(legal[chosen])
+            room -= inst.weights[legal[chosen]]
+        return self.scored(knapsack_rules.replay(inst, items), steps)
+
+
+# The knapsack's runs in the fast suite (the contract's domain: tests/test_algorithm_contract.py
+# compiles Beam NRPA for it anyway); SameGame's and TSPTW's in the slow one: each compiles a Beam
+# kernel that no other fast test needs.
+SLOW = pytest.mark.slow
+BEAM_GAMES = {"knapsack": (KnapsackOptions(),
+                           lambda **kw: PlainKnapsackBeam(knapsack_rules.load_instance("p07"), **kw)),
+              "tsptw": (TsptwOptions(instance="rc_201.1"),
+                        lambda **kw: PlainBeam(tsptw_rules.load_instance("rc_201.1"), **kw))}
+
+
 @pytest.mark.parametrize("options", [pytest.param(SameGameOptions(board="1", policy="selective", threshold=10),
-                                                  marks=pytest.mark.slow),
-                                     TsptwOptions(instance="rc_201.1")], ids=["samegame", "tsptw"])
+                                                  marks=SLOW),
+                                     pytest.param(TsptwOptions(instance="rc_201.1"), marks=SLOW), KnapsackOptions()],
+                         ids=["samegame", "tsptw", "knapsack"])
 def test_beam_nrpa_with_a_beam_of_one_is_nrpa_run_for_run(options):
     domain = make_domain(options).kernel_domain()
     settings = dict(level=3, N=10, seed=3, **BUDGET)
@@ -218,15 +251,16 @@ def test_beam_nrpa_with_a_beam_of_one_is_nrpa_run_for_run(options):
     assert same_run(nrpa, beam) and len(nrpa.trace.score) > 3
 
 
+@pytest.mark.parametrize("game", ["knapsack", pytest.param("tsptw", marks=SLOW)])
 @pytest.mark.parametrize("B", [2, 3])
-def test_the_beam_kernel_is_a_plain_python_beam_nrpa(B):
-    instance = tsptw_rules.load_instance("rc_201.1")
-    domain = make_domain(TsptwOptions(instance="rc_201.1")).kernel_domain()
+def test_the_beam_kernel_is_a_plain_python_beam_nrpa(B, game):
+    options, plain_beam = BEAM_GAMES[game]
+    domain = make_domain(options).kernel_domain()
     # alpha = 2: the policies sharpen fast, so children find their parents' sequences again
     settings = SearchSettings(algorithm="beam", beam=B, level=2, N=6, alpha=2.0, seed=5, max_time=None,
                               restart=False)
     result = run_search(domain, settings)
-    plain = PlainBeam(instance, B=B, N=6, alpha=2.0, seed=5)
+    plain = plain_beam(B=B, N=6, alpha=2.0, seed=5)
     beam = plain.call(2, {}, {})
     assert result.best_score == beam[0][0] == plain.best
     assert list(zip(result.trace.playouts, result.trace.score)) == plain.trace
