@@ -3,8 +3,12 @@
 import json
 from functools import lru_cache
 
+import pytest
+
 from analysis.stats import best_at
+from nrpa.domains import knapsack_rules
 from nrpa.domains import samegame_rules as rules
+from nrpa.domains.registry import KnapsackOptions, make_domain
 from nrpa.domains.samegame import make_samegame
 from nrpa.search import SearchSettings, run_search
 from tests.conftest import python, random_rows
@@ -129,6 +133,7 @@ def test_a_cpu_time_budget_stops_the_run_soon_after_it_is_spent():
     assert 0.3 <= result.cpu_seconds < 1.0
 
 
+@pytest.mark.slow  # compiles NMCS for SameGame, which no fast test needs (the knapsack's below is fast)
 def test_level_1_nmcs_tries_every_legal_move_at_each_step_of_the_game_it_follows():
     domain = make_samegame(SMALL, rule="none")
     result = run_search(domain, SearchSettings(algorithm="nmcs", level=1, max_time=None, restart=False))
@@ -141,6 +146,22 @@ def test_level_1_nmcs_tries_every_legal_move_at_each_step_of_the_game_it_follows
     assert result.best_score == replayed(SMALL, result)
 
 
+def test_level_1_nmcs_tries_every_item_that_fits_at_each_step_of_the_knapsack_game_it_follows():
+    """The same on the knapsack, the contract's domain (tests/test_algorithm_contract.py compiles
+    NMCS for it anyway): one playout per item that fits, at each step of the game it follows."""
+    instance = knapsack_rules.load_instance("p07")
+    result = run_search(make_domain(KnapsackOptions()).kernel_domain(),
+                        SearchSettings(algorithm="nmcs", level=1, max_time=None, restart=False))
+    expected_playouts, room = 0, instance.capacity
+    for step, item in enumerate(result.best_moves):
+        expected_playouts += len([i for i, weight in enumerate(instance.weights)
+                                  if i not in result.best_moves[:step] and weight <= room])
+        room -= instance.weights[item]
+    assert result.playouts == expected_playouts
+    assert result.best_score == knapsack_rules.replay(instance, list(result.best_moves))
+
+
+@pytest.mark.slow  # compiles NMCS for SameGame, which no fast test needs
 def test_level_2_nmcs_on_board_1_returns_a_certificate_that_replays_to_its_score():
     result = run_search(make_samegame(BOARD_1), playouts(3000, algorithm="nmcs", level=2))
     assert result.playouts == 3000

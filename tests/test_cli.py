@@ -26,7 +26,8 @@ def run_file_of(completed) -> Path:
     [
         (["domain=samegame", "domain.board=1", "algo=nrpa", "level=3", "N=100", "max_time=0.5"], "NRPA level 3"),
         (["algo=snrpa", "P=4", "level=2", "max_time=0.5"], "SNRPA(4) level 2"),
-        (["algo=nmcs", "level=1", "max_time=0.5"], "NMCS level 1"),
+        # slow: compiles NMCS for SameGame, which no other fast test needs
+        pytest.param(["algo=nmcs", "level=1", "max_time=0.5"], "NMCS level 1", marks=pytest.mark.slow),
     ],
 )
 def test_a_single_run_prints_its_best_score_and_writes_a_verifiable_run_file(tmp_outputs, arguments, title,
