@@ -68,12 +68,31 @@ def test_kernel_plays_exactly_the_python_rules(parts, rule, seed):
     assert state.info[1] == n - 1 == rules.check_partition([sorted(p) for p in partition])
 
 
+def test_the_kernel_offers_no_part_past_the_cap():
+    """The cap in the kernel's rules, without a search (the test below searches): the WS(3) = 23
+    certificate played number by number, every part it plays offered, offers no part after 10
+    under max_number = 10, and a part for 11 under the default cap."""
+    partition = rules.parse_partition((DATA / "ws3_23.txt").read_text(), "ws3_23.txt")
+    part_of = {n: part for part, members in enumerate(partition) for n in members}
+    for cap in (10, None):
+        domain = make_weakschur(3, max_number=cap)
+        state = ws_new_state(domain)
+        for n in range(1, 11):
+            assert part_of[n] in kernel_parts(domain, state)[0]
+            ws_play(domain, state, part_of[n])
+        assert state.info[1] == 10
+        offered = kernel_parts(domain, state)[0]
+        assert offered == [] if cap == 10 else part_of[11] in offered
+
+
+@pytest.mark.slow  # compiles NRPA for the Weak Schur class, which no other fast test needs
 def test_the_cap_ends_the_game():
     domain = make_weakschur(3, max_number=10)
     result = run_search(domain, SearchSettings(level=1, N=20, max_time=None, max_playouts=50))
     assert result.best_score == 10
 
 
+@pytest.mark.slow  # compiles NRPA for the Weak Schur class, which no other fast test needs
 @pytest.mark.parametrize("parts, optimum, level", [(1, 2, 1), (2, 8, 1), (3, 23, 2)])
 def test_nrpa_reaches_the_known_weak_schur_numbers(parts, optimum, level):
     domain = make_domain(WeakSchurOptions(parts=parts))
@@ -85,6 +104,7 @@ def test_nrpa_reaches_the_known_weak_schur_numbers(parts, optimum, level):
     assert len(domain.print_certificate(certificate).splitlines()) == parts  # one part a line
 
 
+@pytest.mark.slow  # compiles NRPA for the Weak Schur class, which no other fast test needs
 def test_a_weak_schur_run_from_the_command_line(tmp_outputs):
     completed = cli("run.py", "domain=weakschur", "domain.parts=3", "level=2", "max_playouts=3000",
                     f"outputs_dir={tmp_outputs}")
@@ -93,6 +113,7 @@ def test_a_weak_schur_run_from_the_command_line(tmp_outputs):
     assert cli("-m", "experiments.verify", str(tmp_outputs)).returncode == 0
 
 
+@pytest.mark.slow  # compiles NRPA for the Weak Schur class, which no other fast test needs
 def test_a_weak_schur_certificate_prints_one_part_a_line(tmp_outputs):
     assert cli("run.py", "domain=weakschur", "domain.parts=2", "level=1", "max_playouts=500",
                f"outputs_dir={tmp_outputs}").returncode == 0
