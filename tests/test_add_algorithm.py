@@ -51,6 +51,7 @@ def throwaway(tmp_path, monkeypatch):
     del ALGORITHMS[throwaway_algorithm.NAME]
 
 
+@pytest.mark.slow  # compiles the throwaway's own kernel, which no other fast test needs (the test above uses it)
 def test_the_throwaway_is_a_search_of_its_own(throwaway):
     """Not a trivial stand-in: one uniform playout per top-level call, another seed another run."""
     adapter = make_domain(KnapsackOptions())
