@@ -61,7 +61,7 @@ browser: ## Debian's chromium for the results site's browser test (apt-get, root
 	command -v chromium >/dev/null || apt-get install -y chromium || echo "chromium not installed (apt-get needs root): tests/test_site_browser.py will be skipped"
 
 # one worker process per core, each test file in one (numba compile included)
-test: ## the fast tests (5 min on 2 cores from a fresh clone; 2 run again)
+test: ## the fast tests (3-4 min on 2 cores from a fresh clone; 2 run again)
 	$(PY) -m pytest -q -n auto --dist loadfile
 
 # kernel cache under interrupted and concurrent compiles, the threaded kernels, submitit, the site in a browser
