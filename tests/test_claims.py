@@ -389,9 +389,9 @@ def test_a_claim_on_a_reading_its_papers_baseline_rejects_is_not_judged_and_gets
     fit = tmp_path / "readings.csv"
     pd.DataFrame([
         {"case": "tsptw_moves", "setting": "S", "candidate": "all", "current": False, "status": "rejected: does not fit",
-         "inside": 11, "cells": 15, "z2_per_cell": 5.21, "worst_z": 5.02, "worst_bound": 2.94},
+         "inside": 11, "cells": 15, "z2_per_cell": 5.21, "worst_z": 5.02, "worst_bound": 2.94, "runs": 20},
         {"case": "tsptw_moves", "setting": "S", "candidate": "pruned", "current": True, "status": "chosen",
-         "inside": 5, "cells": 15, "z2_per_cell": 1.0, "worst_z": 2.0, "worst_bound": 2.94}]).to_csv(fit, index=False)
+         "inside": 5, "cells": 15, "z2_per_cell": 1.0, "worst_z": 2.0, "worst_bound": 2.94, "runs": 10}]).to_csv(fit, index=False)
     reading_cases.committed_fits.cache_clear()
     try:
         rows = reading_cases.committed_fits(fit)
@@ -401,7 +401,8 @@ def test_a_claim_on_a_reading_its_papers_baseline_rejects_is_not_judged_and_gets
     assert reading_cases.rejects(rows["stabilized_table3"][0])
     assert reading_cases.fit_text(rows["stabilized_table3"][0]) == (
         "S: all; by the published baseline: rejected: does not fit (11 of 15 cells inside our 95% interval, "
-        "mean z^2 5.21, largest abs(z) 5.02 for a bound of 2.94, the 0.01 s cells left out; docs/results/readings.md)")
+        "mean z^2 5.21, largest abs(z) 5.02 for a bound of 2.94, the 0.01 s cells left out, 20 runs a column; "
+        "docs/results/readings.md)")
     # a case without a committed row: not fitted, no rejection
     assert rows["stabilized_table1"][0]["status"] == "not fitted"
 

@@ -92,13 +92,15 @@ def committed_fits(path: Path = COMMITTED) -> dict[str, list[dict]]:
 def fit_text(row: dict) -> str:
     """What a claim on the case's current reading says of the fit: "TSPTW playout moves (Table 3):
     all; by the published baseline: rejected: does not fit (11 of 15 cells inside our 95% interval,
-    mean z^2 5.21, largest abs(z) 5.02 for a bound of 2.94, the 0.01 s cells left out; docs/results/readings.md)"."""
+    mean z^2 5.21, largest abs(z) 5.02 for a bound of 2.94, the 0.01 s cells left out, 20 runs a
+    column; docs/results/readings.md)". The runs: the fewest a column of the fit (RUNS of
+    analysis/claims/readings.py), fewer than a claim may read: more runs test a reading harder."""
     if row["status"] in ("not fitted", "no runs"):
         return f"{row['setting']}: {row['candidate']}, not fitted yet (make readings)"
     return (f"{row['setting']}: {row['candidate']}; by the published baseline: {row['status']} "
             f"({row['inside']} of {row['cells']} cells inside our 95% interval, mean z^2 {row['z2_per_cell']:.3g}, "
-            f"largest abs(z) {row['worst_z']:.3g} for a bound of {row['worst_bound']:.3g}, the 0.01 s cells left out; "
-            "docs/results/readings.md)")
+            f"largest abs(z) {row['worst_z']:.3g} for a bound of {row['worst_bound']:.3g}, the 0.01 s cells left out, "
+            f"{row['runs']} runs a column; docs/results/readings.md)")
 
 
 def rejects(row: dict) -> bool:
