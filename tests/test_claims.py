@@ -59,6 +59,18 @@ def test_a_claim_on_two_constant_samples_gets_the_verdict_it_must():
     assert verdicts.runs_to_decide(tie, family=1) == math.inf  # no effect: no number of runs decides
 
 
+def test_where_the_p_values_underflow_to_0_the_smallest_t_decides():
+    """Welch's p-values of two overwhelming comparisons are both 0.0: the weaker evidence (the
+    smaller t) decides, not the lower difference."""
+    rng = np.random.default_rng(5)
+    base = rng.normal(0, 1, 2000)
+    steady, spread = 100.0 + rng.normal(0, 1, 2000), 300.0 + rng.normal(0, 30, 2000)
+    assert verdicts.welch(steady, base).p_greater == verdicts.welch(spread, base).p_greater == 0.0
+    assert verdicts.welch(spread, base).t < verdicts.welch(steady, base).t
+    evidence = verdicts.compare([("steady vs base", steady, base), ("spread vs base", spread, base)])
+    assert evidence.detail == "spread vs base (of 2 comparisons)"
+
+
 def test_a_claim_over_several_comparisons_holds_only_if_each_does():
     rng = np.random.default_rng(0)
     a, b, c = rng.normal(10, 1, 30), rng.normal(0, 1, 30), rng.normal(10.2, 1, 30)

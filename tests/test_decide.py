@@ -56,6 +56,20 @@ def test_a_compare_claim_is_the_paired_differences_at_matched_time(selective_run
     assert "the runs end there" in where and "at matched time" in where
 
 
+def test_a_claim_at_every_time_reads_matched_time_from_the_second_checkpoint(selective_runs):
+    """At matched time 0.01 s is not read (the paper's start-up: basis.FIRST_SCORED): a claim at
+    every time has one contrast per published checkpoint from 0.02 s to where the runs end."""
+    claim = Claim("P", "every", "t > 10 above tabu throughout", "selective_table3", "compare",
+                  pairs=(("t_gt_10", "tabu"),), at="every")
+    source = decide.PrefixSource(experiment_of(selective_runs, [claim]), cap=200)
+    contrasts, where, _ = decide.contrasts(claim, source)
+    rate = source.experiment.published_rate
+    last = min((rate.budget(0.08, label) + 0.5) / rate.work(1.0, label) for label in ("t_gt_10", "tabu"))
+    expected = [t for t in (0.01, 0.02, 0.04, 0.08) if 0.02 <= t <= last]
+    assert len(expected) >= 2 and len(contrasts) == len(expected)
+    assert where.startswith(f"{len(expected)} checkpoints, 0.02-")
+
+
 def test_an_equal_time_claim_is_refused_on_a_reading_at_equal_playouts(selective_runs):
     """The same columns read at the same playouts answer another question: refused, and the
     campaign makes no runs for it (nothing more of them would judge it)."""

@@ -62,6 +62,19 @@ def test_a_claim_holds_only_if_each_contrast_does_and_falls_if_any_goes_the_othe
     assert against.effect < 0 and "b" in against.detail
 
 
+def test_the_weakest_evidence_decides_even_where_every_p_value_underflows_to_0():
+    """Two comparisons so clear that both p-values are 0.0 as doubles: the one with less evidence
+    (its log p the larger) decides, not the one of the lower mean."""
+    rng = np.random.default_rng(3)
+    steady = 100.0 + rng.normal(0, 1, 50)  # mean 100, sd 1: overwhelming
+    spread = 300.0 + rng.normal(0, 30, 50)  # mean 300, sd 30: a tenth of the standardized mean
+    sequences = [judge_contrast(Contrast("steady", steady)), judge_contrast(Contrast("spread", spread))]
+    assert [s.p_greater for s in sequences] == [0.0, 0.0]
+    assert sequences[0].log_p_greater < sequences[1].log_p_greater < -700  # below exp's smallest double
+    evidence = judge([Contrast("steady", steady), Contrast("spread", spread)])
+    assert evidence.detail.startswith("spread") and evidence.effect == pytest.approx(spread.mean())
+
+
 def test_runs_to_decide_is_the_first_n_whose_p_value_falls_below_alpha_over_the_family():
     evidence = judge([Contrast("a", np.random.default_rng(2).normal(0.5, 2.0, 20))])
     needed = runs_to_decide(evidence, family=4, cap=10_000)

@@ -90,16 +90,21 @@ def _prefix_statistics(values: np.ndarray, min_runs: int) -> tuple[np.ndarray, n
     return n[keep], mean[keep] + shift, np.sqrt(variance[keep])
 
 
-def mixture_p(n, mean, sd) -> np.ndarray:
-    """The one-sided p-value of "the mean is > 0" at ``n`` runs with estimated ``mean`` and
-    ``sd`` (arrays or numbers): 1 / the normal-mixture martingale, 1 where mean <= 0. A prefix
-    without spread gives no evidence (p = 1): its sd says nothing yet about the next runs."""
+def mixture_log_p(n, mean, sd) -> np.ndarray:
+    """The log of ``mixture_p``: it tells strong evidences apart where their p-values underflow to 0."""
     n, mean, sd = (np.asarray(x, dtype=float) for x in (n, mean, sd))
     spread = sd > 1e-12 * np.maximum(1.0, np.abs(mean))
     with np.errstate(divide="ignore", invalid="ignore"):
         z = n * mean / np.where(spread, sd, 1.0)
         log_p = 0.5 * np.log1p(n * RHO2) - RHO2 * z ** 2 / (2 * (1 + n * RHO2))
-    return np.where((mean > 0) & spread, np.minimum(1.0, np.exp(log_p)), 1.0)
+    return np.where((mean > 0) & spread, np.minimum(0.0, log_p), 0.0)
+
+
+def mixture_p(n, mean, sd) -> np.ndarray:
+    """The one-sided p-value of "the mean is > 0" at ``n`` runs with estimated ``mean`` and
+    ``sd`` (arrays or numbers): 1 / the normal-mixture martingale, 1 where mean <= 0. A prefix
+    without spread gives no evidence (p = 1): its sd says nothing yet about the next runs."""
+    return np.exp(mixture_log_p(n, mean, sd))
 
 
 def radius(n, sd, alpha: float = ALPHA) -> np.ndarray:
@@ -121,6 +126,8 @@ class Sequence:
     low: float  # the running intersection of the 95% confidence sequence
     high: float
     published: float = math.nan  # the contrast's published value
+    log_p_greater: float = 0.0  # log of p_greater, finite where p_greater underflows to 0
+    log_p_less: float = 0.0
 
 
 def judge_contrast(contrast: Contrast) -> Sequence:
@@ -137,19 +144,22 @@ def judge_contrast(contrast: Contrast) -> Sequence:
         # 5% miss of a 95% sequence; either way its p-values say nothing, and no verdict rests on them
         return Sequence(f"{contrast.name} (no verdict: its confidence sequence is empty, [{low:.4g}, {high:.4g}])",
                         int(values.size), float(mean[-1]), float(sd[-1]), 1.0, 1.0, low, high, contrast.published)
+    log_greater, log_less = float(mixture_log_p(n, mean, sd).min()), float(mixture_log_p(n, -mean, sd).min())
     return Sequence(contrast.name, int(values.size), float(mean[-1]), float(sd[-1]),
-                    float(mixture_p(n, mean, sd).min()), float(mixture_p(n, -mean, sd).min()),
-                    low, high, contrast.published)
+                    float(np.exp(log_greater)), float(np.exp(log_less)), low, high, contrast.published, log_greater,
+                    log_less)
 
 
 def judge(contrasts: list[Contrast], *, detail: str = "") -> Evidence:
     """A claim's evidence from its contrasts (all must be > 0 for the claim to hold)."""
     sequences = [judge_contrast(c) for c in contrasts]
-    deciding = max(sequences, key=lambda s: (s.p_greater, -s.mean if s.mean == s.mean else math.inf))
+    # the weakest evidence decides, compared in logs (p-values of many runs underflow to 0 together);
+    # on a tie (often all p = 1 on few runs) the lowest mean
+    deciding = max(sequences, key=lambda s: (s.log_p_greater, -s.mean if s.mean == s.mean else math.inf))
     p_contradict = min(1.0, len(sequences) * min(s.p_less for s in sequences))
     if not deciding.mean > 0:  # heading for contradiction: size it on the strongest opposite (on a tie of
-        # p-values, often all 1 on few runs, the lowest mean: the comparison furthest from the claim)
-        deciding = min(sequences, key=lambda s: (s.p_less, s.mean if s.mean == s.mean else math.inf))
+        # p-values, the lowest mean: the comparison furthest from the claim)
+        deciding = min(sequences, key=lambda s: (s.log_p_less, s.mean if s.mean == s.mean else math.inf))
     sd = deciding.sd if deciding.sd > 0 else math.nan
     runs = min(s.runs for s in sequences)
     return Evidence(

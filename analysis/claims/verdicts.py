@@ -64,6 +64,11 @@ class Welch:
     high: float
     sd: float  # pooled standard deviation, sqrt((var a + var b) / 2)
 
+    @property
+    def t(self) -> float:
+        """The t statistic: it ranks evidences whose p-values underflow to 0 together."""
+        return self.difference / self.se if self.se > 0 else math.copysign(math.inf, self.difference)
+
 
 def finite(values) -> np.ndarray:
     values = np.asarray(values, dtype=float)
@@ -116,10 +121,13 @@ def compare(pairs: list[tuple[str, np.ndarray, np.ndarray]], *, unit_scale: floa
     ``paired``: a[i] and b[i] are measured on the same unit (paired_t), else Welch's t."""
     test = paired_t if paired else welch
     tests = [(name, test(a, b), min(finite(a).size, finite(b).size)) for name, a, b in pairs]
-    name, deciding, runs = max(tests, key=lambda test: (test[1].p_greater, -test[1].difference))
+    # the weakest evidence decides; where p-values underflow to 0 together, the smallest t (else the lowest difference)
+    name, deciding, runs = max(tests, key=lambda test: (test[1].p_greater, -test[1].t if test[1].p_greater == 0 else 0.0,
+                                                          -test[1].difference))
     p_contradict = min(1.0, len(tests) * min(test.p_less for _, test, _ in tests))
     if deciding.difference <= 0:  # heading for contradiction: size it on the strongest opposite
-        name, deciding, runs = min(tests, key=lambda test: (test[1].p_less, test[1].difference))
+        name, deciding, runs = min(tests, key=lambda test: (test[1].p_less, test[1].t if test[1].p_less == 0 else 0.0,
+                                                             test[1].difference))
     scale = abs(unit_scale)
     sd = deciding.sd if deciding.sd > 0 else np.nan
     return Evidence(
