@@ -65,7 +65,7 @@ test: ## the fast tests (3-4 min on 2 cores from a fresh clone; 2 run again)
 	$(PY) -m pytest -q -n auto --dist loadfile
 
 # kernel cache under interrupted and concurrent compiles, the threaded kernels, submitit, the site in a browser
-test-slow: ## the slow checks only (about 25 minutes on 2 cores)
+test-slow: ## the slow checks only (about 30 minutes on 2 cores)
 	$(PY) -m pytest -q -m slow
 
 # mkdocs-material (the dev extra), --strict: a broken link or a page left out of the nav fails;
