@@ -433,7 +433,8 @@ def write_report(table: pd.DataFrame, plan, *, scale: str, files, budget_hours: 
         "on null claims is checked by simulation in tests/test_sequential.py.",
         "- The effect is the comparison with the least evidence for the claim (of a \"best\" or \"every\" claim's "
         "comparisons; the largest p-value, compared in logs where p-values underflow to 0), signed so that > 0 "
-        "means as claimed; the interval and the p-values are the confidence sequence's running intersection and running minimum over every count of pairs from the first "
+        "means as claimed; the interval and the p-values are the confidence sequence's running intersection "
+        "and running minimum over every count of pairs from the first "
         f"{sequential.MIN_RUNS} on, so they can rest on an earlier count of pairs than the mean. \"Runs per column\" "
         "is the fewest runs among the claim's columns; runs are paired by repeat index.",
         f"- Runs: {protocols}.", *starved_lines(table), ""]
