@@ -121,13 +121,21 @@ class Sequence:
     runs: int
     mean: float
     sd: float
-    p_greater: float  # anytime-valid: the running minimum over prefixes
-    p_less: float
+    # anytime-valid p-values, the running minimum over prefixes, kept as logs: they rank strong
+    # evidences apart where the p-values themselves underflow to 0
+    log_p_greater: float
+    log_p_less: float
     low: float  # the running intersection of the 95% confidence sequence
     high: float
     published: float = math.nan  # the contrast's published value
-    log_p_greater: float = 0.0  # log of p_greater, finite where p_greater underflows to 0
-    log_p_less: float = 0.0
+
+    @property
+    def p_greater(self) -> float:
+        return float(np.exp(self.log_p_greater))
+
+    @property
+    def p_less(self) -> float:
+        return float(np.exp(self.log_p_less))
 
 
 def judge_contrast(contrast: Contrast) -> Sequence:
@@ -135,7 +143,7 @@ def judge_contrast(contrast: Contrast) -> Sequence:
     values = values[np.isfinite(values)]
     if values.size < contrast.min_runs:
         mean = float(values.mean()) if values.size else math.nan
-        return Sequence(contrast.name, int(values.size), mean, math.nan, 1.0, 1.0, -math.inf, math.inf,
+        return Sequence(contrast.name, int(values.size), mean, math.nan, 0.0, 0.0, -math.inf, math.inf,
                         contrast.published)
     n, mean, sd = _prefix_statistics(values, contrast.min_runs)
     half = np.where(sd > 0, radius(n, sd), 0.0)
@@ -143,11 +151,10 @@ def judge_contrast(contrast: Contrast) -> Sequence:
     if low > high:  # no value lies in every prefix's interval: samples in a telling order (sorted), or the
         # 5% miss of a 95% sequence; either way its p-values say nothing, and no verdict rests on them
         return Sequence(f"{contrast.name} (no verdict: its confidence sequence is empty, [{low:.4g}, {high:.4g}])",
-                        int(values.size), float(mean[-1]), float(sd[-1]), 1.0, 1.0, low, high, contrast.published)
-    log_greater, log_less = float(mixture_log_p(n, mean, sd).min()), float(mixture_log_p(n, -mean, sd).min())
+                        int(values.size), float(mean[-1]), float(sd[-1]), 0.0, 0.0, low, high, contrast.published)
     return Sequence(contrast.name, int(values.size), float(mean[-1]), float(sd[-1]),
-                    float(np.exp(log_greater)), float(np.exp(log_less)), low, high, contrast.published, log_greater,
-                    log_less)
+                    float(mixture_log_p(n, mean, sd).min()), float(mixture_log_p(n, -mean, sd).min()),
+                    low, high, contrast.published)
 
 
 def judge(contrasts: list[Contrast], *, detail: str = "") -> Evidence:
