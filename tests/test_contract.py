@@ -156,6 +156,35 @@ def test_register_refuses_a_missing_function_by_name():
     assert Toy not in contract.REGISTERED
 
 
+@njit
+def _toy_state(domain, state):
+    pass
+
+
+@njit
+def _toy_copy(domain, source, target):
+    pass
+
+
+@njit
+def _toy_legal(domain, state, moves, codes):
+    return 0
+
+
+def test_a_domain_with_bound_fields_registers_no_bound_function():
+    """Fields named max_moves and max_length are the bounds (Morpion's), unless a function is given."""
+    Bounded = namedtuple("Bounded", ["max_moves", "max_length"])
+    Overridden = namedtuple("Overridden", ["max_moves", "max_length"])
+    rules = dict(new_state=_toy, reset=_toy_state, copy_state=_toy_copy,
+                 legal_moves=_toy_legal, play=_toy_copy, score=_toy_state)
+    contract.register(Bounded, **rules)
+    contract.register(Overridden, **rules, max_moves=_toy)
+    assert contract.REGISTERED[Bounded]["max_moves"] is contract.stored_max_moves
+    assert contract.REGISTERED[Bounded]["max_length"] is contract.stored_max_length
+    assert contract.REGISTERED[Overridden]["max_moves"] is _toy
+    assert contract.REGISTERED[Overridden]["max_length"] is contract.stored_max_length
+
+
 def test_register_refuses_a_function_of_the_wrong_arity():
     functions = {name: _toy for name in contract.CONTRACT if name not in contract.OPTIONAL}  # each of one parameter
     with pytest.raises(TypeError, match=r"reset=...\): an @njit function of 2 parameters \(domain, state\)"):

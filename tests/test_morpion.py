@@ -25,8 +25,8 @@ RULE_SETS = [("5D", 5, False), ("5T", 5, False), ("5D", 6, False), ("5D", 6, Tru
 
 
 def kernel_moves(domain, state) -> list[int]:
-    moves = np.zeros(int(domain.capacity), dtype=np.int64)
-    codes = np.zeros(int(domain.capacity), dtype=np.int64)
+    moves = np.zeros(int(domain.max_moves), dtype=np.int64)
+    codes = np.zeros(int(domain.max_moves), dtype=np.int64)
     n = kernel.mp_legal_moves(domain, state, moves, codes)
     assert list(codes[:n]) == list(moves[:n])  # the policy code is the move id
     return [int(m) for m in moves[:n]]

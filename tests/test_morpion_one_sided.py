@@ -66,7 +66,7 @@ def test_one_sided_games_lie_between_the_two_other_readings():
     for name, domain in [("5D", DOMAINS["5D"]), ("span6", SPAN6), ("one-sided", ONE_SIDED)]:
         rng = np.random.default_rng(5)
         state = kernel.mp_new_state(domain)
-        moves = np.zeros(int(domain.capacity), dtype=np.int64)
+        moves = np.zeros(int(domain.max_moves), dtype=np.int64)
         codes = np.zeros_like(moves)
         lengths = []
         for _ in range(1000):
@@ -146,7 +146,7 @@ def test_the_line_code_keys_the_policy_by_the_line_alone():
     domain = kernel.make_morpion("5D", line_span=6, one_sided=True, code="line")
     state = kernel.mp_new_state(domain)
     rng = np.random.default_rng(2)
-    moves = np.zeros(int(domain.capacity), dtype=np.int64)
+    moves = np.zeros(int(domain.max_moves), dtype=np.int64)
     codes = np.zeros_like(moves)
     while n := kernel.mp_legal_moves(domain, state, moves, codes):
         assert list(codes[:n]) == [m // 5 for m in moves[:n]] and len(set(codes[:n])) == n

@@ -120,6 +120,18 @@ def hashed_codes(domain):
     return 0
 
 
+# A domain whose bounds are fixed numbers keeps them as fields of these names and registers
+# nothing for them (Morpion).
+@njit(cache=True)
+def stored_max_moves(domain):
+    return domain.max_moves
+
+
+@njit(cache=True)
+def stored_max_length(domain):
+    return domain.max_length
+
+
 CONTRACT = {stub.__name__: stub for stub in (new_state, reset, copy_state, legal_moves, play, score, max_moves,
                                              max_length, bias, code_bound)}
 # what a domain that does not register these gets
@@ -129,10 +141,14 @@ REGISTERED = {}  # domain NamedTuple class -> its implementations, by contract n
 
 def register(domain_class, **implementations) -> None:
     """Make the ``@njit`` functions ``implementations`` (one per name of ``CONTRACT``, each
-    with the stub's parameters; those of ``OPTIONAL`` may be left out) what the kernels call
+    with the stub's parameters; those of ``OPTIONAL`` may be left out, and ``max_moves`` and
+    ``max_length`` where ``domain_class`` has fields of those names) what the kernels call
     for a domain value of ``domain_class``. A missing, unknown or mis-declared function is
     refused here, at import."""
-    implementations = {**OPTIONAL, **implementations}
+    stored = {name: function for name, function in (("max_moves", stored_max_moves),
+                                                    ("max_length", stored_max_length))
+              if name in getattr(domain_class, "_fields", ())}
+    implementations = {**OPTIONAL, **stored, **implementations}
     missing = [name for name in CONTRACT if name not in implementations]
     unknown = sorted(set(implementations) - set(CONTRACT))
     if missing or unknown:

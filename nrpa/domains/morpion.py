@@ -124,10 +124,10 @@ CODES = ("move", "line")  # a move's policy code: the move id (line and dot), or
 
 Morpion = namedtuple(
     "Morpion",
-    # scalars only (see above); capacity = max_moves, length_cap = max_length; span = the
-    # line_span (5: standard; 6: the variant, 5D only); code_by_line: 1 = a move's policy code is
+    # scalars only (see above); max_moves and max_length: the contract's bounds, read from these
+    # fields (``contract.register``); span = the line_span (5: standard; 6: the variant, 5D only); code_by_line: 1 = a move's policy code is
     # its line alone (0: the move id).
-    ["variant", "width", "capacity", "length_cap", "span", "code_by_line"],
+    ["variant", "width", "max_moves", "max_length", "span", "code_by_line"],
 )
 # line_span 6: the same fields, its own class (a compile-time switch for the kernels, above);
 # and its one-sided form.
@@ -136,8 +136,8 @@ MorpionSpan6OneSided = namedtuple("MorpionSpan6OneSided", Morpion._fields)
 MorpionState = namedtuple(
     "MorpionState",
     # board[:CELLS] cell bits, board[CELLS + line] = index + 1 of the line's move in the list
-    # (0: none); lists = [n, m, border reached, n0, moves[capacity], history[length_cap],
-    # initial moves[capacity], then the bitboards (``_bitboards``)].
+    # (0: none); lists = [n, m, border reached, n0, moves[max_moves], history[max_length],
+    # initial moves[max_moves], then the bitboards (``_bitboards``)].
     ["board", "lists"],
 )
 
@@ -155,7 +155,7 @@ def make_morpion(variant: str = "5D", line_span: int = 5, one_sided: bool = Fals
         raise ValueError(f"code={code!r}: choose one of {', '.join(CODES)}")
     domain_class = (MorpionSpan6OneSided if one_sided else MorpionSpan6) if line_span == 6 else Morpion
     return domain_class(variant=np.int64(RULES[variant]), width=np.int64(WIDTH),
-                        capacity=np.int64(MAX_MOVES[variant]), length_cap=np.int64(MAX_LENGTH[variant]),
+                        max_moves=np.int64(MAX_MOVES[variant]), max_length=np.int64(MAX_LENGTH[variant]),
                         span=np.int64(line_span), code_by_line=np.int64(code == "line"))
 
 
@@ -213,7 +213,7 @@ def encode_move(domain: Morpion, move) -> int:
 @njit(cache=True)
 def mp_new_state(domain):
     """The cross (its cells and its legal moves found by a scan), as the initial state."""
-    capacity = domain.capacity
+    max_moves = domain.max_moves
     board = np.zeros(CELLS * 5, dtype=np.int16)
     for y in range(WIDTH):
         for x in range(WIDTH):
@@ -224,8 +224,8 @@ def mp_new_state(domain):
                 board[y * WIDTH + x] = BORDER
     for x, y in CROSS:
         board[(y + ORIGIN) * WIDTH + x + ORIGIN] |= DOT | CROSS_DOT
-    lists = np.zeros(FIRST_MOVE + 2 * capacity + domain.length_cap + 4 * BITBOARD_WORDS, dtype=np.int64)
-    initial = FIRST_MOVE + capacity + domain.length_cap
+    lists = np.zeros(FIRST_MOVE + 2 * max_moves + domain.max_length + 4 * BITBOARD_WORDS, dtype=np.int64)
+    initial = FIRST_MOVE + max_moves + domain.max_length
     lists[N_INITIAL] = scan_moves(board, domain.variant, domain.span, lists[initial:])
     bitboards = _bitboards(domain)
     for cell in range(CELLS):
@@ -245,8 +245,8 @@ def mp_new_state(domain):
 def mp_reset(domain, state):
     board = state.board
     lists = state.lists
-    history = FIRST_MOVE + domain.capacity
-    initial = history + domain.length_cap
+    history = FIRST_MOVE + domain.max_moves
+    initial = history + domain.max_length
     # Only the cells of the lines played changed (and, line_span 6 on both sides, the cell past
     # each one's end): keep their fixed bits, the cross's dots.
     cells = 6 if _blocks_6(domain) and not _one_sided(domain) else 5
@@ -301,7 +301,7 @@ def mp_play(domain, state, move):
     board = state.board
     lists = state.lists
     variant = domain.variant
-    capacity = domain.capacity
+    max_moves = domain.max_moves
     line = move // 5
     k = move - line * 5
     start = line >> 2
@@ -326,7 +326,7 @@ def mp_play(domain, state, move):
     word += d * LINES_PER_DIRECTION
     lists[marks + word] |= ((np.int64(1) << marked) - 1) << start_position
     played = lists[N_PLAYED]
-    lists[FIRST_MOVE + capacity + played] = move
+    lists[FIRST_MOVE + max_moves + played] = move
     lists[N_PLAYED] = played + 1
     if board[p] & BORDER:
         lists[BORDER_REACHED] = 1
@@ -390,7 +390,7 @@ def mp_play(domain, state, move):
             changes &= changes - np.uint64(1)
             line2 = (p - (4 - j) * step2) * 4 + d2
             if (moves_now >> j) & 1:  # add it
-                if n < capacity:
+                if n < max_moves:
                     lists[FIRST_MOVE + n] = line2 * 5 + _EMPTY_INDEX[(window_dots >> j) & 31]
                     n += 1
                     board[CELLS + line2] = n
@@ -409,7 +409,7 @@ def mp_play(domain, state, move):
 @njit(cache=True, inline="always")
 def mp_legal_moves(domain, state, moves, codes):
     lists = state.lists
-    if lists[N_PLAYED] >= domain.length_cap:
+    if lists[N_PLAYED] >= domain.max_length:
         return 0
     n = lists[N_LEGAL]
     by_line = domain.code_by_line
@@ -426,16 +426,6 @@ def mp_score(domain, state):
 
 
 @njit(cache=True)
-def mp_max_moves(domain):
-    return domain.capacity
-
-
-@njit(cache=True)
-def mp_max_length(domain):
-    return domain.length_cap
-
-
-@njit(cache=True)
 def mp_code_bound(domain):
     """Move ids (line * 5 + k, line = cell * 4 + d) lie below CELLS * 20: slot = code in the
     policy (the lines near a dot share cache lines)."""
@@ -445,6 +435,5 @@ def mp_code_bound(domain):
 for _domain_class in (Morpion, MorpionSpan6, MorpionSpan6OneSided):
     contract.register(
         _domain_class, new_state=mp_new_state, reset=mp_reset, copy_state=mp_copy_state,
-        legal_moves=mp_legal_moves, play=mp_play, score=mp_score, max_moves=mp_max_moves,
-        max_length=mp_max_length, code_bound=mp_code_bound,
+        legal_moves=mp_legal_moves, play=mp_play, score=mp_score, code_bound=mp_code_bound,
     )

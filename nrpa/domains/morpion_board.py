@@ -72,7 +72,7 @@ def _line_of(d, cell):
 @njit(cache=True, inline="always")
 def _bitboards(domain):
     """Offset in ``lists`` of the first bitboard (DOTS; MARKS, WALLS and LISTED follow)."""
-    return FIRST_MOVE + 2 * domain.capacity + domain.length_cap
+    return FIRST_MOVE + 2 * domain.max_moves + domain.max_length
 
 
 @njit(cache=True)

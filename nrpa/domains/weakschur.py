@@ -24,7 +24,8 @@ from nrpa.domains import contract
 
 RULES = {"standard": 0, "rule": 1}
 
-WeakSchur = namedtuple("WeakSchur", ["parts", "max_number", "words", "rule"])
+# max_length: the cap on the numbers placed (one move per number), the contract's bound by its name
+WeakSchur = namedtuple("WeakSchur", ["parts", "max_length", "words", "rule"])
 # info = [next number to place, numbers placed]; last[p] = largest member of part p (0: empty)
 WeakSchurState = namedtuple("WeakSchurState", ["members", "forbidden", "last", "info"])
 
@@ -38,19 +39,14 @@ def default_max_number(parts: int) -> int:
 
 def make_weakschur(parts: int, *, rule: str = "standard", max_number: int | None = None) -> WeakSchur:
     cap = max_number or default_max_number(parts)
-    return WeakSchur(parts=np.int64(parts), max_number=np.int64(cap),
+    return WeakSchur(parts=np.int64(parts), max_length=np.int64(cap),
                      words=np.int64((2 * cap + 2) // 64 + 2), rule=np.int64(RULES[rule]))
 
 
-# The bounds first: a state's arrays are sized by them (one move per number; a part per move).
+# The bound on the moves first: a state's arrays are sized by it (a move is a part).
 @njit(cache=True)
 def ws_max_moves(domain):
     return domain.parts
-
-
-@njit(cache=True)
-def ws_max_length(domain):
-    return domain.max_number
 
 
 @njit(cache=True)
@@ -101,7 +97,7 @@ def ws_legal_moves(domain, state, moves, codes):
     last = state.last
     n = info[0]
     count = 0
-    if n <= domain.max_number:
+    if n <= domain.max_length:
         if domain.rule == 1:  # parts ending with n - 1 that n fits in, if any
             for part in range(domain.parts):
                 if last[part] == n - 1 and _fits(forbidden, part, n):
@@ -146,5 +142,5 @@ def ws_score(domain, state):
 
 contract.register(
     WeakSchur, new_state=ws_new_state, reset=ws_reset, copy_state=ws_copy_state, legal_moves=ws_legal_moves,
-    play=ws_play, score=ws_score, max_moves=ws_max_moves, max_length=ws_max_length,
+    play=ws_play, score=ws_score, max_moves=ws_max_moves,
 )

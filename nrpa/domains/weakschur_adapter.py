@@ -59,4 +59,4 @@ class WeakSchurDomain(Adapter):
 
     def describe(self) -> dict:
         return {"instance": f"WS({self.options.parts})", "parts": self.options.parts,
-                "max_number": int(self.kernel_domain().max_number)}
+                "max_number": int(self.kernel_domain().max_length)}

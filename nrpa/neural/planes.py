@@ -100,7 +100,7 @@ def write_planes(domain, state, history_planes, out):
         for column in range(SIZE):
             if board[(OFFSET + row) * WIDTH + OFFSET + column] & DOT:
                 out[0, row, column] = 1.0
-    history = FIRST_MOVE + domain.capacity
+    history = FIRST_MOVE + domain.max_moves
     played = lists[N_PLAYED]
     for t in range(played):
         line = lists[history + t] // 5
