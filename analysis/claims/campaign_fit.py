@@ -5,15 +5,16 @@ chose on 10 to 20)?
     python -m analysis.claims.campaign_fit [outputs_dir=...]        (reads the store and the archive)
 
 For each time table of the campaign (experiments/paper_campaign.py) whose claims rest on a reading,
-its baseline columns (those analysis/readings.yaml fits R on) are scored as analysis/claims/readings.py
-scores a candidate, a table at a time (the readings pool a case's tables, under one larger bound): z of each published cell from FIRST_SCORED on, with the published mean's own
-standard error at 200 runs; the reading fits when the mean z^2 is at most FIT_LIMIT and no abs(z)
-passes the Bonferroni bound of the cells scored. The campaign's runs stop at t x R x rho playouts
-of the table's last time, R the stated speed, so a larger R is scored on the cells the runs reach
-(the last dropped): R runs over a log grid from R_cap / 4 to 2 R_cap, R_cap the largest R the runs
-cover at the last time, and the R reported is the one that fits on the most cells (the strongest test), then
-with the least mean z^2, or, where none fits, the one whose largest abs(z) is the least above its bound. Fewer cells make a weaker test:
-the row says how many.
+its baseline columns (those analysis/readings.yaml fits R on) are scored as
+analysis/claims/readings.py scores a candidate, a table at a time (the readings pool a case's
+tables, under one larger bound): z of each published cell from FIRST_SCORED on, with the published
+mean's own standard error at 200 runs; the reading fits when the mean z^2 is at most FIT_LIMIT and
+no abs(z) passes the Bonferroni bound of the cells scored. The campaign's runs stop at t x R x rho
+playouts of the table's last time, R the stated speed, so a larger R is scored on the cells the runs
+reach (the last dropped): R runs over a log grid from R_cap / 4 to 2 R_cap, R_cap the largest R the
+runs cover at the last time, and the R reported is the one that fits on the most cells (the
+strongest test), then with the least mean z^2, or, where none fits, the one whose largest abs(z) is
+the least above its bound. Fewer cells make a weaker test: the row says how many.
 """
 
 from __future__ import annotations

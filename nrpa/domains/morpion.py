@@ -125,8 +125,8 @@ CODES = ("move", "line")  # a move's policy code: the move id (line and dot), or
 Morpion = namedtuple(
     "Morpion",
     # scalars only (see above); max_moves and max_length: the contract's bounds, read from these
-    # fields (``contract.register``); span = the line_span (5: standard; 6: the variant, 5D only); code_by_line: 1 = a move's policy code is
-    # its line alone (0: the move id).
+    # fields (``contract.register``); span = the line_span (5: standard; 6: the variant, 5D
+    # only); code_by_line: 1 = a move's policy code is its line alone (0: the move id).
     ["variant", "width", "max_moves", "max_length", "span", "code_by_line"],
 )
 # line_span 6: the same fields, its own class (a compile-time switch for the kernels, above);
