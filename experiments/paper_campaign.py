@@ -5,7 +5,8 @@ and survives every stop.
     python -m experiments.paper_campaign [--budget 6h] [--status]      (make campaign BUDGET=6h)
 
 Order and targets (runs a column): Stabilized Table 4 and Selective Table 3 to 200, then
-Stabilized Table 1, Selective Tables 2, 5 and 6, Stabilized Table 3 to 50 each (QUEUE). Each
+Stabilized Table 1, Selective Tables 2, 5 and 6, Stabilized Table 3 to 50 each, then those five to
+the paper's 200 in the same order (QUEUE; the status counts against each table's last target). Each
 table runs under its experiment's config (conf/experiment/<name>.yaml: the readings its claims
 rest on, analysis/readings.yaml), scale=paper, matched_work=true: t x R x rho playouts a column.
 
@@ -39,7 +40,10 @@ from nrpa.errors import InputError
 
 QUEUE = (("stabilized_table4", 200), ("selective_table3", 200), ("stabilized_table1", 50),
          ("selective_table2", 50), ("selective_table5", 50), ("selective_table6", 50),
-         ("stabilized_table3", 50))
+         ("stabilized_table3", 50),
+         # the second pass: the five tables at 50 to the paper's 200, in the same order
+         ("stabilized_table1", 200), ("selective_table2", 200), ("selective_table5", 200),
+         ("selective_table6", 200), ("stabilized_table3", 200))
 STEP = 20  # runs a column per step: a pack after each
 
 
@@ -103,7 +107,7 @@ def run(budget_hours: float, overrides=(), status_only: bool = False) -> int:
     from experiments.sweep import make_runs
 
     experiments = {name: table_experiment(name, overrides) for name, _ in QUEUE}
-    targets = dict(QUEUE)
+    targets = dict(QUEUE)  # a table's last target
     cores = experiments[QUEUE[0][0]].backend.get("n_jobs") or os.cpu_count()  # null: one worker a core
     tables = {name: columns_of(experiments[name], targets[name]) for name in experiments}
     print("\n".join(status_lines(tables, cores)), flush=True)
