@@ -126,6 +126,7 @@ CASES = [
                                                           "stabilized-table4? (choose among distributed-fig3, "),
     (REPORT + ("scale=quick",), "no experiment given: add experiment=NAME, one of"),
     (ESTIMATE + ("experiment=stabilized_table4", "P=x"), "P=x"),
+    (("-m", "analysis.claims.campaign_fit", "scale=papr"), "scale=papr is not valid"),
     # a store that cannot be written or holds no whole run
     (RUN + ("outputs_dir={tmp}/a_file",), "a_file to be a folder, and it is a file"),
     (ESTIMATE + ("experiment=stabilized_table4", "outputs_dir={tmp}/a_file"), "a_file to be a folder"),
