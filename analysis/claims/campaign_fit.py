@@ -51,6 +51,11 @@ class CampaignFit:
         return self.mean_z2 <= FIT_LIMIT and self.max_z <= self.bound
 
 
+def rate_cap(published: dict[str, tuple], budget: float) -> float:
+    """The largest R whose last published time ``budget`` playouts cover."""
+    return budget / max(float(np.max(times)) for times, _ in published.values())
+
+
 def score_at(rate: float, traces: dict[str, list[tuple]], published: dict[str, tuple], budget: float,
              scale: float = 1.0) -> CampaignFit:
     """The fit at machine speed ``rate`` on the scored cells ``budget`` playouts reach.
@@ -63,15 +68,14 @@ def score_at(rate: float, traces: dict[str, list[tuple]], published: dict[str, t
         zs += [cell(matrix[:, k], float(value), PUBLISHED_RUNS)["z"]
                for k, value in enumerate(np.asarray(values, dtype=float)[keep])]
     zs = np.abs(np.array(zs, dtype=float))
-    cap = budget / max(float(np.max(times)) for times, _ in published.values())
-    return CampaignFit(float(rate), cap, len(zs), float(np.square(zs).mean()), float(zs.max()), worst_bound(len(zs)))
+    return CampaignFit(float(rate), rate_cap(published, budget), len(zs), float(np.square(zs).mean()), float(zs.max()), worst_bound(len(zs)))
 
 
 def best_fit(traces: dict[str, list[tuple]], published: dict[str, tuple], budget: float,
              scale: float = 1.0) -> CampaignFit:
     """The R of the grid that fits on the most cells, then with the least mean z^2; where none
     fits, the one whose largest abs(z) is the least above its bound."""
-    cap = budget / max(float(np.max(times)) for times, _ in published.values())
+    cap = rate_cap(published, budget)
     fits = [score_at(rate, traces, published, budget, scale)
             for rate in np.exp(np.linspace(np.log(cap / 4), np.log(cap * 2), GRID))]
     fitting = [fit for fit in fits if fit.fits]
