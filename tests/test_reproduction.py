@@ -8,8 +8,8 @@ import pandas as pd
 import pytest
 
 from analysis.claims.judging import READING_REJECTED
-from analysis.claims.reproduction import (ITEMS, README, STATUSES, claims_of, cost_of, readme_block, reproduction_table,
-                                          status_of)
+from analysis.claims.reproduction import ITEMS, README, claims_of, cost_of, readme_block, reproduction_table
+from analysis.claims.status import STATUSES
 from tests.conftest import PROJECT_ROOT
 
 STATED, READING = "the stated settings", "a named reading"
@@ -24,35 +24,6 @@ def claims(*rows) -> pd.DataFrame:
                           "published": math.nan, "effect": 1.0, "effect_low": 0.5, "effect_high": 1.5, "unit": "score",
                           "paper_settings": "runs 200", "reading": ""}
                          for i, (verdict, on, why) in enumerate(rows)])
-
-
-@pytest.mark.parametrize("rows, status", [
-    ([("supported", STATED, ""), ("supported", STATED, "")], "reproduced"),
-    ([("supported", STATED, ""), ("supported", READING, "")], "reproduced on a reading"),
-    ([("contradicted", READING, ""), ("contradicted", STATED, "")], "not reproduced"),
-    ([("supported", STATED, ""), ("inconclusive", STATED, "")], "partly"),
-    ([("supported", STATED, ""), ("not run", "", "needs compute")], "partly"),  # a claim not run: not all supported
-    ([("inconclusive", STATED, "")], "partly"),
-    ([("not run", "", "needs compute"), ("not run", "", "needs hardware")], "not run: needs hardware"),
-    ([("not run", "", "needs compute"), ("not judged", "", "no run can test it")], "not run: needs compute"),
-    ([("not judged", "", READING_REJECTED), ("not judged", "", READING_REJECTED)], "no reading fits"),
-])
-def test_the_status_of_an_item_follows_the_rule(rows, status):
-    assert status_of(claims(*rows))[0] == status
-
-
-def test_partly_says_how_many_claims_of_each_verdict():
-    _, detail = status_of(claims(("supported", READING, ""), ("contradicted", STATED, ""), ("inconclusive", STATED, ""),
-                                 ("not run", "", "needs compute")))
-    assert detail == "1 of 4 claims supported, 1 contradicted, 1 inconclusive, 1 not run (some verdicts on a named reading)"
-    _, detail = status_of(claims(("supported", READING, ""), ("not judged", "", READING_REJECTED),
-                                 ("not judged", "", "no run can test it")))
-    assert detail == ("1 of 3 claims supported, 0 contradicted, 0 inconclusive, 1 not judged (reading rejected), "
-                      "1 not judged (no run can test it) (verdicts on a named reading)")
-
-
-def test_needs_hardware_names_the_machine():
-    assert status_of(claims(("not run", "", "needs hardware")))[1] == "a machine with 160 cores"
 
 
 def test_a_claim_counts_for_every_item_its_source_names():
@@ -71,7 +42,7 @@ def test_a_cost_shared_by_claims_is_counted_once():
 
 def test_every_item_gets_one_status_and_a_not_run_one_its_cost():
     table = claims(("supported", STATED, ""))  # none of the 22 items' papers: every item unclaimed
-    result = reproduction_table(table, "paper", cells=lambda item, scale, overrides: None)
+    result = reproduction_table(table, "paper", cells=lambda item, scale, overrides: None, curves=lambda item: None)
     assert len(result) == len(ITEMS) == 22
     assert set(result["status"]) == {"not run: needs compute"}
 
@@ -87,11 +58,13 @@ def test_the_committed_status_covers_the_22_items_with_a_status_each():
 def test_the_readme_leads_with_the_committed_status():
     committed = pd.read_csv(PROJECT_ROOT / "docs" / "results" / "reproduction.csv", keep_default_na=False,
                             na_values=[""])
+    claims = pd.read_csv(PROJECT_ROOT / "docs" / "results" / "claims_paper_decided.csv", keep_default_na=False,
+                         na_values=[""])
     text = README.read_text()
-    block = readme_block(committed)
+    block = readme_block(committed, claims)
     assert block in text, "run python -m analysis.claims.reproduction scale=paper --readme"
     assert text.index(block) + len(block) <= len("\n".join(text.splitlines()[:40])), "within the first 40 lines"
-    for paper in committed["paper"].unique():
+    for paper in [*committed["paper"].unique(), "Gelly et al. 2008"]:  # the five papers
         assert paper in block
 
 

@@ -362,12 +362,14 @@ def write_report(table: pd.DataFrame, plan, *, scale: str, files, budget_hours: 
     columns)."""
     from analysis.claims.files import load_not_tested
     from analysis.claims.report import claims_sections, item_of, not_tested_lines, plot_effects
+    from analysis.claims.status import magnitude
     from analysis.results.plots import new_figure, save_figure
 
     table = table.assign(cap=cap, cpu_hours=table["cpu_seconds"] / 3600)
     table["to_decide"] = [to_decide(row) for _, row in table.iterrows()]
     table["columns"] = ["; ".join(c) for c in table["columns"]]
     table["item"] = [item_of(source) for source in table["source"]]  # the CSV's item column
+    table.insert(table.columns.get_loc("published") + 1, "magnitude", [magnitude(row) for _, row in table.iterrows()])
     folder = next(iter(experiments.values())).store.root / "claims"
     folder.mkdir(parents=True, exist_ok=True)
     stem = folder / "_".join(["claims", scale, *(files or []), "decided"])

@@ -30,7 +30,7 @@ CLAIM_BASES = {"equal time": ("equal time",), "equal playouts": ("equal playouts
                "complete searches": ("complete searches",), "final scores": ("final scores", "complete searches"),
                "wall time": ("wall time",)}
 KEYS = {"id", "kind", "text", "source", "settings", "experiment", "test", "basis", "better", "than", "pairs", "at",
-        "axis", "variant", "published", "margin", "from", "needs_cores", "reading"}
+        "axis", "variant", "published", "margin", "from", "needs_cores", "reading", "against_text"}
 # paper: the paper's own words, judged only at the paper's settings; transfer: a paper's claim
 # carried to another domain or algorithm (e.g. Gelly's, made on Go, to SP-MCTS on SameGame);
 # observation: the harness's own. Only paper claims count as the papers'.
@@ -85,6 +85,9 @@ class Claim:
     needs_cores: int = 0  # wall-clock claims: the cores the runs must have had (0: any)
     basis: str = "equal time"  # the comparison the paper makes (CLAIM_BASES)
     reading: str = ""  # how the runs read what the paper does not state (settings.unstated), in words
+    # where the reading departs from a setting the paper's text states (its numbers fit only that way):
+    # what the text says and what the runs do; such a verdict never lifts a status (analysis/claims/status.py)
+    against_text: str = ""
     templates: tuple = ()  # the pairs as the file gives them, before resolve() named the threads of a scale
 
     @property
@@ -229,7 +232,8 @@ def _claim(path: Path, paper: str, entry) -> Claim:
                  settings=tuple((key, tuple(value) if isinstance(value, list) else value)
                                 for key, value in settings.items()),
                  file=path.stem, needs_cores=int(entry.get("needs_cores", 0)), basis=entry["basis"],
-                 reading=" ".join(str(entry.get("reading", "")).split()))
+                 reading=" ".join(str(entry.get("reading", "")).split()),
+                 against_text=" ".join(str(entry.get("against_text", "")).split()))
 
 
 def resolve(claim: Claim, experiment: Experiment) -> Claim:

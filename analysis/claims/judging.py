@@ -133,7 +133,7 @@ def claim_columns(claim: Claim, source: Source) -> dict:
     return {"paper": claim.paper, "kind": claim.kind, "claim": claim.id, "text": claim.text,
             "experiment": claim.experiment, "test": claim.test, "claim_basis": claim.basis, "unit": unit_of(source),
             "source": source_text(claim), "paper_settings": settings_text(claim),
-            "reading": claim.reading, "gaps": "; ".join(gaps),
+            "reading": claim.reading, "against_text": claim.against_text, "gaps": "; ".join(gaps),
             "reading_fit": ("; ".join(map(reading_cases.fit_text, fits)) or ARGUED_ONLY) if on_reading else "",
             "why": why_not_judged(gaps) or rejected,
             "judged_on": (ON_READING if on_reading else ON_STATED) if claim.kind == "paper" else "",

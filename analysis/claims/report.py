@@ -45,6 +45,7 @@ from analysis.claims.files import (Claim, NotTested, experiment_of, load_claims,
 from analysis.claims.judging import JUDGED, NOT_RUN, ON_READING, READING_REJECTED, UNTESTABLE, claims_table
 from analysis.claims.paper_settings import NEEDS_COMPUTE, NEEDS_HARDWARE
 from analysis.claims.sources import Source, with_neural_sources
+from analysis.claims.status import magnitude, magnitude_words
 from analysis.results.plots import new_figure, save_figure
 from analysis.results.report import collect
 from experiments.config import overrides_parser, print_outputs
@@ -54,14 +55,13 @@ from nrpa.errors import InputError
 
 def effect_cells(row) -> tuple[str, str]:
     """The effect cell, "+3.1 [-47, +50]" (> 0: as claimed), and the paper's own effect of the same
-    comparison beside it, saying when our interval excludes it."""
+    comparison beside it, with where it lies against ours (status.magnitude)."""
     ours = f"{row['effect']:+.4g} [{row['effect_low']:+.4g}, {row['effect_high']:+.4g}]"
+    where = magnitude_words(magnitude(row))
     published = row.get("published", math.nan)
     if not (isinstance(published, (int, float)) and math.isfinite(published)):
-        return ours, "-"
-    if row["effect_low"] <= published <= row["effect_high"]:
-        return ours, f"{published:+.4g} (inside ours)"
-    return ours, f"{published:+.4g}: not reproduced, ours {ours}"
+        return ours, f"the published value, {where}" if where else "-"
+    return ours, f"{published:+.4g} ({where})" if where else f"{published:+.4g}"
 
 
 def not_tested_lines(sentences: list[NotTested]) -> list[str]:
@@ -161,9 +161,11 @@ def detail_lines(row) -> list[str]:
              f"{row['basis']}, {row['evaluated_at']}.",
              f"- Verdict: {verdict}" + (f", {rests}" if rests else "") + "."]
     if effect != "-":
-        lines.append(f"- Effect (> 0: as claimed; {row['unit']}): {effect}; the paper's: {published}; p support / "
-                     f"contradict, Holm-corrected over {row['family']:.0f} claims: {row['p_support_holm']:.2g} / "
-                     f"{row['p_contradict_holm']:.2g}; decided by: {row['detail']}.")
+        lines.append(f"- Effect (> 0: as claimed; {row['unit']}), 95% confidence sequence of this comparison alone, "
+                     f"not Holm-corrected: {effect}; the paper's: {published}; p support / contradict, Holm-corrected "
+                     f"over {row['family']:.0f} claims (the verdict reads these, so an interval clear of 0 can stand "
+                     f"beside an inconclusive verdict): {row['p_support_holm']:.2g} / {row['p_contradict_holm']:.2g}; "
+                     f"decided by: {row['detail']}.")
     elif row["detail"]:
         lines.append(f"- Why no effect: {row['detail']}.")
     cpu = row.get("cpu_hours", math.nan)
@@ -190,15 +192,16 @@ def claims_sections(table: pd.DataFrame, per_basis: bool = False) -> list[str]:
         lines += [f"## {title}", "", about, ""]
         for paper, group in rows.groupby("paper", sort=False):
             basis = "basis | " if per_basis else ""
-            lines += [f"### {paper}", "", f"| claim | item | {basis}verdict | the paper's effect | "
-                      "ours [95% CI, this comparison] | runs per column |",
-                      "|---|---|" + "---|" * (bool(per_basis)) + "---|---|---|---|"]
+            lines += [f"### {paper}", "", f"| claim | item | {basis}direction (verdict) | the paper's effect | "
+                      "ours [95% CI, this comparison, not Holm-corrected] | magnitude: the paper's effect | "
+                      "runs per column |", "|---|---|" + "---|" * (bool(per_basis)) + "---|---|---|---|---|"]
             for _, row in group.iterrows():
                 paper_effect, ours = effect_short(row)
                 anchor = claim_anchor(row["claim"], row.get("basis_anchor", ""))
                 cell = f"{row['basis']} | " if per_basis else ""
+                where = magnitude(row) if ours != "-" else ""
                 lines.append(f"| [{row['text']}](#{anchor}) | {row['item']} | {cell}{verdict_text(row)} | "
-                             f"{paper_effect} | {ours} | {row['runs'] if row['runs'] == row['runs'] else '-'} |")
+                             f"{paper_effect} | {ours} | {where or '-'} | {row['runs'] if row['runs'] == row['runs'] else '-'} |")
             lines.append("")
     lines += ["## Details", "", "Each claim: its source, the paper's settings and basis, the reading it rests on, the "
               "effect with its p-values, and what would decide it.", ""]

@@ -17,6 +17,8 @@ CLAIMS = {
     "source": "where in the paper, the verbatim quote, and the published numbers it reads",
     "paper_settings": "the settings the paper states for it (and those it leaves unsaid: unstated)",
     "reading": "how the runs read what the paper leaves unsaid, and what that reading rests on",
+    "against_text": "where the reading departs from a setting the paper's text states: what the text says and what "
+                    "the runs do (such a verdict never lifts a table's status: analysis/claims/status.py)",
     "gaps": "how the runs differ from the paper's settings (an unstated setting read, cores, budget, ...)",
     "reading_fit": "for a claim on a named reading: each unsaid setting's reading and how the paper's published "
                    "baseline column judged it (chosen, not told apart, rejected; cells inside our 95% interval; "
@@ -48,6 +50,10 @@ CLAIMS = {
     "p_support": "anytime-valid p-value for the claim (before Holm)",
     "p_contradict": "anytime-valid p-value for its opposite (before Holm)",
     "published": "the paper's own value of the same comparison, in the same unit and sign (NaN: none)",
+    "magnitude": "the claim's second answer: is the paper's effect inside our 95% interval (effect_low, effect_high: "
+                 "that comparison alone, not Holm-corrected; a value claim: is the published value)? inside, "
+                 "outside: the paper's above ours, outside: the paper's below ours; empty where there is no judged "
+                 "effect or no published one (analysis/claims/status.py)",
     "p_support_holm": "p_support, Holm-corrected within the claim's family",
     "p_contradict_holm": "p_contradict, Holm-corrected",
     "family": "the claims with a p-value in the Holm family (a kind; within it, those at the stated settings, "
@@ -70,14 +76,21 @@ REPRODUCTION = {
     "item": "the table or figure",
     "shows": "what it shows, one line",
     "basis": "the comparison the paper makes",
-    "status": "reproduced, reproduced on a reading, partly, not reproduced, not run: needs hardware, not run: "
-              "needs compute (the rule: analysis/claims/reproduction.py)",
-    "detail": "for partly, the claims' counts; for needs hardware, the machine",
+    "status": "reproduced, reproduced on a reading, qualitatively reproduced, partly reproduced, not reproduced, "
+              "inconclusive, no reading fits, not run: needs hardware, not run: needs compute (the rule: "
+              "analysis/claims/status.py)",
+    "detail": "what decided the status: the claims' directions, the magnitudes outside our intervals, the published "
+              "baseline's fit at the table's R, the sample; for needs hardware, the machine",
     "claims": "the paper's claims read on the item",
     "claims_supported": "of them supported",
     "claims_contradicted": "contradicted",
     "claims_inconclusive": "inconclusive",
     "claims_not_run": "not run at the paper's settings, or not judged",
+    "directions": "the judged claims' verdicts, counted",
+    "magnitudes": "the judged claims whose published effect lies outside our 95% interval (or: all inside)",
+    "baseline_fit": "the published baseline's fit at the table's R (the one R its claims read) on the runs they "
+                    "read (analysis/claims/campaign_fit.py); empty for an item without a baseline curve",
+    "sample": "our fewest runs a column of the paper's, where both are one number",
     "runs_per_column": "our runs per column behind the cells (the time tables at matched time; Morpion Table 2: "
                        "games)",
     "paper_runs_per_column": "the paper's runs (games) per column, as its claims' settings state them",
@@ -87,7 +100,8 @@ REPRODUCTION = {
                       "baseline column's cells; Morpion: the rows other than Uniform, which chose the game)",
     "cells_unfitted_inside": "of them inside our 95% interval",
     "final_cells": "the last published row beside ours, mean [95% CI]",
-    "effects": "each judged claim's effect: the paper's beside ours [95% CI]",
+    "effects": "each judged claim's two answers: its verdict, and the paper's effect beside ours [95% CI] with "
+               "where it lies (inside, or outside)",
     "cpu_hours_to_run": "CPU-hours on one core of the runs the claims not run need, each run counted once",
     "command": "the command that makes them",
     "claim_ids": "the claims read on the item",

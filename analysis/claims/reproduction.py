@@ -7,29 +7,17 @@ Reads the claims report under a budget (outputs/claims/claims_<scale>_decided.cs
 claims` writes first) and, for the time tables and Morpion's Table 2, the runs themselves (each
 published cell beside our mean and its 95% interval, at matched time). Never runs a search.
 
-Each of the 22 display items of the four papers with published numbers (ITEMS) gets one status,
-by this rule (status_of; tests/test_reproduction.py holds it on made-up inputs):
-
-  reproduced                  every paper claim read on the item is judged and supported, on the
-                              settings its paper states
-  reproduced on a reading     the same, where at least one verdict rests on a named reading of a
-                              setting the paper leaves unsaid
-  not reproduced              every claim is judged and contradicted
-  no reading fits             no claim judged, because the reading they rest on does not fit the
-                              paper's published baseline and no other candidate does either
-                              (docs/results/readings.md): the published numbers are not those of
-                              the search as the text and the readings tried describe it
-  partly (k of n claims)      some claims judged, not all supported (k: supported; the row says how
-                              many are contradicted and inconclusive, and which are not run)
-  not run: needs hardware     no claim judged; runs at the paper's settings need a machine with more
-                              cores than this one (the row names it)
-  not run: needs compute      no claim judged, or an item no claim reads; runs at the paper's
-                              settings need CPU-hours (the row gives them, each run counted once,
-                              and the command)
+Each of the 22 display items of the four papers with published numbers (ITEMS) gets one status by
+the rule of analysis/claims/status.py (tests/test_status.py holds it on made-up inputs): from its
+paper claims' two answers (the direction: the verdict; the magnitude: is the paper's effect inside
+our 95% interval), the published baseline's fit at the table's R on the runs the claims read
+(analysis/claims/campaign_fit.py), and our runs per column against the paper's. The row says what
+decided it.
 
 A claim that no run can test (one run per row in the paper) counts with the claims not run, and
 an item whose claims are all such says so beside its status (runs would compare, not test). The
-share of published cells inside our 95% interval is shown beside the status, not folded into it:
+share of published cells inside our 95% interval is shown beside the status, not folded into it
+(the baseline's fit is: it says whether the curves match at the R the claims read):
 a table's cells are its curves at every checkpoint, while the claims are the sentences the paper
 draws from them, and either can hold without the other (cells_inside; R is fitted on each table's
 baseline column, so the other columns' share is given apart).
@@ -52,15 +40,14 @@ import numpy as np
 import pandas as pd
 
 from analysis.claims.basis import matched_reach
-from analysis.claims.judging import JUDGED, NOT_RUN, ON_READING, READING_REJECTED, UNTESTABLE
-from analysis.claims.paper_settings import NEEDS_HARDWARE, parts_once
+from analysis.claims.judging import JUDGED, ON_READING, UNTESTABLE
+from analysis.claims.paper_settings import parts_once
+from analysis.claims.status import magnitude, magnitude_words, magnitudes_text, status_of, verdicts_text
 from analysis.claims.decide import PrefixSource, stem_of
 from analysis.stats import t_interval
 from experiments.config import overrides_parser, print_outputs
 from nrpa.errors import InputError
 
-STATUSES = ("reproduced", "reproduced on a reading", "partly", "not reproduced", "no reading fits",
-            "not run: needs hardware", "not run: needs compute")  # status_of's, in the order of the module's rule
 README = Path(__file__).resolve().parents[2] / "README.md"
 RESULTS = README.parent / "docs" / "results"  # the committed snapshots
 MARKERS = ("<!-- reproduction: made by `python -m analysis.claims.reproduction scale=paper --readme`; do not edit -->",
@@ -138,39 +125,6 @@ def claims_of(paper: str, item: str, claims: pd.DataFrame) -> pd.DataFrame:
                   & claims["source"].str.split(":").str[0].str.contains(pattern)]
 
 
-def status_of(claims: pd.DataFrame) -> tuple[str, str]:
-    """The status of an item from the verdicts of its paper claims (the module's rule), and
-    its detail: the counts behind a "partly", the machine behind "needs hardware"."""
-    n = len(claims)
-    judged = claims[claims["verdict"].isin(JUDGED)]
-    if judged.empty:
-        if (claims["why"] == READING_REJECTED).any():
-            return "no reading fits", "its claims' reading does not fit the published baseline (the readings report)"
-        hardware = claims[(claims["verdict"] == NOT_RUN) & (claims["why"] == NEEDS_HARDWARE)]
-        if len(hardware):
-            machine = re.match(r"a machine with [\d,]+ cores", str(hardware["paper_cost"].iloc[0]))
-            return "not run: needs hardware", machine.group(0) if machine else ""
-        return "not run: needs compute", ""
-    supported = int((judged["verdict"] == "supported").sum())
-    contradicted = int((judged["verdict"] == "contradicted").sum())
-    on_reading = bool((judged["judged_on"] == ON_READING).any())
-    if supported == n:
-        return ("reproduced on a reading" if on_reading else "reproduced"), ""
-    if contradicted == n:
-        return "not reproduced", ""
-    not_run = int((claims["verdict"] == NOT_RUN).sum())
-    rejected = int((claims["why"] == READING_REJECTED).sum())
-    untestable = n - len(judged) - not_run - rejected
-    detail = (f"{supported} of {n} claims supported, {contradicted} contradicted, "
-              f"{len(judged) - supported - contradicted} inconclusive"
-              + (f", {not_run} not run" if not_run else "")
-              + (f", {rejected} not judged (reading rejected)" if rejected else "")
-              + (f", {untestable} not judged (no run can test it)" if untestable else "")
-              + ((" (verdicts on a named reading)" if (judged["judged_on"] == ON_READING).all()
-                  else " (some verdicts on a named reading)") if on_reading else ""))
-    return "partly", detail
-
-
 def paper_runs(claims: pd.DataFrame) -> str:
     """The paper's runs per column as its claims' settings state them ("200"; Morpion's rows
     "400, 10000, 100000"), "-" where none says."""
@@ -194,13 +148,22 @@ def command_of(item: Item, claims: pd.DataFrame) -> str:
 
 
 def effects_text(claims: pd.DataFrame, unit: bool = True) -> str:
-    """The deciding numbers of the item's judged claims: "claim: paper +152, ours -71 [-155, +43]"."""
+    """The deciding numbers of the item's judged claims, both answers: "claim (inconclusive): paper
+    +152, ours -71 [-155, +43], outside: the paper's above ours"."""
     pieces = []
-    for row in claims[claims["verdict"].isin(JUDGED)].itertuples():
-        published = f"paper {row.published:+.4g}, " if pd.notna(row.published) else ""
-        pieces.append(f"{row.claim}: {published}ours {row.effect:+.4g} [{row.effect_low:+.4g}, {row.effect_high:+.4g}]"
-                      + (f" ({row.unit})" if unit and isinstance(row.unit, str) and row.unit != "score" else ""))
+    for _, row in claims[claims["verdict"].isin(JUDGED)].iterrows():
+        published = f"paper {row['published']:+.4g}, " if pd.notna(row["published"]) else ""
+        where = magnitude_words(magnitude(row))
+        pieces.append(f"{row['claim']} ({row['verdict']}): {published}ours {row['effect']:+.4g} "
+                      f"[{row['effect_low']:+.4g}, {row['effect_high']:+.4g}]" + (f", {where}" if where else "")
+                      + (f" ({row['unit']})" if unit and isinstance(row["unit"], str) and row["unit"] != "score" else ""))
     return "; ".join(pieces)
+
+
+def runs_of(text: str) -> int | None:
+    """One number of runs a column from "200" (None from "-" or from several, "400, 10000")."""
+    numbers = re.findall(r"\d+", text)
+    return int(numbers[0]) if len(numbers) == 1 else None
 
 
 # --- the published cells beside ours ---
@@ -285,23 +248,30 @@ def final_cells_text(cells: pd.DataFrame) -> str:
                           for row in last.itertuples())
 
 
-def reproduction_table(claims: pd.DataFrame, scale: str, cells=cells_of, overrides=()) -> pd.DataFrame:
-    """One row per display item (ITEMS): its status and what it rests on."""
+def reproduction_table(claims: pd.DataFrame, scale: str, cells=cells_of, overrides=(), curves=None) -> pd.DataFrame:
+    """One row per display item (ITEMS): its status and what it rests on. ``curves``: item ->
+    the published baseline's fit at the table's R (campaign_fit.table_fit; default: measured on
+    the runs, for the campaign's time tables at paper scale)."""
+    curves = curves or (lambda item: baseline_fit(item, scale, overrides))
     rows = []
     for item in ITEMS:
         own = claims_of(item.paper, item.item, claims)
-        status, detail = status_of(own)
-        priced = claims_of(*COST_OF[(item.paper, item.item)], claims) if (item.paper, item.item) in COST_OF else own
         table = cells(item, scale, overrides)
         runs = "-"
         if table is not None and not table.empty:
             runs = ", ".join(f"{column} {count}" for column, count in table.groupby("column", sort=False)["runs"].min().items())
-        # what is not run costs: every claim of an item not run, else the claims of a "partly" that are not
+        fewest = int(table["runs"].min()) if table is not None and not table.empty else None
+        curve = curves(item)
+        published_runs = runs_of(paper_runs(own))
+        status, detail = status_of(own, curve, fewest, published_runs)
+        priced = claims_of(*COST_OF[(item.paper, item.item)], claims) if (item.paper, item.item) in COST_OF else own
+        # what is not run costs: every claim of an item not run, else its claims that are not judged
         not_run = priced if status.startswith("not run") else own[~own["verdict"].isin(JUDGED)]
         hours = cost_of(not_run) if len(not_run) or status.startswith("not run") else math.nan
         untestable = bool(len(own)) and (own["why"] == UNTESTABLE).all()
         unfitted = table[~table["fitted"]] if table is not None and not table.empty else None
-        readings = own[own["verdict"].isin(JUDGED) & (own["judged_on"] == ON_READING)]
+        judged = own[own["verdict"].isin(JUDGED)]
+        readings = judged[judged["judged_on"] == ON_READING]
         rows.append({
             "paper": item.paper, "item": item.item, "shows": item.shows, "basis": item.basis,
             "status": status, "detail": detail,
@@ -309,6 +279,10 @@ def reproduction_table(claims: pd.DataFrame, scale: str, cells=cells_of, overrid
             "claims_contradicted": int((own["verdict"] == "contradicted").sum()),
             "claims_inconclusive": int((own["verdict"] == "inconclusive").sum()),
             "claims_not_run": int((~own["verdict"].isin(JUDGED)).sum()),
+            "directions": verdicts_text(judged) if len(judged) else "",
+            "magnitudes": magnitudes_text(judged) if len(judged) else "",
+            "baseline_fit": curve.text() if curve is not None else "",
+            "sample": f"{fewest} of the paper's {published_runs}" if fewest and published_runs else "",
             "runs_per_column": runs,
             "paper_runs_per_column": paper_runs(own),
             "cells": 0 if table is None else len(table),
@@ -330,6 +304,17 @@ def reproduction_table(claims: pd.DataFrame, scale: str, cells=cells_of, overrid
     return pd.DataFrame(rows)
 
 
+def baseline_fit(item: Item, scale: str, overrides=()):
+    """The published baseline's fit at the table's R on the runs the claims read
+    (analysis/claims/campaign_fit.table_fit), for a time table of the campaign at paper scale; None
+    elsewhere (an item without a baseline curve, or a scale whose runs the campaign does not make)."""
+    from analysis.claims.campaign_fit import table_fit, tables
+
+    if scale != "paper" or item.experiment not in tables():
+        return None
+    return table_fit(item.experiment, overrides)[0]
+
+
 def snapshot_of(item: Item) -> str:
     """The committed paper-scale snapshot of the item's table, docs/results/<experiment>_paper.md, if any."""
     name = f"{item.experiment}_paper.md" if item.experiment else ""
@@ -337,12 +322,13 @@ def snapshot_of(item: Item) -> str:
 
 
 def status_cell(row) -> str:
+    """The status with the number that qualifies it: "partly reproduced (3 of 4 directions hold)",
+    "inconclusive (122 of the paper's 200 runs a column)", "not run: needs compute (~120 CPU-h)"."""
     status = row["status"]
-    if status == "partly":
-        others = [f"{row[f'claims_{verdict}']} {verdict}" for verdict in ("contradicted", "inconclusive")
-                  if row[f"claims_{verdict}"]]
-        return f"partly ({row['claims_supported']} of {row['claims']} claims supported" \
-               + "".join(f", {text}" for text in others) + ")"
+    if status == "partly reproduced":
+        return f"partly reproduced ({row['claims_supported']} of {row['claims'] - row['claims_not_run']} directions hold)"
+    if status == "inconclusive" and isinstance(row["sample"], str) and row["sample"]:
+        return f"inconclusive ({row['sample']} runs a column)"
     if status == "not run: needs compute" and pd.notna(row["cpu_hours_to_run"]):
         return f"not run: needs compute (~{row['cpu_hours_to_run']:,.0f} CPU-h)"
     if status == "not run: needs hardware" and row["detail"]:
@@ -362,33 +348,34 @@ def cells_cell(row) -> str:
 
 def markdown(table: pd.DataFrame, scale: str, made: str) -> str:
     lines = [f"# Reproduction status ({scale} scale)", "",
-             f"{made} One row per table or figure of the four papers with published numbers; the rule that maps "
-             "claims to a status is in `analysis/claims/reproduction.py` and [the statistics page]"
-             "(../explanation/statistics.md#the-status-of-a-table-or-figure). \"Claims\": the paper's sentences on the "
-             "item, judged in the [claims report](claims_paper_decided.md) on the paper's basis (matched time for "
-             "the time tables); \"cells inside\": the published cells inside our 95% interval at matched time "
+             f"{made} One row per table or figure of the four papers with published numbers. Its status reads "
+             "four things (the rule: `analysis/claims/status.py`, and [the statistics page]"
+             "(../explanation/statistics.md#the-status-of-a-table-or-figure)): the directions of the paper's claims on "
+             "it (their verdicts in the [claims report](claims_paper_decided.md), on the paper's basis: matched time "
+             "for the time tables); the magnitudes (is the paper's effect inside our 95% interval?); the curves (does "
+             "the published baseline fit our runs at the table's R, the one R its claims read, on the runs they read: "
+             "`python -m analysis.claims.campaign_fit`); and our runs per column against the paper's. \"What "
+             "decided it\" names them. \"Cells inside\": the published cells inside our 95% interval at matched time "
              "(Morpion: the four rows' means, Uniform under the 5D its text states, the NRPA rows under the one-sided "
-             "game the Uniform row chooses, [the readings report](readings.md)); R, the published runs' rate, is "
-             "fitted on each time table's baseline column, whose cells are therefore inside partly by construction "
-             "(as Morpion's Uniform row, which chose the game): the other columns' share is given apart. The claims can hold while the curves sit apart, and the reverse. Left out: "
-             "Selective NRPA's Table 1 (the Weak Schur records of the literature, no experiment), the illustrations, "
-             "and Gelly et al.'s Table 1 and cluster table (Go against MoGo: no Go engine here; its claims are carried "
-             "to SP-MCTS as transfers, in the claims report).", ""]
+             "game the Uniform row chooses, [the readings report](readings.md)), shown beside the status, not folded "
+             "into it; R is fitted on each time table's baseline column, whose cells are therefore inside partly by "
+             "construction (as Morpion's Uniform row, which chose the game): the other columns' share is given apart. "
+             "Left out: Selective NRPA's Table 1 (the Weak Schur records of the literature, no experiment), the "
+             "illustrations, and Gelly et al.'s Table 1 and cluster table (Go against MoGo: no Go engine here; its "
+             "claims are carried to SP-MCTS as transfers, in the claims report).", ""]
     for paper, rows in table.groupby("paper", sort=False):
-        lines += [f"## {paper}", "", "| item | what it shows | status | claims: supported / contradicted / "
-                  "inconclusive / not run or not judged | cells inside our 95% CI | runs per column: ours | the paper's |",
-                  "|---|---|---|---|---|---|---|"]
+        lines += [f"## {paper}", "", "| item | what it shows | status | what decided it | cells inside our 95% CI "
+                  "| runs per column: ours | the paper's |", "|---|---|---|---|---|---|---|"]
         for _, row in rows.iterrows():
             lines.append(f"| [{row['item']}](#{anchor(row)}) | {row['shows']} | **{status_cell(row)}** | "
-                         f"{row['claims_supported']} / {row['claims_contradicted']} / {row['claims_inconclusive']} / "
-                         f"{row['claims_not_run']} | {cells_cell(row)} | {row['runs_per_column']} | "
+                         f"{row['detail'] or '-'} | {cells_cell(row)} | {row['runs_per_column']} | "
                          f"{row['paper_runs_per_column']} |")
         lines.append("")
     lines += ["## Details", ""]
     for _, row in table.iterrows():
         lines += [f"### {row['paper']}, {row['item']} {{#{anchor(row)}}}", "", f"- What it shows: {row['shows']}; "
                   f"the paper's basis: {row['basis']}.", f"- Status: **{status_cell(row)}**"
-                  + (f" ({row['detail']})" if row["detail"] and row["status"] == "partly" else "") + "."]
+                  + (f": {row['detail']}" if row["detail"] else "") + "."]
         if isinstance(row["note"], str) and row["note"]:
             lines.append(f"- Note: {row['note']}.")
         if row["claim_ids"]:
@@ -397,7 +384,12 @@ def markdown(table: pd.DataFrame, scale: str, made: str) -> str:
             claim, _, text = reading.partition(": ")
             lines.append(f"- `{claim}` is judged on the reading: {text}.")
         if row["effects"]:
-            lines.append(f"- The paper's effect beside ours (> 0: as claimed), 95% confidence sequence: {row['effects']}.")
+            lines.append(f"- Each claim's two answers, the direction (its verdict, on Holm-corrected p-values) and the "
+                         f"magnitude (the paper's effect against our 95% confidence sequence of that comparison alone, "
+                         f"not Holm-corrected; > 0: as claimed): {row['effects']}.")
+        if row["baseline_fit"]:
+            lines.append(f"- The curves at the R the claims read: {row['baseline_fit']} "
+                         "(`python -m analysis.claims.campaign_fit`).")
         if row["final_cells"]:
             lines.append(f"- Published cells beside ours (mean, 95% CI), {row['final_cells']}.")
         matched = " ARGS=matched_work=true" if str(row["basis"]).endswith("(matched)") else ""
@@ -418,22 +410,56 @@ def anchor(row) -> str:
     return re.sub(r"[^a-z0-9]+", "-", f"{row['paper']} {row['item']}".lower()).strip("-")
 
 
-def readme_block(table: pd.DataFrame) -> str:
-    """The README's summary: a line per paper, its items by status (between MARKERS)."""
-    lines = [MARKERS[0], "", "| paper | reproduced | on a reading | partly | not reproduced | no reading fits | not run |",
-             "|---|---|---|---|---|---|---|"]
+# The README's summary: the words of each status in a sentence, in the order of status.STATUSES
+SAID = {"reproduced": "reproduced", "reproduced on a reading": "reproduced on a named reading",
+        "qualitatively reproduced": "the directions hold, not all the magnitudes or curves",
+        "partly reproduced": "some directions hold", "not reproduced": "not reproduced",
+        "inconclusive": "inconclusive so far", "no reading fits": "no reading of its unsaid settings fits",
+        "not run": "not run (hardware or CPU-hours)"}
+GELLY = "Gelly et al. 2008"  # the claims files' paper of its transfers
+
+
+def short(item: str) -> str:
+    return item.replace("Table ", "T").replace("Figure ", "F")
+
+
+def paper_sentence(paper: str, rows: pd.DataFrame) -> str:
+    """One sentence on a paper: its items by status, each status once ("NRPA with Selective Policies:
+    the directions hold, not all the magnitudes or curves: T2, T5, T6; some directions hold: T3 (3 of 4); ...")."""
+    statuses = rows["status"].str.replace(r"^not run.*", "not run", regex=True)
+    parts = []
+    for status, words in SAID.items():
+        chosen = rows[statuses == status]
+        if len(chosen):
+            parts.append(f"{words}: " + ", ".join(
+                short(row["item"]) + (f" ({row['claims_supported']} of {row['claims'] - row['claims_not_run']})"
+                                      if status == "partly reproduced" else
+                                      f" ({row['sample']} runs)" if status == "inconclusive" and row["sample"] else "")
+                for _, row in chosen.iterrows()))
+    return f"**{paper}**: " + "; ".join(parts) + "."
+
+
+def gelly_sentence(claims: pd.DataFrame) -> str:
+    """Gelly et al.'s line: no Go engine here; its claims carried to SP-MCTS, with their verdicts."""
+    carried = claims[claims["paper"].astype(str).str.startswith(GELLY)]
+    counts = carried["verdict"].value_counts()
+    said = ", ".join(f"{n} {verdict}" for verdict, n in counts.items())
+    return (f"**{GELLY}** (parallel Monte-Carlo planning, on Go): no Go engine here, so its tables are not "
+            f"reproduced; its {len(carried)} claims are carried to SP-MCTS on SameGame as transfers: {said or 'none'}.")
+
+
+def readme_block(table: pd.DataFrame, claims: pd.DataFrame | None = None) -> str:
+    """The README's summary (between MARKERS): a sentence per paper, the five papers named, then the
+    items by status and the counts."""
+    lines = [MARKERS[0], ""]
     for paper, rows in table.groupby("paper", sort=False):
-        def items(statuses) -> str:
-            chosen = rows[rows["status"].isin(statuses)]
-            return ", ".join(chosen["item"].str.replace("Table ", "T").str.replace("Figure ", "F")) or "-"
-        lines.append(f"| {paper} | {items(['reproduced'])} | {items(['reproduced on a reading'])} | {items(['partly'])} "
-                     f"| {items(['not reproduced'])} | {items(['no reading fits'])} "
-                     f"| {items(['not run: needs hardware', 'not run: needs compute'])} |")
-    counts = table["status"].str.replace(r"^not run.*", "not run", regex=True).value_counts()
-    lines += ["", f"{len(table)} published tables and figures (T: table, F: figure): "
-              + ", ".join(f"{counts.get(s, 0)} {s}" for s in ("reproduced", "reproduced on a reading", "partly",
-                                                             "not reproduced", "no reading fits", "not run"))
-              + ".", "", MARKERS[1]]
+        lines += [f"- {paper_sentence(paper, rows)}"]
+    if claims is not None:
+        lines += [f"- {gelly_sentence(claims)}"]
+    statuses = table["status"].str.replace(r"^not run.*", "not run", regex=True)
+    counts = statuses.value_counts()
+    lines += ["", f"{len(table)} published tables and figures of the four papers with published numbers (T: table, "
+              "F: figure): " + ", ".join(f"{counts.get(status, 0)} {status}" for status in SAID) + ".", "", MARKERS[1]]
     return "\n".join(lines)
 
 
@@ -462,7 +488,7 @@ def write(scale: str, readme: bool = False, folder: Path | None = None, override
     stem.with_suffix(".md").write_text(markdown(table, scale, made) + "\n")
     paths = [stem.with_suffix(".csv"), stem.with_suffix(".md")]
     if readme:
-        README.write_text(replace_readme_block(README.read_text(), readme_block(table)))
+        README.write_text(replace_readme_block(README.read_text(), readme_block(table, claims)))
         paths.append(README)
     return paths
 
