@@ -23,7 +23,7 @@ EXPERIMENTS := selective-table2 selective-table3 selective-table4 selective-tabl
 NEURAL_TABLES := morpion-table1 morpion-table3 morpion-table4
 
 .DEFAULT_GOAL := help
-.PHONY: help install browser test test-slow docs bench bench-cpp rates verify list leaderboard archive clean-cache table4 family claims campaign snapshot readings reproduction export site $(NEURAL_TABLES) $(EXPERIMENTS)
+.PHONY: help install browser test test-slow docs bench bench-cpp rates verify list leaderboard archive clean-cache table4 family claims campaign snapshot readings reproduction results export site $(NEURAL_TABLES) $(EXPERIMENTS)
 
 # Each target's `##` text is one line of `make help`: 72 characters at most, so that a line
 # of it stays under 100; the details are in the comment above the target.
@@ -196,6 +196,12 @@ snapshot: ## a time table at paper scale into docs/results (EXPERIMENT)
 # with each, the published cells choosing: outputs/readings/readings[_SCALE].{md,csv,png}
 readings: ## candidate readings of unsaid settings, fitted to the papers' baselines
 	$(PY) -m analysis.claims.readings scale=$(SCALE) --make $(ARGS)
+
+# every committed results page (claims report, reproduction, readings, the time tables' snapshots) and the
+# README's summary, remade from the committed archive at the committed code (refuses local changes);
+# ARGS=--check remakes into a temporary folder and fails on any difference (tests/test_pages.py, slow)
+results: ## remake the committed results pages from the archive (ARGS=--check)
+	$(PY) -m analysis.claims.pages $(ARGS)
 
 # from the claims report under a budget (make claims writes both): one status per published table and figure
 reproduction: ## each published table and figure's status: outputs/claims/reproduction.*
