@@ -384,7 +384,11 @@ def markdown(table: pd.DataFrame, cases: list[Case], scale: str, figures: dict[s
              "ours in nearly every column, under nearly every candidate (a start-up time of the paper's process; "
              "the choice of the Selective level depends on leaving it out, where both levels miss it). "
              "How z is defined and why: analysis/claims/readings.py; the cells: the CSV beside this page "
-             "(`readings_cells.csv`). Made by `make readings SCALE=" + scale + "`.", ""]
+             "(`readings_cells.csv`). Each candidate is scored at the machine speed that fits it best, a free parameter "
+             "of this test (column `R` of the CSV), not the R any table is read at: each time table's claims, "
+             "snapshot and reproduction row read one R, its config's, and the [reproduction page](reproduction.md) "
+             "says whether the baseline fits there on the runs the claims read. Made by `make readings SCALE=" + scale
+             + "`.", ""]
     for case in cases:
         rows = table[table["case"] == case.case]
         chosen = rows[rows["status"] == "chosen"]
@@ -395,13 +399,13 @@ def markdown(table: pd.DataFrame, cases: list[Case], scale: str, figures: dict[s
         lines += [f"## {case.setting}", "", f"> {case.quote}", "",
                   f"{verdict}; the reading the experiments run: {case.current} ({current['status']}).", "",
                   "| candidate | status | cells inside | mean z^2 | largest abs(z) (bound) | mean gap | largest gap from "
-                  "10 s | R fitted | runs | CPU-h |",
-                  "|---|---|---|---|---|---|---|---|---|---|"]
+                  "10 s | runs | CPU-h |",
+                  "|---|---|---|---|---|---|---|---|---|"]
         for row in rows.itertuples():
             late = f"{row.max_gap_from_10s:.2%}" if np.isfinite(row.max_gap_from_10s) else "-"
             lines.append(f"| {row.candidate}{' (current)' if row.current else ''} | {row.status} | "
                          f"{row.inside} of {row.cells} | {row.z2_per_cell:.3g} | {row.worst_z:.3g} ({row.worst_bound:.3g}) | "
-                         f"{row.mean_gap:.2%} | {late} | {row.R} | {row.runs} | {row.cpu_hours:.2f} |")
+                         f"{row.mean_gap:.2%} | {late} | {row.runs} | {row.cpu_hours:.2f} |")
         if case.case in figures:
             lines += ["", f"![{case.setting}]({figures[case.case]})"]
         lines.append("")
