@@ -6,9 +6,9 @@ none can go stale.
 
 The pages (PAGES): the claims report under a budget of 0 (claims_paper_decided), the status of
 each published table and figure (reproduction), the readings' fit to the published baselines
-(readings, readings_cells), and each campaign time table's snapshot (<table>_paper), each read
-from an empty store, so from the archive alone (archive/); the README's summary between its
-markers. Their figures (.png, .pdf) are remade beside them but not compared: their bytes carry the
+(readings, readings_cells), each campaign time table's snapshot (<table>_paper) and Morpion's
+Table 2 under the two games its rows are judged on (morpion_table2_paper), each read from an empty
+store, so from the archive alone (archive/); the README's summary between its markers. Their figures (.png, .pdf) are remade beside them but not compared: their bytes carry the
 plotting library's version. A page's stamp (the date and commit it was made at, its wall time) is
 the one line a remake may change. Remaking refuses a checkout with local changes outside the pages
 themselves: the stamp must name a commit that holds the code and archive the page was made from.
@@ -42,7 +42,7 @@ def pages() -> list[str]:
 
     return ["claims_paper_decided.md", "claims_paper_decided.csv", "reproduction.md", "reproduction.csv",
             "readings.md", "readings.csv", "readings_cells.csv",
-            *(f"{name}_paper.{suffix}" for name in tables() for suffix in ("md", "csv"))]
+            *(f"{name}_paper.{suffix}" for name in (*tables(), "morpion_table2") for suffix in ("md", "csv"))]
 
 
 def remake(into: Path) -> Path:
@@ -52,6 +52,7 @@ def remake(into: Path) -> Path:
 
     from analysis.claims import campaign, readings, reproduction, snapshot
     from analysis.claims.campaign_fit import tables
+    from analysis.results import report
 
     into.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="pages-store-") as store:
@@ -67,6 +68,12 @@ def remake(into: Path) -> Path:
             shutil.copy2(made, into / made.name)
         for name in tables():
             snapshot.write(name, into, overrides=[store_override])
+        # Morpion's Table 2 under the two games its rows are judged on, as `make morpion-table2` writes it
+        if report.main(["experiment=morpion_table2", "scale=paper", "morpion_rules=standard,one_sided", store_override]):
+            raise SystemExit("Morpion's Table 2 failed (above)")
+        for made in (Path(store) / "tables" / "morpion_table2_paper.md", Path(store) / "tables" / "morpion_table2_paper.csv",
+                     Path(store) / "figures" / "morpion_table2_paper.png"):
+            shutil.copy2(made, into / made.name)
     table = pd.read_csv(into / "reproduction.csv", keep_default_na=False, na_values=[""])
     claims = pd.read_csv(into / "claims_paper_decided.csv", keep_default_na=False, na_values=[""])
     (into / "README-block.md").write_text(reproduction.readme_block(table, claims) + "\n")

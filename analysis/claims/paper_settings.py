@@ -182,6 +182,28 @@ def complete_search_seconds(variant, source: Source, key: str) -> float:
     return settings.N ** settings.level * settings.P / rate
 
 
+# The campaign's table whose archived runs give a complete SameGame search's rate where the claim's own
+# experiment holds no run of its family: board 1, level 4, N = 100, NRPA and SNRPA(P) for P = 2..7, 10
+RATES_FROM = "stabilized_table4"
+
+
+@functools.lru_cache(maxsize=None)
+def measured_rates(outputs_dir: str) -> dict[tuple[str, int], float]:
+    """(algorithm, P) -> the median playouts per CPU-second of RATES_FROM's runs at paper scale and
+    matched time in the store at ``outputs_dir`` and the archive."""
+    from analysis.results.report import collect
+
+    experiment = load_experiment([f"experiment={RATES_FROM}", "scale=paper", "matched_work=true",
+                                  f"outputs_dir={outputs_dir}"])
+    found = collections.defaultdict(list)
+    for records in collect(experiment).records.values():
+        for record in records:
+            settings = record["settings"]
+            found[(settings["algorithm"], int(settings.get("P", 1)))].append(
+                record["result"]["playouts"] / max(record["result"]["cpu_seconds"], 1e-9))
+    return {key: float(np.median(rates)) for key, rates in found.items()}
+
+
 def paper_cost(claim: Claim, source: Source) -> tuple[float, str, dict]:
     """What runs at the paper's settings take: CPU-hours on one core (all the cores a run holds,
     added up; NaN where unknown), in words with the command that makes them, and by part
@@ -191,8 +213,10 @@ def paper_cost(claim: Claim, source: Source) -> tuple[float, str, dict]:
     cores), the paper's seconds, or for a complete search its measured (or N^level x P playouts')
     cost; a complete search with no stored run to
     read a cost off is estimated: an NRPA or SNRPA one at N^level x P playouts at the rate of the
-    experiment's stored NRPA-family runs, another (NMCS, SP-MCTS) at the paper-scale config's time
-    budget (the papers' 2 hours a board, a placeholder), and the text says which."""
+    experiment's stored NRPA-family runs, or where it holds none (the 20-board tables) and the domain
+    is SameGame, at the measured rate of the same algorithm and P on board 1 (measured_rates);
+    another (NMCS, SP-MCTS) at the paper-scale config's time budget (the papers' 2 hours a board, a
+    placeholder), and the text says which."""
     if claim.experiment in NEURAL:
         from experiments.neural import plan, plan_seconds
 
@@ -227,6 +251,13 @@ def paper_cost(claim: Claim, source: Source) -> tuple[float, str, dict]:
             if not math.isfinite(cost) and settings.algorithm in ("nrpa", "snrpa") and math.isfinite(rate):
                 cost = settings.N ** settings.level * settings.P / rate
                 what = "complete searches, estimated: N^level x P playouts at the rate of the experiment's stored runs"
+            elif (not math.isfinite(cost) and settings.algorithm in ("nrpa", "snrpa") and variant.job.domain_options.name == "samegame"
+                  and isinstance(source, Source)):
+                measured = measured_rates(str(source.experiment.store.root)).get((settings.algorithm, settings.P))
+                if measured:
+                    cost = settings.N ** settings.level * settings.P / measured
+                    what = (f"complete searches, estimated: N^level x P playouts at the median rate of the archive's "
+                            f"{RATES_FROM} runs of the same algorithm and P (SameGame board 1)")
             elif not math.isfinite(cost) and settings.max_time:
                 cost = settings.max_time * held
                 what = (f"complete searches, priced at a placeholder, the paper-scale budget of "
