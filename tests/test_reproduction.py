@@ -75,3 +75,32 @@ def test_the_papers_runs_per_column_come_from_its_claims_settings():
     table["paper_settings"] = ["seconds 163.84, runs 200", "level 1, rules 5D, runs 100000", "level 4, longer runs 7"]
     assert paper_runs(table) == "200, 100000"  # "longer runs 7" is no count
     assert paper_runs(table.assign(paper_settings="")) == "-"
+
+
+def test_the_readmes_qualifier_reads_the_claims_the_status_reads():
+    """A Morpion-like item: the stated row contradicted, three rows on a reading against the text apart."""
+    from analysis.claims.reproduction import in_short
+
+    table = claims(("contradicted", STATED, ""), ("supported", READING, ""), ("supported", READING, ""),
+                   ("contradicted", READING, "")).assign(test="compare", against_text=["", "x", "x", "x"])
+    table.loc[0, "published"] = 3.0  # outside ours, [0.5, 1.5]
+    assert in_short("not reproduced", table, None, "", full=False) == (
+        " (1 of 1 claims contradicted, 1 of 1 published effects outside our intervals, "
+        "3 claims on a reading against the text apart)")
+    assert in_short("inconclusive", table.iloc[:1].assign(verdict="inconclusive"), None, "122 of the paper's 200",
+                    full=False) == " (122 of the paper's 200 runs)"  # its magnitudes are in its row
+
+
+def test_a_time_tables_status_reads_its_baseline_fit():
+    """The same supported claims: reproduced where the baseline fits at R, qualitatively where it does not."""
+    from analysis.claims.campaign_fit import CampaignFit
+
+    table = claims(("supported", STATED, ""), ("supported", STATED, "")).assign(
+        paper="NRPA with Selective Policies (Cazenave, CGW 2016)", source="Section 4.2, Table 3: \"...\"")
+    for fit, status in ((CampaignFit(1100, 1100, 14, 2.0, 2.5, 2.91, runs=200), "reproduced"),
+                        (CampaignFit(1100, 1100, 14, 10.8, 6.6, 2.91, runs=200), "qualitatively reproduced")):
+        result = reproduction_table(table, "paper", cells=lambda item, scale, overrides: None,
+                                    curves=lambda item, fit=fit: fit if item.item == "Table 3" else None)
+        row = result[(result["paper"] == "NRPA with Selective Policies") & (result["item"] == "Table 3")].iloc[0]
+        assert row["status"] == status
+        assert row["baseline_fits"] == ("yes" if fit.fits else "no")

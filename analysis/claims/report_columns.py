@@ -88,8 +88,11 @@ REPRODUCTION = {
     "claims_not_run": "not run at the paper's settings, or not judged",
     "directions": "the judged claims' verdicts, counted",
     "magnitudes": "the judged claims whose published effect lies outside our 95% interval (or: all inside)",
+    "effects_outside": "of the judged claims with a published effect, those whose effect lies outside our 95% interval",
+    "effects_compared": "the judged claims with a published effect to compare",
     "baseline_fit": "the published baseline's fit at the table's R (the one R its claims read) on the runs they "
                     "read (analysis/claims/campaign_fit.py); empty for an item without a baseline curve",
+    "baseline_fits": "yes or no: whether that baseline fits (empty: no curve)",
     "sample": "our fewest runs a column of the paper's, where both are one number",
     "runs_per_column": "our runs per column behind the cells (the time tables at matched time; Morpion Table 2: "
                        "games)",
@@ -102,6 +105,7 @@ REPRODUCTION = {
     "final_cells": "the last published row beside ours, mean [95% CI]",
     "effects": "each judged claim's two answers: its verdict, and the paper's effect beside ours [95% CI] with "
                "where it lies (inside, or outside)",
+    "in_short": "what qualifies the status in the README's sentence, read on the claims the status reads",
     "cpu_hours_to_run": "CPU-hours on one core of the runs the claims not run need, each run counted once",
     "command": "the command that makes them",
     "claim_ids": "the claims read on the item",

@@ -42,7 +42,8 @@ import pandas as pd
 from analysis.claims.basis import matched_reach
 from analysis.claims.judging import JUDGED, ON_READING, UNTESTABLE
 from analysis.claims.paper_settings import parts_once
-from analysis.claims.status import magnitude, magnitude_words, magnitudes_text, status_of, verdicts_text
+from analysis.claims.status import (basis_of, magnitude, magnitude_counts, magnitude_words, magnitudes_text,
+                                   status_of, verdicts_text)
 from analysis.claims.decide import PrefixSource, stem_of
 from analysis.stats import t_interval
 from experiments.config import overrides_parser, print_outputs
@@ -272,6 +273,7 @@ def reproduction_table(claims: pd.DataFrame, scale: str, cells=cells_of, overrid
         unfitted = table[~table["fitted"]] if table is not None and not table.empty else None
         judged = own[own["verdict"].isin(JUDGED)]
         readings = judged[judged["judged_on"] == ON_READING]
+        outside, compared = magnitude_counts(judged)
         rows.append({
             "paper": item.paper, "item": item.item, "shows": item.shows, "basis": item.basis,
             "status": status, "detail": detail,
@@ -281,7 +283,9 @@ def reproduction_table(claims: pd.DataFrame, scale: str, cells=cells_of, overrid
             "claims_not_run": int((~own["verdict"].isin(JUDGED)).sum()),
             "directions": verdicts_text(judged) if len(judged) else "",
             "magnitudes": magnitudes_text(judged) if len(judged) else "",
+            "effects_outside": outside, "effects_compared": compared,
             "baseline_fit": curve.text() if curve is not None else "",
+            "baseline_fits": "" if curve is None else "yes" if curve.fits else "no",
             "sample": f"{fewest} of the paper's {published_runs}" if fewest and published_runs else "",
             "runs_per_column": runs,
             "paper_runs_per_column": paper_runs(own),
@@ -291,6 +295,9 @@ def reproduction_table(claims: pd.DataFrame, scale: str, cells=cells_of, overrid
             "cells_unfitted_inside": math.nan if unfitted is None else int(unfitted["inside"].sum()),
             "final_cells": "" if table is None or table.empty else final_cells_text(table),
             "effects": effects_text(own),
+            "in_short": in_short(status, judged, curve, f"{fewest} of the paper's {published_runs}"
+                                 if fewest and published_runs else "", full=bool(fewest and published_runs
+                                                                                and fewest >= published_runs)),
             "cpu_hours_to_run": hours,
             "command": command_of(item, not_run) if math.isfinite(hours) or status.startswith("not run") else "",
             "claim_ids": " ".join(own["claim"]),
@@ -423,19 +430,45 @@ def short(item: str) -> str:
     return item.replace("Table ", "T").replace("Figure ", "F")
 
 
+def in_short(status: str, judged: pd.DataFrame, curve, sample: str, full: bool) -> str:
+    """What qualifies an item's status in the README's sentence, read on the claims the status reads
+    (status.basis_of): "(1 of 2 published effects outside our intervals, the published curves off at
+    its R)", "(3 of 4 directions)", "(122 of the paper's 200 runs)"."""
+    if judged.empty:
+        return ""
+    basis, apart = basis_of(judged)
+    pieces = []
+    judged = len(basis)
+    if status == "partly reproduced":
+        pieces.append(f"{int((basis['verdict'] == 'supported').sum())} of {judged} directions")
+    if status == "inconclusive" and sample:
+        pieces.append(f"{sample} runs")
+    if status in ("qualitatively reproduced", "partly reproduced", "not reproduced"):
+        contradicted = int((basis["verdict"] == "contradicted").sum())
+        if status == "not reproduced" and contradicted:
+            pieces.append(f"{contradicted} of {judged} claims contradicted")
+        outside, compared = magnitude_counts(basis)
+        if outside:
+            pieces.append(f"{outside} of {compared} published effects outside our intervals"
+                          + (" at the paper's sample" if full else ""))
+        if curve is not None:
+            pieces.append("its baseline fitting" if curve.fits else "the published curves off at its R")
+    if len(apart):
+        pieces.append(f"{len(apart)} claims on a reading against the text apart")
+    return f" ({', '.join(pieces)})" if pieces else ""
+
+
 def paper_sentence(paper: str, rows: pd.DataFrame) -> str:
-    """One sentence on a paper: its items by status, each status once ("NRPA with Selective Policies:
-    the directions hold, not all the magnitudes or curves: T2, T5, T6; some directions hold: T3 (3 of 4); ...")."""
+    """One sentence on a paper: its items by status, each status once, each item with what qualifies
+    it ("NRPA with Selective Policies: the directions hold, not all the magnitudes or curves: T2 (1 of 2
+    published effects outside our intervals, the published curves off at its R), ...")."""
     statuses = rows["status"].str.replace(r"^not run.*", "not run", regex=True)
     parts = []
     for status, words in SAID.items():
         chosen = rows[statuses == status]
         if len(chosen):
-            parts.append(f"{words}: " + ", ".join(
-                short(row["item"]) + (f" ({row['claims_supported']} of {row['claims'] - row['claims_not_run']})"
-                                      if status == "partly reproduced" else
-                                      f" ({row['sample']} runs)" if status == "inconclusive" and row["sample"] else "")
-                for _, row in chosen.iterrows()))
+            parts.append(f"{words}: " + ", ".join(short(row["item"]) + (row["in_short"] if isinstance(row["in_short"], str)
+                                                                          else "") for _, row in chosen.iterrows()))
     return f"**{paper}**: " + "; ".join(parts) + "."
 
 

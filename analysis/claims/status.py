@@ -102,6 +102,22 @@ def verdicts_text(claims: pd.DataFrame) -> str:
     return ", ".join([f"{supported} of {len(claims)} supported", *others])
 
 
+def basis_of(judged: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(the judged claims a status reads, those it reports apart): claims on a reading against the text
+    stand apart where the item has others."""
+    against = _against(judged)
+    if (~against).any():
+        return judged[~against], judged[against]
+    return judged, judged.iloc[0:0]
+
+
+def magnitude_counts(claims: pd.DataFrame) -> tuple[int, int]:
+    """(the judged claims whose published effect lies outside our interval, those with one to compare)."""
+    found = _magnitudes(claims)
+    compared = found[found != ""]
+    return int((compared != INSIDE).sum()), len(compared)
+
+
 def magnitudes_text(claims: pd.DataFrame) -> str:
     """"the paper's effect outside our 95% interval for 2 of 3 (a, b)", or "" where none is."""
     found = _magnitudes(claims)
@@ -128,9 +144,8 @@ def status_of(claims: pd.DataFrame, curve=None, runs: int | None = None,
             machine = re.match(r"a machine with [\d,]+ cores", str(hardware["paper_cost"].iloc[0]))
             return "not run: needs hardware", machine.group(0) if machine else ""
         return "not run: needs compute", ""
+    basis, apart = basis_of(judged)
     against = _against(judged)
-    basis = judged[~against] if (~against).any() else judged
-    apart = judged[against] if (~against).any() else judged.iloc[0:0]
     supported, contradicted, _ = _counts(basis)
     sample = f"{runs} of the paper's {paper_runs} runs a column" if runs and paper_runs else ""
     full = bool(runs and paper_runs and runs >= paper_runs)
@@ -142,14 +157,14 @@ def status_of(claims: pd.DataFrame, curve=None, runs: int | None = None,
         curve.text() if curve is not None and not curve.fits else "",
         f"on a reading against the text: {basis['against_text'].iloc[0]}" if len(apart) == 0 and against.all() else "",
     ) if text]
-    facts = [verdicts_text(basis) + " (the directions)",
-             *(problems or [text for text in (magnitudes_text(basis), curve.text() if curve else "") if text]),
-             *([sample] if sample else []),
-             *([f"{unjudged} of the item's {len(claims)} claims not judged (not run, or no run can test them)"]
-               if unjudged else []),
-             *([f"apart, on a reading against the text ({apart['against_text'].iloc[0]}): {verdicts_text(apart)}, "
-                + (magnitudes_text(apart) or "no published effect to compare")] if len(apart) else [])]
-    detail = "; ".join(facts)
+    facts = [verdicts_text(basis) + " (the directions)", magnitudes_text(basis),
+             curve.text() if curve is not None else "",
+             f"on a reading against the text: {basis['against_text'].iloc[0]}" if len(apart) == 0 and against.all() else "",
+             sample,
+             f"{unjudged} of the item's {len(claims)} claims not judged (not run, or no run can test them)" if unjudged else "",
+             (f"apart, on a reading against the text ({apart['against_text'].iloc[0]}): {verdicts_text(apart)}, "
+              + (magnitudes_text(apart) or "no published effect to compare")) if len(apart) else ""]
+    detail = "; ".join(fact for fact in facts if fact)
     if supported == len(basis) and not unjudged:
         if problems:
             return "qualitatively reproduced", detail
