@@ -93,10 +93,11 @@ def test_the_effect_shown_is_the_comparison_furthest_from_the_claim_when_none_is
 
 def test_a_row_says_when_our_interval_excludes_the_papers_own_effect():
     row = {"verdict": "inconclusive", "test": "compare", "effect": 3.1, "effect_low": -47.0, "effect_high": 50.0,
-           "published": 152.0}
-    assert effect_cells(row) == ("+3.1 [-47, +50]", "+152 (outside our 95% interval: the paper's above ours)")
-    assert effect_cells({**row, "published": 20.0})[1] == "+20 (inside our 95% interval)"
-    assert effect_cells({**row, "published": math.nan})[1] == "-"
+           "published": 152.0, "published_inside": 0, "published_compared": 1, "published_z": -4.2}
+    assert effect_cells(row) == ("+3.1 [-47, +50]", "+152 (the paper's value does not fit ours: the paper's above ours)")
+    assert effect_cells({**row, "published": 20.0, "published_inside": 1, "published_z": -0.5})[1] == \
+        "+20 (the paper's value fits ours)"
+    assert effect_cells({**row, "published": math.nan, "published_compared": 0})[1] == "-"
     assert effect_cells({**row, "verdict": "not run"})[1] == "+152"  # a scaled-down effect answers nothing
 
 

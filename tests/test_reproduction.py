@@ -82,12 +82,13 @@ def test_the_readmes_qualifier_reads_the_claims_the_status_reads():
     from analysis.claims.reproduction import in_short
 
     table = claims(("contradicted", STATED, ""), ("supported", READING, ""), ("supported", READING, ""),
-                   ("contradicted", READING, "")).assign(test="compare", against_text=["", "x", "x", "x"])
-    table.loc[0, "published"] = 3.0  # outside ours, [0.5, 1.5]
-    assert in_short("not reproduced", table, None, "", full=False) == (
-        " (1 of 1 claims contradicted, 1 of 1 published effects outside our intervals, "
+                   ("contradicted", READING, "")).assign(test="compare", against_text=["", "x", "x", "x"],
+                                                         published_inside=[0, 1, 1, 1], published_compared=1,
+                                                         published_z=[-8.0, 0.0, 0.0, 0.0])
+    assert in_short("not reproduced", table, None, {}, "", full=False) == (
+        " (1 of 1 claims contradicted, the paper's values not ours for 1 of 1 claims, "
         "3 claims on a reading against the text apart)")
-    assert in_short("inconclusive", table.iloc[:1].assign(verdict="inconclusive"), None, "122 of the paper's 200",
+    assert in_short("inconclusive", table.iloc[:1].assign(verdict="inconclusive"), None, {}, "122 of the paper's 200",
                     full=False) == " (122 of the paper's 200 runs)"  # its magnitudes are in its row
 
 
@@ -100,7 +101,7 @@ def test_a_time_tables_status_reads_its_baseline_fit():
     for fit, status in ((CampaignFit(1100, 1100, 14, 2.0, 2.5, 2.91, runs=200), "reproduced"),
                         (CampaignFit(1100, 1100, 14, 10.8, 6.6, 2.91, runs=200), "qualitatively reproduced")):
         result = reproduction_table(table, "paper", cells=lambda item, scale, overrides: None,
-                                    curves=lambda item, fit=fit: fit if item.item == "Table 3" else None)
+                                    curves=lambda item, fit=fit: (fit, {}) if item.item == "Table 3" else None)
         row = result[(result["paper"] == "NRPA with Selective Policies") & (result["item"] == "Table 3")].iloc[0]
         assert row["status"] == status
         assert row["baseline_fits"] == ("yes" if fit.fits else "no")

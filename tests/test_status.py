@@ -3,6 +3,7 @@
 
 import math
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -17,10 +18,17 @@ MISFITS = CampaignFit(1100, 1100, 14, 10.8, 6.6, 2.91, runs=200)
 
 def claims(*rows) -> pd.DataFrame:
     """Made-up paper claims: (verdict, judged_on, why, published effect, against_text); ours is
-    +1.0 [+0.5, +1.5] in every row."""
+    +1.0 with a standard error of 0.25 (the paper's included) in every row, so the paper's value
+    fits ours within 1.96 standard errors: 0.51 to 1.49."""
+    def answer(published):
+        if not math.isfinite(published):
+            return {"published_inside": 0, "published_compared": 0, "published_z": math.nan}
+        z = (1.0 - published) / 0.25
+        return {"published_inside": int(abs(z) <= 1.96), "published_compared": 1, "published_z": z}
+
     return pd.DataFrame([{"claim": f"c{i}", "verdict": verdict, "judged_on": on, "why": why, "test": "compare",
                           "published": published, "effect": 1.0, "effect_low": 0.5, "effect_high": 1.5,
-                          "against_text": against, "paper_cost": "~1.0 CPU-h"}
+                          **answer(published), "against_text": against, "paper_cost": "~1.0 CPU-h"}
                          for i, (verdict, on, why, published, against) in enumerate(rows)])
 
 
@@ -28,24 +36,33 @@ def row(verdict="supported", on=STATED, why="", published=1.2, against=""):
     return (verdict, on, why, published, against)
 
 
-@pytest.mark.parametrize("published, test, answer", [
-    (1.2, "compare", INSIDE), (0.5, "compare", INSIDE), (1.5, "compare", INSIDE),  # the ends are inside
-    (2.0, "compare", PAPER_ABOVE), (0.4, "compare", PAPER_BELOW),
-    (math.nan, "compare", ""),  # no published effect: no second answer
-    (math.nan, "value", PAPER_BELOW),  # a value claim: ours minus the published is [0.5, 1.5], the paper 0 below it
+@pytest.mark.parametrize("inside, compared, z, answer", [
+    (3, 3, 1.2, INSIDE), (1, 1, -1.9, INSIDE),
+    (6, 7, -3.4, PAPER_ABOVE),  # the worst comparison: ours 3.4 standard errors below the paper's
+    (0, 1, 2.5, PAPER_BELOW),
+    (0, 0, math.nan, ""),  # no published value: no second answer
 ])
-def test_the_magnitude_places_the_papers_effect_against_our_interval(published, test, answer):
-    assert magnitude({"verdict": "supported", "test": test, "published": published, "effect_low": 0.5,
-                      "effect_high": 1.5}) == answer
+def test_the_magnitude_reads_how_many_published_values_fit_ours_and_the_worst_ones_side(inside, compared, z, answer):
+    row = {"verdict": "inconclusive", "published_inside": inside, "published_compared": compared, "published_z": z}
+    assert magnitude(row) == answer
+    assert magnitude({**row, "verdict": "not run"}) == ""  # a scaled-down effect answers nothing
 
 
-def test_a_value_claims_magnitude_asks_whether_the_published_value_is_inside_our_interval_of_the_difference():
-    """Ours minus the published mean: [-0.2, +0.3] holds 0 (the published value); [+0.17, +0.21] does
-    not, ours being above it: the paper's below."""
-    value = {"verdict": "supported", "test": "value", "published": math.nan}
-    assert magnitude({**value, "effect_low": -0.2, "effect_high": 0.3}) == INSIDE
-    assert magnitude({**value, "effect_low": 0.17, "effect_high": 0.21}) == PAPER_BELOW
-    assert magnitude({**value, "verdict": "not run", "effect_low": -1, "effect_high": 1}) == ""
+def test_a_published_value_fits_ours_within_the_bonferroni_bound_with_both_samples_errors():
+    """By hand: values 1, 2, 3, 4 (mean 2.5, sd 1.291), the paper's mean over 200 runs: se = 1.291 x
+    sqrt(1/4 + 1/200) = 0.6519; 3.7 is 1.84 se above ours (inside 1.96 for one comparison), 3.9 is
+    2.15 (outside); with two comparisons the bound is 2.24, and 3.9 fits."""
+    from analysis.claims.sequential import Contrast, against_published
+
+    values = np.array([1.0, 2.0, 3.0, 4.0])
+    se = values.std(ddof=1) * math.sqrt(1 / 4 + 1 / 200)
+    assert against_published([Contrast("a", values, published=3.7)], 200) == (1, 1, pytest.approx((2.5 - 3.7) / se))
+    assert against_published([Contrast("a", values, published=3.9)], 200)[:2] == (0, 1)
+    both = against_published([Contrast("a", values, published=3.9), Contrast("b", values, published=2.5)], 200)
+    assert both[:2] == (2, 2) and both[2] == pytest.approx((2.5 - 3.9) / se)
+    assert against_published([Contrast("a", values)], 200) == (0, 0, pytest.approx(math.nan, nan_ok=True))
+    # the paper's runs count: over 4 runs its mean is as uncertain as ours, and 3.9 fits
+    assert against_published([Contrast("a", values, published=3.9)], 4)[:2] == (1, 1)
 
 
 @pytest.mark.parametrize("rows, curve, runs, status", [
@@ -97,8 +114,24 @@ def test_claims_against_the_text_stand_apart_where_others_are_judged():
 def test_the_detail_names_what_decided_the_status():
     status, detail = status_of(claims(row(), row(published=3.0)), MISFITS, 50, 200)
     assert status == "qualitatively reproduced"
-    assert detail == ("2 of 2 supported (the directions); the paper's effect outside our 95% interval for 1 of 2 (c1); "
+    assert detail == ("2 of 2 supported (the directions); the paper's values do not fit ours for 1 of 2 claims (c1); "
                       "the published baseline does not fit at R = 1,100 (200 runs a column, 14 cells: mean z^2 10.80, "
                       "largest abs(z) 6.60 > 2.91); 50 of the paper's 200 runs a column")
     assert status_of(claims(("not run", "", "needs hardware", math.nan, "")).assign(
         paper_cost="a machine with 160 cores (this one has 2)"))[1] == "a machine with 160 cores"
+
+
+def test_the_other_columns_curves_count_where_the_baseline_fits():
+    """Stabilized Table 4's case: the baseline fits at R, the compared columns' published curves do not
+    at R x rho, every published value fits ours and both directions are inconclusive at the paper's
+    sample: not reproduced; the same with the columns fitting: inconclusive; supported claims with a
+    column off: only qualitatively reproduced."""
+    inconclusive = claims(row("inconclusive"), row("inconclusive"))
+    off, on = {"SNRPA(4)": MISFITS, "SNRPA(10)": FITS}, {"SNRPA(4)": FITS}
+    status, detail = status_of(inconclusive, FITS, 200, 200, off)
+    assert status == "not reproduced"
+    assert "the other published columns fit at R x rho: 1 of 2 (SNRPA(10))" in detail
+    assert status_of(inconclusive, FITS, 122, 200, off)[0] == "inconclusive"  # below the paper's sample
+    assert status_of(inconclusive, FITS, 200, 200, on)[0] == "inconclusive"
+    assert status_of(claims(row(), row()), FITS, 200, 200, off)[0] == "qualitatively reproduced"
+    assert status_of(claims(row(), row()), FITS, 200, 200, on)[0] == "reproduced"

@@ -17,6 +17,8 @@ from analysis.claims.files import CLAIM_BASES, Claim, claim_variants
 from analysis.claims.paper_settings import complete
 from analysis.claims.sources import NotJudged, Refused, Source
 
+PUBLISHED_RUNS = 200  # the published protocol's runs per column of a time table (a claim may state its own)
+
 # The first published checkpoint is not read at matched time (by the claims' "every", by the
 # readings' fits; the short-time claims of analysis/claims/selective.yaml list their times without
 # it): at 0.01 s the published mean lies below ours at t x R in nearly every table and under nearly

@@ -14,7 +14,10 @@ scored. The status of a table (analysis/claims/status.py) reads this fit. Beside
 of a log grid from R_cap / 4 to 2 R_cap fits (R_cap the largest R the runs cover at the table's last
 time; a larger R is scored on the cells the runs reach): the readings' own rule, which asks whether
 the search can match the published curve at any machine speed. That R is a diagnostic of the
-reading, never a reading of the table: it is not printed.
+reading, never a reading of the table: it is not printed. And each other published column, by the
+same test at its matched work, t x R x rho(column): are the compared searches' published curves ours
+where the baseline's is? (rho is this engine's, the table's config's: issue 75 measures the clock on
+the authors' kind of engine.)
 """
 
 from __future__ import annotations
@@ -90,28 +93,41 @@ def best_fit(traces: dict[str, list[tuple]], published: dict[str, tuple], budget
     return min(fits, key=lambda fit: fit.max_z - fit.bound)
 
 
-def table_fit(name: str, overrides=()) -> tuple[CampaignFit, bool]:
+def table_fit(name: str, overrides=()) -> tuple[CampaignFit, bool, dict[str, CampaignFit]]:
     """The campaign table ``name``'s baseline fit at the table's R (report.published_rate.R, the one R
     its claims, snapshot and reproduction row read) on the runs the store and the archive hold, as the
-    claims read them (up to 200 a column); and whether some R of the grid [R_cap / 4, 2 R_cap] fits
-    (the readings' rule: the search itself can match the published curve at some machine speed)."""
+    claims read them (up to 200 a column); whether some R of the grid [R_cap / 4, 2 R_cap] fits (the
+    readings' rule: the search itself can match the published curve at some machine speed); and each
+    other published column's fit by the same test at its matched work, t x R x rho(column) (column ->
+    fit: are the compared searches' published curves ours where the baseline's is?)."""
     from analysis.claims.decide import PrefixSource
     from experiments.paper_campaign import table_experiment
     from experiments.root_parallel import axis_trace
 
     experiment = table_experiment(name, list(overrides))
     source = PrefixSource(experiment, cap=PUBLISHED_RUNS)
-    found = {column: source.runs.records.get(column, []) for column in experiment.published_rate.fit_on}
-    if not all(found.values()):
-        raise InputError(f"{name}: no runs of {', '.join(c for c, r in found.items() if not r)} (make campaign)")
-    budget = min(record["result"]["playouts"] for records in found.values() for record in records)
-    reference = source.reference
+    rate, reference = experiment.published_rate, source.reference
     times = reference["time"].to_numpy(dtype=float)
-    published = {column: (times, reference[column].to_numpy(dtype=float)) for column in found}
-    traces = {column: [axis_trace(record, "playouts") for record in records] for column, records in found.items()}
-    at_rate = score_at(experiment.published_rate.R, traces, published, budget, experiment.value_scale)
-    some = best_fit(traces, published, budget, experiment.value_scale).fits
-    return dataclasses.replace(at_rate, runs=min(map(len, found.values())), columns=tuple(found)), some
+    found = {column: source.runs.records.get(column, []) for column in reference.columns[1:]}
+    missing = [column for column in rate.fit_on if not found.get(column)]
+    if missing:
+        raise InputError(f"{name}: no runs of {', '.join(missing)} (make campaign)")
+    traces = {column: [axis_trace(record, "playouts") for record in records] for column, records in found.items() if records}
+    published = {column: (times, reference[column].to_numpy(dtype=float)) for column in traces}
+
+    def budget(columns) -> float:
+        return min(record["result"]["playouts"] for column in columns for record in found[column])
+
+    base = {column: published[column] for column in rate.fit_on}
+    base_budget = budget(rate.fit_on)
+    at_rate = score_at(rate.R, traces, base, base_budget, experiment.value_scale)
+    some = best_fit(traces, base, base_budget, experiment.value_scale).fits
+    others = {column: dataclasses.replace(
+                  score_at(rate.R * rate.rho(column), traces, {column: published[column]}, budget([column]),
+                           experiment.value_scale), runs=len(found[column]), columns=(column,))
+              for column in traces if column not in rate.fit_on}
+    fit = dataclasses.replace(at_rate, runs=min(len(found[column]) for column in rate.fit_on), columns=tuple(rate.fit_on))
+    return fit, some, others
 
 
 def tables() -> list[str]:
@@ -130,11 +146,13 @@ def main(argv: list[str] | None = None) -> int:
     except InputError as error:
         exit_on_input_error(error)
     print("| table | baseline | runs a column | R (the table's) | cells scored | mean z^2 | largest abs(z) | bound | "
-          "fits at R | some R of [R/4, 2R] fits |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
-    for name, (fit, some) in fits.items():
+          "fits at R | some R of [R/4, 2R] fits | the other columns that fit at R x rho |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    for name, (fit, some, others) in fits.items():
+        fitting = [column for column, other in others.items() if other.fits]
         print(f"| {name} | {', '.join(fit.columns)} | {fit.runs} | {fit.rate:,.0f} | {fit.cells} | {fit.mean_z2:.2f} | "
-              f"{fit.max_z:.2f} | {fit.bound:.2f} | {'yes' if fit.fits else 'no'} | {'yes' if some else 'no'} |", flush=True)
+              f"{fit.max_z:.2f} | {fit.bound:.2f} | {'yes' if fit.fits else 'no'} | {'yes' if some else 'no'} | "
+              f"{len(fitting)} of {len(others)}{': ' + ', '.join(fitting) if fitting else ''} |", flush=True)
     return 0
 
 

@@ -36,8 +36,8 @@ import numpy as np
 import pandas as pd
 
 from analysis.claims import sequential, verdicts
-from analysis.claims.basis import (ROUNDED_BUDGET_SLACK, check_basis, checkpoint_times, final_reading, pair_name,
-                                   published_difference, time_reading)
+from analysis.claims.basis import (PUBLISHED_RUNS, ROUNDED_BUDGET_SLACK, check_basis, checkpoint_times, final_reading,
+                                   pair_name, published_difference, time_reading)
 from analysis.claims.files import MAKE_TARGETS, NEURAL, Claim, claim_variants, experiment_of
 from analysis.claims.judging import (JUDGED, NOT_RUN, ON_READING, READING_REJECTED, UNTESTABLE, apply_settings,
                                      claim_columns, evidence_columns, with_evidence_columns)
@@ -141,7 +141,10 @@ def contrasts(claim: Claim, source: PrefixSource) -> tuple[list[sequential.Contr
         x = source.finals(claim.variant) * scale
         low, high = published - claim.margin, published + claim.margin
         ours = f"our mean {x.mean():.4g} against the published {published:g} +- {claim.margin:g}: "
-        return [sequential.Contrast(f"{ours}{claim.variant} above {low:g}", x - low, paired=False),
+        # the paper's own value of "ours - low" is its mean minus low, the margin: the magnitude asks whether
+        # the published mean is ours (once: the other contrast is the same question turned over)
+        return [sequential.Contrast(f"{ours}{claim.variant} above {low:g}", x - low, paired=False,
+                                    published=claim.margin),
                 sequential.Contrast(f"{ours}{claim.variant} below {high:g}", high - x, paired=False)], \
             "final scores", reading
     if claim.test == "total":
@@ -245,7 +248,7 @@ def decide_table(claims: list[Claim], sources: dict[str, PrefixSource], cap: int
                          "min_runs": 0 if isinstance(reason, Refused) else None,
                          **({"why": UNTESTABLE} if isinstance(reason, Untestable) else {})})
             continue
-        evidence = sequential.judge(found)
+        evidence = sequential.judge(found, paper_runs=int(claim.paper_settings.get("runs", PUBLISHED_RUNS)))
         rows.append({**row, "basis": basis, "evaluated_at": where, "runs": evidence.runs,
                      **evidence_columns(evidence), "detail": evidence.detail, "_evidence": evidence,
                      # a 20-board total's pairs are the boards: one run a board is a sample

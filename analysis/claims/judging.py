@@ -255,14 +255,16 @@ def evidence_columns(evidence) -> dict:
     """A report row's columns from its Evidence."""
     return {key: getattr(evidence, key) for key in ("effect", "effect_low", "effect_high", "standardized",
                                                      "standardized_low", "standardized_high", "p_support",
-                                                     "p_contradict", "published")}
+                                                     "p_contradict", "published", "published_inside",
+                                                     "published_compared", "published_z")}
 
 
 def with_evidence_columns(table: pd.DataFrame) -> pd.DataFrame:
     """``table`` with every evidence column, NaN where a row has none (a report whose every row is
     not judged still has them)."""
     for key in ("effect", "effect_low", "effect_high", "standardized", "standardized_low", "standardized_high",
-                "p_support", "p_contradict", "published", "runs"):
+                "p_support", "p_contradict", "published", "published_inside", "published_compared", "published_z",
+                "runs"):
         if key not in table:
             table[key] = np.nan
     return table

@@ -52,7 +52,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from analysis.claims.basis import FIRST_SCORED  # the first published checkpoint scored (see there)
+from analysis.claims.basis import FIRST_SCORED, PUBLISHED_RUNS  # the first published checkpoint scored (see there)
 from analysis.claims.reading_cases import Candidate, Case, Part, load_cases
 from analysis.stats import best_at, t_interval
 from experiments.config import overrides_parser, print_outputs
@@ -64,7 +64,6 @@ RUNS = {"smoke": 2, "quick": 10, "paper": 20}  # runs of each candidate's column
 # of the scale times EXTEND, at matched work): the fitted R may then reach twice the stated one
 EXTEND = 2
 LAST_TIME = {"smoke": 0.08, "quick": 10.24, "paper": 163.84}  # conf/scale/*.yaml's max_time
-PUBLISHED_RUNS = 200  # the published protocol's runs per column of a time table
 FIT_LIMIT = 4.0  # the largest mean z^2 per cell of a candidate that fits
 SPAN = 64  # the fitted R lies in [R_cap / SPAN, R_cap]
 GRID = 193  # R values tried (log-spaced: 32 a factor 2)

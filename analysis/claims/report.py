@@ -57,7 +57,7 @@ def effect_cells(row) -> tuple[str, str]:
     """The effect cell, "+3.1 [-47, +50]" (> 0: as claimed), and the paper's own effect of the same
     comparison beside it, with where it lies against ours (status.magnitude)."""
     ours = f"{row['effect']:+.4g} [{row['effect_low']:+.4g}, {row['effect_high']:+.4g}]"
-    where = magnitude_words(magnitude(row))
+    where = magnitude_words(row)
     published = row.get("published", math.nan)
     if not (isinstance(published, (int, float)) and math.isfinite(published)):
         return ours, f"the published value, {where}" if where else "-"
@@ -162,7 +162,9 @@ def detail_lines(row) -> list[str]:
              f"- Verdict: {verdict}" + (f", {rests}" if rests else "") + "."]
     if effect != "-":
         lines.append(f"- Effect (> 0: as claimed; {row['unit']}), 95% confidence sequence of this comparison alone, "
-                     f"not Holm-corrected: {effect}; the paper's: {published}; p support / contradict, Holm-corrected "
+                     f"not Holm-corrected: {effect}; the paper's: {published} (each comparison's published value "
+                     f"against our mean at the final sample, with the paper's own error: analysis/claims/status.py); "
+                     f"p support / contradict, Holm-corrected "
                      f"over {row['family']:.0f} claims (the verdict reads these, so an interval clear of 0 can stand "
                      f"beside an inconclusive verdict): {row['p_support_holm']:.2g} / {row['p_contradict_holm']:.2g}; "
                      f"decided by: {row['detail']}.")
@@ -193,8 +195,8 @@ def claims_sections(table: pd.DataFrame, per_basis: bool = False) -> list[str]:
         for paper, group in rows.groupby("paper", sort=False):
             basis = "basis | " if per_basis else ""
             lines += [f"### {paper}", "", f"| claim | item | {basis}direction (verdict) | the paper's effect | "
-                      "ours [95% CI, this comparison, not Holm-corrected] | magnitude: the paper's effect | "
-                      "runs per column |", "|---|---|" + "---|" * (bool(per_basis)) + "---|---|---|---|---|"]
+                      "ours [95% CI, this comparison, not Holm-corrected] | magnitude: the paper's values against "
+                      "ours | runs per column |", "|---|---|" + "---|" * (bool(per_basis)) + "---|---|---|---|---|"]
             for _, row in group.iterrows():
                 paper_effect, ours = effect_short(row)
                 anchor = claim_anchor(row["claim"], row.get("basis_anchor", ""))

@@ -50,10 +50,15 @@ CLAIMS = {
     "p_support": "anytime-valid p-value for the claim (before Holm)",
     "p_contradict": "anytime-valid p-value for its opposite (before Holm)",
     "published": "the paper's own value of the same comparison, in the same unit and sign (NaN: none)",
-    "magnitude": "the claim's second answer: is the paper's effect inside our 95% interval (effect_low, effect_high: "
-                 "that comparison alone, not Holm-corrected; a value claim: is the published value)? inside, "
-                 "outside: the paper's above ours, outside: the paper's below ours; empty where there is no judged "
-                 "effect or no published one (analysis/claims/status.py)",
+    "magnitude": "the claim's second answer: does the paper's own value of each of its comparisons fit ours "
+                 "(published_inside of published_compared)? inside, outside: the paper's above ours, outside: the "
+                 "paper's below ours (the worst comparison's side); empty where there is no judged effect or no "
+                 "published value (analysis/claims/status.py)",
+    "published_inside": "of the claim's comparisons with a published value, those whose value fits ours: abs(z) within "
+                        "the Bonferroni bound at 5% over them, z = (our mean - the paper's) / (sd x sqrt(1/n + 1/N)) at "
+                        "our final n, N the paper's runs a column (sequential.against_published)",
+    "published_compared": "the claim's comparisons with a published value",
+    "published_z": "the worst of them: its z, ours minus the paper's in standard errors",
     "p_support_holm": "p_support, Holm-corrected within the claim's family",
     "p_contradict_holm": "p_contradict, Holm-corrected",
     "family": "the claims with a p-value in the Holm family (a kind; within it, those at the stated settings, "
@@ -88,11 +93,14 @@ REPRODUCTION = {
     "claims_not_run": "not run at the paper's settings, or not judged",
     "directions": "the judged claims' verdicts, counted",
     "magnitudes": "the judged claims whose published effect lies outside our 95% interval (or: all inside)",
-    "effects_outside": "of the judged claims with a published effect, those whose effect lies outside our 95% interval",
-    "effects_compared": "the judged claims with a published effect to compare",
+    "effects_outside": "of the judged claims with a published value to compare, those whose value does not fit ours "
+                       "(status.magnitude)",
+    "effects_compared": "the judged claims with a published value to compare",
     "baseline_fit": "the published baseline's fit at the table's R (the one R its claims read) on the runs they "
                     "read (analysis/claims/campaign_fit.py); empty for an item without a baseline curve",
     "baseline_fits": "yes or no: whether that baseline fits (empty: no curve)",
+    "other_columns_fit": "of the other published columns, those that fit ours by the same test at their matched work, "
+                         "t x R x rho (\"0 of 7\")",
     "sample": "our fewest runs a column of the paper's, where both are one number",
     "runs_per_column": "our runs per column behind the cells (the time tables at matched time; Morpion Table 2: "
                        "games)",

@@ -9,10 +9,10 @@ published cell beside our mean and its 95% interval, at matched time). Never run
 
 Each of the 22 display items of the four papers with published numbers (ITEMS) gets one status by
 the rule of analysis/claims/status.py (tests/test_status.py holds it on made-up inputs): from its
-paper claims' two answers (the direction: the verdict; the magnitude: is the paper's effect inside
-our 95% interval), the published baseline's fit at the table's R on the runs the claims read
-(analysis/claims/campaign_fit.py), and our runs per column against the paper's. The row says what
-decided it.
+paper claims' two answers (the direction: the verdict; the magnitude: do the paper's values of its
+comparisons fit ours), the published baseline's fit at the table's R on the runs the claims read
+and the other columns' at their matched work (analysis/claims/campaign_fit.py), and our runs per
+column against the paper's. The row says what decided it.
 
 A claim that no run can test (one run per row in the paper) counts with the claims not run, and
 an item whose claims are all such says so beside its status (runs would compare, not test). The
@@ -42,8 +42,8 @@ import pandas as pd
 from analysis.claims.basis import matched_reach
 from analysis.claims.judging import JUDGED, ON_READING, UNTESTABLE
 from analysis.claims.paper_settings import parts_once
-from analysis.claims.status import (basis_of, magnitude, magnitude_counts, magnitude_words, magnitudes_text,
-                                   status_of, verdicts_text)
+from analysis.claims.status import (against_the_text, basis_of, magnitude_counts, magnitude_words,
+                                   magnitudes_text, status_of, verdicts_text)
 from analysis.claims.decide import PrefixSource, stem_of
 from analysis.stats import t_interval
 from experiments.config import overrides_parser, print_outputs
@@ -154,7 +154,7 @@ def effects_text(claims: pd.DataFrame, unit: bool = True) -> str:
     pieces = []
     for _, row in claims[claims["verdict"].isin(JUDGED)].iterrows():
         published = f"paper {row['published']:+.4g}, " if pd.notna(row["published"]) else ""
-        where = magnitude_words(magnitude(row))
+        where = magnitude_words(row)
         pieces.append(f"{row['claim']} ({row['verdict']}): {published}ours {row['effect']:+.4g} "
                       f"[{row['effect_low']:+.4g}, {row['effect_high']:+.4g}]" + (f", {where}" if where else "")
                       + (f" ({row['unit']})" if unit and isinstance(row["unit"], str) and row["unit"] != "score" else ""))
@@ -250,9 +250,9 @@ def final_cells_text(cells: pd.DataFrame) -> str:
 
 
 def reproduction_table(claims: pd.DataFrame, scale: str, cells=cells_of, overrides=(), curves=None) -> pd.DataFrame:
-    """One row per display item (ITEMS): its status and what it rests on. ``curves``: item ->
-    the published baseline's fit at the table's R (campaign_fit.table_fit; default: measured on
-    the runs, for the campaign's time tables at paper scale)."""
+    """One row per display item (ITEMS): its status and what it rests on. ``curves``: item -> (the
+    published baseline's fit at the table's R, {other column: its fit}) or None (baseline_fit by
+    default: measured on the runs, for the campaign's time tables at paper scale)."""
     curves = curves or (lambda item: baseline_fit(item, scale, overrides))
     rows = []
     for item in ITEMS:
@@ -262,9 +262,9 @@ def reproduction_table(claims: pd.DataFrame, scale: str, cells=cells_of, overrid
         if table is not None and not table.empty:
             runs = ", ".join(f"{column} {count}" for column, count in table.groupby("column", sort=False)["runs"].min().items())
         fewest = int(table["runs"].min()) if table is not None and not table.empty else None
-        curve = curves(item)
+        curve, others = curves(item) or (None, {})
         published_runs = runs_of(paper_runs(own))
-        status, detail = status_of(own, curve, fewest, published_runs)
+        status, detail = status_of(own, curve, fewest, published_runs, others)
         priced = claims_of(*COST_OF[(item.paper, item.item)], claims) if (item.paper, item.item) in COST_OF else own
         # what is not run costs: every claim of an item not run, else its claims that are not judged
         not_run = priced if status.startswith("not run") else own[~own["verdict"].isin(JUDGED)]
@@ -286,6 +286,7 @@ def reproduction_table(claims: pd.DataFrame, scale: str, cells=cells_of, overrid
             "effects_outside": outside, "effects_compared": compared,
             "baseline_fit": curve.text() if curve is not None else "",
             "baseline_fits": "" if curve is None else "yes" if curve.fits else "no",
+            "other_columns_fit": f"{sum(fit.fits for fit in others.values())} of {len(others)}" if others else "",
             "sample": f"{fewest} of the paper's {published_runs}" if fewest and published_runs else "",
             "runs_per_column": runs,
             "paper_runs_per_column": paper_runs(own),
@@ -295,7 +296,7 @@ def reproduction_table(claims: pd.DataFrame, scale: str, cells=cells_of, overrid
             "cells_unfitted_inside": math.nan if unfitted is None else int(unfitted["inside"].sum()),
             "final_cells": "" if table is None or table.empty else final_cells_text(table),
             "effects": effects_text(own),
-            "in_short": in_short(status, judged, curve, f"{fewest} of the paper's {published_runs}"
+            "in_short": in_short(status, judged, curve, others, f"{fewest} of the paper's {published_runs}"
                                  if fewest and published_runs else "", full=bool(fewest and published_runs
                                                                                 and fewest >= published_runs)),
             "cpu_hours_to_run": hours,
@@ -312,14 +313,16 @@ def reproduction_table(claims: pd.DataFrame, scale: str, cells=cells_of, overrid
 
 
 def baseline_fit(item: Item, scale: str, overrides=()):
-    """The published baseline's fit at the table's R on the runs the claims read
-    (analysis/claims/campaign_fit.table_fit), for a time table of the campaign at paper scale; None
-    elsewhere (an item without a baseline curve, or a scale whose runs the campaign does not make)."""
+    """The published baseline's fit at the table's R on the runs the claims read, and each other
+    column's at its matched work (analysis/claims/campaign_fit.table_fit), for a time table of the
+    campaign at paper scale; None elsewhere (an item without a baseline curve, or a scale whose runs
+    the campaign does not make)."""
     from analysis.claims.campaign_fit import table_fit, tables
 
     if scale != "paper" or item.experiment not in tables():
         return None
-    return table_fit(item.experiment, overrides)[0]
+    fit, _, others = table_fit(item.experiment, overrides)
+    return fit, others
 
 
 def snapshot_of(item: Item) -> str:
@@ -359,9 +362,10 @@ def markdown(table: pd.DataFrame, scale: str, made: str) -> str:
              "four things (the rule: `analysis/claims/status.py`, and [the statistics page]"
              "(../explanation/statistics.md#the-status-of-a-table-or-figure)): the directions of the paper's claims on "
              "it (their verdicts in the [claims report](claims_paper_decided.md), on the paper's basis: matched time "
-             "for the time tables); the magnitudes (is the paper's effect inside our 95% interval?); the curves (does "
-             "the published baseline fit our runs at the table's R, the one R its claims read, on the runs they read: "
-             "`python -m analysis.claims.campaign_fit`); and our runs per column against the paper's. \"What "
+             "for the time tables); the magnitudes (do the paper's values of the claims' comparisons fit ours, with "
+             "both samples' errors?); the curves (does the published baseline fit our runs at the table's R, the one "
+             "R its claims read, on the runs they read, and each other published column at its matched work, t x R "
+             "x rho: `python -m analysis.claims.campaign_fit`); and our runs per column against the paper's. \"What "
              "decided it\" names them. \"Cells inside\": the published cells inside our 95% interval at matched time "
              "(Morpion: the four rows' means, Uniform under the 5D its text states, the NRPA rows under the one-sided "
              "game the Uniform row chooses, [the readings report](readings.md)), shown beside the status, not folded "
@@ -391,9 +395,10 @@ def markdown(table: pd.DataFrame, scale: str, made: str) -> str:
             claim, _, text = reading.partition(": ")
             lines.append(f"- `{claim}` is judged on the reading: {text}.")
         if row["effects"]:
-            lines.append(f"- Each claim's two answers, the direction (its verdict, on Holm-corrected p-values) and the "
-                         f"magnitude (the paper's effect against our 95% confidence sequence of that comparison alone, "
-                         f"not Holm-corrected; > 0: as claimed): {row['effects']}.")
+            lines.append(f"- Each claim's two answers, the direction (its verdict, on Holm-corrected p-values; beside "
+                         f"it the deciding comparison's 95% confidence sequence, not Holm-corrected; > 0: as claimed) "
+                         f"and the magnitude (do the paper's values of its comparisons fit ours: analysis/claims/"
+                         f"status.py): {row['effects']}.")
         if row["baseline_fit"]:
             lines.append(f"- The curves at the R the claims read: {row['baseline_fit']} "
                          "(`python -m analysis.claims.campaign_fit`).")
@@ -430,10 +435,10 @@ def short(item: str) -> str:
     return item.replace("Table ", "T").replace("Figure ", "F")
 
 
-def in_short(status: str, judged: pd.DataFrame, curve, sample: str, full: bool) -> str:
+def in_short(status: str, judged: pd.DataFrame, curve, others: dict, sample: str, full: bool) -> str:
     """What qualifies an item's status in the README's sentence, read on the claims the status reads
     (status.basis_of): "(1 of 2 published effects outside our intervals, the published curves off at
-    its R)", "(3 of 4 directions)", "(122 of the paper's 200 runs)"."""
+    its R)", "(3 of 4 directions)", "(122 of the paper's 200 runs)"; ``others``: the other columns' fits."""
     if judged.empty:
         return ""
     basis, apart = basis_of(judged)
@@ -449,10 +454,15 @@ def in_short(status: str, judged: pd.DataFrame, curve, sample: str, full: bool) 
             pieces.append(f"{contradicted} of {judged} claims contradicted")
         outside, compared = magnitude_counts(basis)
         if outside:
-            pieces.append(f"{outside} of {compared} published effects outside our intervals"
+            pieces.append(f"the paper's values not ours for {outside} of {compared} claims"
                           + (" at the paper's sample" if full else ""))
         if curve is not None:
-            pieces.append("its baseline fitting" if curve.fits else "the published curves off at its R")
+            pieces.append("its baseline fitting at R" if curve.fits else "its baseline off at R")
+        if others:
+            off = sum(not fit.fits for fit in others.values())
+            pieces.append(f"{off} of {len(others)} other columns off at R x rho" if off else "the other columns fitting")
+        if not len(apart) and against_the_text(basis).all():
+            pieces.append("on a reading against the text")
     if len(apart):
         pieces.append(f"{len(apart)} claims on a reading against the text apart")
     return f" ({', '.join(pieces)})" if pieces else ""

@@ -39,6 +39,7 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
+from scipy import stats
 
 from analysis.claims.verdicts import ALPHA, Evidence
 
@@ -157,9 +158,33 @@ def judge_contrast(contrast: Contrast) -> Sequence:
                     low, high, contrast.published)
 
 
-def judge(contrasts: list[Contrast], *, detail: str = "") -> Evidence:
-    """A claim's evidence from its contrasts (all must be > 0 for the claim to hold)."""
+def against_published(contrasts: list[Contrast], paper_runs: int) -> tuple[int, int, float]:
+    """The magnitude of a claim: of its contrasts with a published value, how many hold it, how many
+    there are, and the worst one's z. Each is read at our final sample, fixed n: z = (our mean - the
+    published value) / (sd x sqrt(1/n + 1/paper_runs)), our sd standing for the paper's (the paper's
+    value is itself a mean over ``paper_runs`` runs a column, as the readings' test counts it:
+    analysis/claims/readings.py); a contrast holds it when abs(z) is within the two-sided Bonferroni
+    bound at ALPHA over the claim's contrasts (a claim on "every" time or column reads several)."""
+    zs = []
+    for contrast in contrasts:
+        values = np.asarray(contrast.values, dtype=float)
+        values = values[np.isfinite(values)]
+        if not math.isfinite(contrast.published) or values.size < 2:
+            continue
+        se = values.std(ddof=1) * math.sqrt(1 / values.size + 1 / paper_runs)
+        gap = float(values.mean()) - contrast.published
+        zs.append(gap / se if se > 0 else (0.0 if gap == 0 else math.copysign(math.inf, gap)))
+    if not zs:
+        return 0, 0, math.nan
+    bound = float(stats.norm.isf(ALPHA / (2 * len(zs))))
+    return sum(abs(z) <= bound for z in zs), len(zs), max(zs, key=abs)
+
+
+def judge(contrasts: list[Contrast], *, detail: str = "", paper_runs: int = 200) -> Evidence:
+    """A claim's evidence from its contrasts (all must be > 0 for the claim to hold); ``paper_runs``:
+    the runs a column behind the paper's published values (against_published)."""
     sequences = [judge_contrast(c) for c in contrasts]
+    inside, compared, worst = against_published(contrasts, paper_runs)
     # the weakest evidence decides, compared in logs (p-values of many runs underflow to 0 together);
     # on a tie (often all p = 1 on few runs) the lowest mean
     deciding = max(sequences, key=lambda s: (s.log_p_greater, -s.mean if s.mean == s.mean else math.inf))
@@ -175,7 +200,7 @@ def judge(contrasts: list[Contrast], *, detail: str = "") -> Evidence:
         standardized=deciding.mean / sd, standardized_low=deciding.low / sd, standardized_high=deciding.high / sd,
         se=deciding.sd / math.sqrt(runs) if runs else math.nan, distance=abs(deciding.mean), runs=runs,
         detail=f"{detail}{deciding.name}" + (f" (of {len(sequences)} comparisons)" if len(sequences) > 1 else ""),
-        published=deciding.published)
+        published=deciding.published, published_inside=inside, published_compared=compared, published_z=worst)
 
 
 def runs_to_decide(evidence: Evidence, family: int, cap: int, min_runs: int = MIN_RUNS) -> float:

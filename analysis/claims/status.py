@@ -5,32 +5,37 @@ A judged claim answers two questions:
 
   direction   its verdict: supported, contradicted or inconclusive, read on anytime-valid p-values
               Holm-corrected within the claim's family (analysis/claims/judging.py)
-  magnitude   is the paper's own effect of the same comparison inside our 95% interval? The interval
-              is the one every report shows beside the verdict: that comparison's 95% confidence
-              sequence alone, NOT Holm-corrected (for a value claim, the t interval of our mean
-              minus the published one). It is the stricter test of the paper's number: corrected
-              over a family of m claims it would be wider. So an interval clear of 0 can sit beside
-              an "inconclusive" direction, and a published effect just outside it is a weaker
-              finding than one far outside; the rows give both ends.
+  magnitude   does the paper's own value of each of its comparisons fit ours? Read at our final
+              sample (fixed n, not the running confidence sequence the verdict reads), with the
+              paper's own sampling error added: z = (our mean - the paper's) / (sd x sqrt(1/n +
+              1/N)), N the paper's runs a column, as the readings' test scores a cell; a comparison
+              fits when abs(z) is within the Bonferroni bound at 5% over the claim's comparisons
+              with a published value (a claim on "every" column or time reads several). A value
+              claim's one comparison is its mean against the published one
+              (sequential.against_published). So the answer does not hang on a run early in the
+              sequence, nor on the one comparison most adverse to the claim.
 
-The status of an item (a table or figure) combines its claims' two answers with two facts of its
+The status of an item (a table or figure) combines its claims' two answers with three facts of its
 runs: the published baseline curve's fit at the machine speed R the claims read, on the runs the
-claims read (analysis/claims/campaign_fit.py, the readings' test at the sample judged), and our
-runs per column against the paper's. In this order, the first that applies:
+claims read (analysis/claims/campaign_fit.py, the readings' test at the sample judged); the other
+published columns' fit by the same test at their matched work (t x R x rho); and our runs per column
+against the paper's. In this order, the first that applies:
 
   not run: needs hardware / compute   no claim judged (the machine or the CPU-hours, priced)
   no reading fits                     no claim judged: their reading does not fit the published baseline
-  reproduced                          every claim supported, every published effect inside our
-                                      interval, the baseline fits at R, on the stated settings
+  reproduced                          every claim supported, every published value fits ours, the
+                                      baseline and the other columns fit, on the stated settings
   reproduced on a reading             the same, some verdict on a named reading of a setting the
                                       paper leaves unsaid
   qualitatively reproduced            every claim supported (the directions hold), but a published
-                                      effect lies outside our interval, or the baseline does not fit
-                                      at R, or a verdict rests on a reading against a setting the
-                                      text states: the detail says which
+                                      value does not fit ours, or a published curve (the baseline at
+                                      R, another column at R x rho) does not, or a verdict rests on a
+                                      reading against a setting the text states: the detail says which
   partly reproduced                   some claims supported, not all (the detail says how the others went)
-  not reproduced                      none supported, and a claim contradicted, or the published
-                                      effects excluded at the paper's sample while the baseline fits
+  not reproduced                      none supported, and a claim contradicted, or, at the paper's
+                                      sample and with the baseline fitting, a published value of
+                                      the claims or a published column of the compared searches
+                                      that does not fit ours
   inconclusive                        none supported or contradicted otherwise: the runs (n of the
                                       paper's N a column) cannot yet tell
 
@@ -58,27 +63,31 @@ STATUSES = ("reproduced", "reproduced on a reading", "qualitatively reproduced",
 
 
 def magnitude(row) -> str:
-    """Is the paper's effect inside our 95% interval (the row's effect_low, effect_high)? INSIDE,
-    PAPER_ABOVE, PAPER_BELOW, or "" where the row has no judged effect or the paper none of its own.
-    A value claim's effect is our mean minus the published value: the paper's is 0 on that scale."""
+    """Does the paper's own value of each of the claim's comparisons fit ours (the row's
+    published_inside of published_compared, sequential.against_published)? INSIDE where every one
+    does, else PAPER_ABOVE or PAPER_BELOW by the sign of the worst one (published_z: ours minus the
+    paper's); "" where the row has no judged effect or the paper no value to compare."""
     if row.get("verdict") not in JUDGED:
         return ""
-    low, high = float(row.get("effect_low", math.nan)), float(row.get("effect_high", math.nan))
-    paper = 0.0 if row.get("test") == "value" else float(row.get("published", math.nan))
-    if not (math.isfinite(paper) and low == low and high == high):
+    compared, inside = float(row.get("published_compared", math.nan)), float(row.get("published_inside", math.nan))
+    if not compared > 0:
         return ""
-    if paper < low:
-        return PAPER_BELOW
-    if paper > high:
-        return PAPER_ABOVE
-    return INSIDE
+    if inside == compared:
+        return INSIDE
+    return PAPER_BELOW if float(row.get("published_z", math.nan)) > 0 else PAPER_ABOVE
 
 
-def magnitude_words(answer: str) -> str:
-    """A magnitude in a sentence: "inside our 95% interval", "outside our 95% interval: the paper's above ours"."""
+def magnitude_words(row) -> str:
+    """A row's magnitude in words: "the paper's value fits ours", "the paper's values fit ours (7 of 7
+    comparisons)", "the paper's value does not fit ours: the paper's above ours (6 of 7 comparisons fit)"."""
+    answer = magnitude(row)
+    if not answer:
+        return ""
+    compared = int(row["published_compared"])
+    counts = f" ({int(row['published_inside'])} of {compared} comparisons" + (")" if answer == INSIDE else " fit)")
     if answer == INSIDE:
-        return "inside our 95% interval"
-    return answer.replace("outside: ", "outside our 95% interval: ") if answer else ""
+        return ("the paper's values fit ours" + counts) if compared > 1 else "the paper's value fits ours"
+    return answer.replace("outside: ", "the paper's value does not fit ours: ") + (counts if compared > 1 else "")
 
 
 def _counts(claims: pd.DataFrame) -> tuple[int, int, int]:
@@ -86,7 +95,8 @@ def _counts(claims: pd.DataFrame) -> tuple[int, int, int]:
     return int((verdict == "supported").sum()), int((verdict == "contradicted").sum()), int((verdict == "inconclusive").sum())
 
 
-def _against(claims: pd.DataFrame) -> pd.Series:
+def against_the_text(claims: pd.DataFrame) -> pd.Series:
+    """Which claims rest on a reading against a setting the text states (their `against_text`)."""
     texts = claims["against_text"] if "against_text" in claims else pd.Series("", index=claims.index)
     return texts.fillna("").astype(str).str.len() > 0
 
@@ -105,7 +115,7 @@ def verdicts_text(claims: pd.DataFrame) -> str:
 def basis_of(judged: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(the judged claims a status reads, those it reports apart): claims on a reading against the text
     stand apart where the item has others."""
-    against = _against(judged)
+    against = against_the_text(judged)
     if (~against).any():
         return judged[~against], judged[against]
     return judged, judged.iloc[0:0]
@@ -119,22 +129,31 @@ def magnitude_counts(claims: pd.DataFrame) -> tuple[int, int]:
 
 
 def magnitudes_text(claims: pd.DataFrame) -> str:
-    """"the paper's effect outside our 95% interval for 2 of 3 (a, b)", or "" where none is."""
+    """"the paper's values do not fit ours for 2 of 3 claims (a, b)", or "the paper's values fit ours
+    (3 of 3 claims)", or "" where no claim has one to compare."""
     found = _magnitudes(claims)
     compared = found[found != ""]
     outside = compared[compared != INSIDE]
     if outside.empty:
-        return f"the paper's effects inside our 95% intervals ({len(compared)} of {len(compared)})" if len(compared) else ""
+        return f"the paper's values fit ours ({len(compared)} of {len(compared)} claims)" if len(compared) else ""
     names = ", ".join(claims.loc[outside.index, "claim"])
-    return f"the paper's effect outside our 95% interval for {len(outside)} of {len(compared)} ({names})"
+    return f"the paper's values do not fit ours for {len(outside)} of {len(compared)} claims ({names})"
+
+
+def others_text(others: dict) -> str:
+    """"the other published columns fit at R x rho: 0 of 7" (naming those that fit)."""
+    fitting = [column for column, fit in others.items() if fit.fits]
+    return (f"the other published columns fit at R x rho: {len(fitting)} of {len(others)}"
+            + (f" ({', '.join(fitting)})" if fitting else ""))
 
 
 def status_of(claims: pd.DataFrame, curve=None, runs: int | None = None,
-              paper_runs: int | None = None) -> tuple[str, str]:
+              paper_runs: int | None = None, others: dict | None = None) -> tuple[str, str]:
     """The status of an item from its paper claims' rows (the module's rule) and its detail: what
     decided it. ``curve``: the published baseline's fit at the R the claims read, an
     analysis.claims.campaign_fit.CampaignFit (None: the item has no curve, or it is not
-    measured); ``runs``, ``paper_runs``: runs per column, ours (the fewest) and the paper's."""
+    measured); ``runs``, ``paper_runs``: runs per column, ours (the fewest) and the paper's;
+    ``others``: each other published column's fit by the same test at its matched work (column -> fit)."""
     judged = claims[claims["verdict"].isin(JUDGED)]
     if judged.empty:
         if (claims["why"] == READING_REJECTED).any():
@@ -145,20 +164,24 @@ def status_of(claims: pd.DataFrame, curve=None, runs: int | None = None,
             return "not run: needs hardware", machine.group(0) if machine else ""
         return "not run: needs compute", ""
     basis, apart = basis_of(judged)
-    against = _against(judged)
+    against = against_the_text(judged)
     supported, contradicted, _ = _counts(basis)
     sample = f"{runs} of the paper's {paper_runs} runs a column" if runs and paper_runs else ""
     full = bool(runs and paper_runs and runs >= paper_runs)
     unjudged = len(claims) - len(judged)
     found = _magnitudes(basis)
     excluded = bool(((found != "") & (found != INSIDE)).any())
+    others = others or {}
+    off = any(not fit.fits for fit in others.values())
     problems = [text for text in (
         magnitudes_text(basis) if excluded else "",
         curve.text() if curve is not None and not curve.fits else "",
+        others_text(others) if off else "",
         f"on a reading against the text: {basis['against_text'].iloc[0]}" if len(apart) == 0 and against.all() else "",
     ) if text]
     facts = [verdicts_text(basis) + " (the directions)", magnitudes_text(basis),
              curve.text() if curve is not None else "",
+             others_text(others) if others else "",
              f"on a reading against the text: {basis['against_text'].iloc[0]}" if len(apart) == 0 and against.all() else "",
              sample,
              f"{unjudged} of the item's {len(claims)} claims not judged (not run, or no run can test them)" if unjudged else "",
@@ -171,6 +194,6 @@ def status_of(claims: pd.DataFrame, curve=None, runs: int | None = None,
         return ("reproduced on a reading" if (basis["judged_on"] == ON_READING).any() else "reproduced"), detail
     if supported:
         return "partly reproduced", detail
-    if contradicted or (excluded and full and curve is not None and curve.fits):
+    if contradicted or ((excluded or off) and full and curve is not None and curve.fits):
         return "not reproduced", detail
     return "inconclusive", detail

@@ -52,6 +52,11 @@ class Evidence:
     runs: int  # runs per column now
     detail: str  # which comparison decided, in words
     published: float = math.nan  # the paper's own value of the deciding comparison, in the effect's unit and sign
+    # the magnitude (sequential.against_published): of the claim's comparisons with a published value, how
+    # many hold it, how many there are, and the worst one's z (ours minus the paper's, in standard errors)
+    published_inside: float = math.nan
+    published_compared: float = math.nan
+    published_z: float = math.nan
 
 
 @dataclass(frozen=True)
