@@ -85,11 +85,15 @@ def test_the_readmes_qualifier_reads_the_claims_the_status_reads():
                    ("contradicted", READING, "")).assign(test="compare", against_text=["", "x", "x", "x"],
                                                          published_inside=[0, 1, 1, 1], published_compared=1,
                                                          published_z=[-8.0, 0.0, 0.0, 0.0])
-    assert in_short("not reproduced", table, None, {}, "", full=False) == (
-        " (1 of 1 claims contradicted, the paper's values not ours for 1 of 1 claims, "
+    unjudged = claims(("not run", "", "needs compute"))
+    assert in_short("not reproduced", pd.concat([table, unjudged]), None, {}, "", full=False) == (
+        " (4 of its 5 claims judged; 1 of 1 claims contradicted; the paper's values not ours for 1 of 1 claims; "
         "3 claims on a reading against the text apart)")
     assert in_short("inconclusive", table.iloc[:1].assign(verdict="inconclusive"), None, {}, "122 of the paper's 200",
                     full=False) == " (122 of the paper's 200 runs)"  # its magnitudes are in its row
+    partly = table.iloc[:2].assign(against_text="", verdict=["inconclusive", "supported"])
+    assert in_short("partly reproduced", partly, None, {}, "200 of the paper's 200", full=True) == (
+        " (1 of 2 directions, not c0; the paper's values not ours for 1 of 2 claims)")
 
 
 def test_a_time_tables_status_reads_its_baseline_fit():

@@ -91,11 +91,12 @@ REPRODUCTION = {
     "claims_contradicted": "contradicted",
     "claims_inconclusive": "inconclusive",
     "claims_not_run": "not run at the paper's settings, or not judged",
-    "directions": "the judged claims' verdicts, counted",
-    "magnitudes": "the judged claims whose published effect lies outside our 95% interval (or: all inside)",
-    "effects_outside": "of the judged claims with a published value to compare, those whose value does not fit ours "
+    "directions": "the verdicts of the judged claims the status reads (those on a reading against the text stand "
+                  "apart where the item has others), counted",
+    "magnitudes": "of the same claims, those whose published values do not fit ours (or: all fit)",
+    "effects_outside": "of the same claims with a published value to compare, those whose value does not fit ours "
                        "(status.magnitude)",
-    "effects_compared": "the judged claims with a published value to compare",
+    "effects_compared": "the same claims with a published value to compare",
     "baseline_fit": "the published baseline's fit at the table's R (the one R its claims read) on the runs they "
                     "read (analysis/claims/campaign_fit.py); empty for an item without a baseline curve",
     "baseline_fits": "yes or no: whether that baseline fits (empty: no curve)",

@@ -273,7 +273,8 @@ def reproduction_table(claims: pd.DataFrame, scale: str, cells=cells_of, overrid
         unfitted = table[~table["fitted"]] if table is not None and not table.empty else None
         judged = own[own["verdict"].isin(JUDGED)]
         readings = judged[judged["judged_on"] == ON_READING]
-        outside, compared = magnitude_counts(judged)
+        basis, _ = basis_of(judged)  # the claims the status reads (those against the text stand apart)
+        outside, compared = magnitude_counts(basis)
         rows.append({
             "paper": item.paper, "item": item.item, "shows": item.shows, "basis": item.basis,
             "status": status, "detail": detail,
@@ -281,8 +282,8 @@ def reproduction_table(claims: pd.DataFrame, scale: str, cells=cells_of, overrid
             "claims_contradicted": int((own["verdict"] == "contradicted").sum()),
             "claims_inconclusive": int((own["verdict"] == "inconclusive").sum()),
             "claims_not_run": int((~own["verdict"].isin(JUDGED)).sum()),
-            "directions": verdicts_text(judged) if len(judged) else "",
-            "magnitudes": magnitudes_text(judged) if len(judged) else "",
+            "directions": verdicts_text(basis) if len(basis) else "",
+            "magnitudes": magnitudes_text(basis) if len(basis) else "",
             "effects_outside": outside, "effects_compared": compared,
             "baseline_fit": curve.text() if curve is not None else "",
             "baseline_fits": "" if curve is None else "yes" if curve.fits else "no",
@@ -296,7 +297,7 @@ def reproduction_table(claims: pd.DataFrame, scale: str, cells=cells_of, overrid
             "cells_unfitted_inside": math.nan if unfitted is None else int(unfitted["inside"].sum()),
             "final_cells": "" if table is None or table.empty else final_cells_text(table),
             "effects": effects_text(own),
-            "in_short": in_short(status, judged, curve, others, f"{fewest} of the paper's {published_runs}"
+            "in_short": in_short(status, own, curve, others, f"{fewest} of the paper's {published_runs}"
                                  if fewest and published_runs else "", full=bool(fewest and published_runs
                                                                                 and fewest >= published_runs)),
             "cpu_hours_to_run": hours,
@@ -435,27 +436,30 @@ def short(item: str) -> str:
     return item.replace("Table ", "T").replace("Figure ", "F")
 
 
-def in_short(status: str, judged: pd.DataFrame, curve, others: dict, sample: str, full: bool) -> str:
+def in_short(status: str, own: pd.DataFrame, curve, others: dict, sample: str, full: bool) -> str:
     """What qualifies an item's status in the README's sentence, read on the claims the status reads
-    (status.basis_of): "(1 of 2 published effects outside our intervals, the published curves off at
-    its R)", "(3 of 4 directions)", "(122 of the paper's 200 runs)"; ``others``: the other columns' fits."""
+    (status.basis_of) of the item's paper claims ``own``: "(3 of 4 directions, not
+    samegame-t10-beats-tabu-late; 50 of the paper's 200 runs; its baseline off at R; ...)";
+    ``others``: the other columns' fits."""
+    judged = own[own["verdict"].isin(JUDGED)]
     if judged.empty:
         return ""
     basis, apart = basis_of(judged)
     pieces = []
-    judged = len(basis)
+    if len(own) > len(judged):
+        pieces.append(f"{len(judged)} of its {len(own)} claims judged")
     if status == "partly reproduced":
-        pieces.append(f"{int((basis['verdict'] == 'supported').sum())} of {judged} directions")
-    if status == "inconclusive" and sample:
+        failing = basis.loc[basis["verdict"] != "supported", "claim"]
+        pieces.append(f"{len(basis) - len(failing)} of {len(basis)} directions, not {', '.join(failing)}")
+    if sample and (status == "inconclusive" or not full):
         pieces.append(f"{sample} runs")
     if status in ("qualitatively reproduced", "partly reproduced", "not reproduced"):
         contradicted = int((basis["verdict"] == "contradicted").sum())
         if status == "not reproduced" and contradicted:
-            pieces.append(f"{contradicted} of {judged} claims contradicted")
+            pieces.append(f"{contradicted} of {len(basis)} claims contradicted")
         outside, compared = magnitude_counts(basis)
         if outside:
-            pieces.append(f"the paper's values not ours for {outside} of {compared} claims"
-                          + (" at the paper's sample" if full else ""))
+            pieces.append(f"the paper's values not ours for {outside} of {compared} claims")
         if curve is not None:
             pieces.append("its baseline fitting at R" if curve.fits else "its baseline off at R")
         if others:
@@ -465,7 +469,7 @@ def in_short(status: str, judged: pd.DataFrame, curve, others: dict, sample: str
             pieces.append("on a reading against the text")
     if len(apart):
         pieces.append(f"{len(apart)} claims on a reading against the text apart")
-    return f" ({', '.join(pieces)})" if pieces else ""
+    return f" ({'; '.join(pieces)})" if pieces else ""
 
 
 def paper_sentence(paper: str, rows: pd.DataFrame) -> str:
