@@ -122,7 +122,7 @@ def basis_of(judged: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
 
 
 def magnitude_counts(claims: pd.DataFrame) -> tuple[int, int]:
-    """(the judged claims whose published effect lies outside our interval, those with one to compare)."""
+    """(the judged claims whose published values do not fit ours, those with one to compare)."""
     found = _magnitudes(claims)
     compared = found[found != ""]
     return int((compared != INSIDE).sum()), len(compared)
@@ -173,16 +173,17 @@ def status_of(claims: pd.DataFrame, curve=None, runs: int | None = None,
     excluded = bool(((found != "") & (found != INSIDE)).any())
     others = others or {}
     off = any(not fit.fits for fit in others.values())
+    departs = f"on a reading against the text: {basis['against_text'].iloc[0]}" if len(apart) == 0 and against.all() else ""
     problems = [text for text in (
         magnitudes_text(basis) if excluded else "",
         curve.text() if curve is not None and not curve.fits else "",
         others_text(others) if off else "",
-        f"on a reading against the text: {basis['against_text'].iloc[0]}" if len(apart) == 0 and against.all() else "",
+        departs,
     ) if text]
     facts = [verdicts_text(basis) + " (the directions)", magnitudes_text(basis),
              curve.text() if curve is not None else "",
              others_text(others) if others else "",
-             f"on a reading against the text: {basis['against_text'].iloc[0]}" if len(apart) == 0 and against.all() else "",
+             departs,
              sample,
              f"{unjudged} of the item's {len(claims)} claims not judged (not run, or no run can test them)" if unjudged else "",
              (f"apart, on a reading against the text ({apart['against_text'].iloc[0]}): {verdicts_text(apart)}, "
