@@ -74,3 +74,18 @@ def test_a_fit_needs_both_the_mean_z2_limit_and_the_bound(mean_z2, max_z, fits):
     from analysis.claims.campaign_fit import CampaignFit
 
     assert CampaignFit(1.0, 1.0, 14, mean_z2, max_z, bound=3.1).fits is fits
+
+
+def test_the_other_columns_are_judged_as_one_family():
+    """Seven columns of 14 cells: each column's largest abs(z) is held to Bonferroni's bound over the
+    98 cells (3.49), not its own 14 (2.91): a column at 3.2 fits in the family, one at 3.6 does not."""
+    from scipy import stats
+
+    from analysis.claims.campaign_fit import CampaignFit, one_family
+
+    fits = {f"c{i}": CampaignFit(1.0, 1.0, 14, 2.0, 3.2 if i else 3.6, bound=2.91) for i in range(7)}
+    family = one_family(fits)
+    assert family["c1"].bound == pytest.approx(stats.norm.isf(0.05 / (2 * 98)))
+    assert family["c1"].fits and not family["c0"].fits
+    assert not fits["c1"].fits  # at its own bound it would have been off
+    assert one_family({}) == {}

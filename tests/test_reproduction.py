@@ -93,7 +93,10 @@ def test_the_readmes_qualifier_reads_the_claims_the_status_reads():
                     full=False) == " (122 of the paper's 200 runs)"  # its magnitudes are in its row
     partly = table.iloc[:2].assign(against_text="", verdict=["inconclusive", "supported"])
     assert in_short("partly reproduced", partly, None, {}, "200 of the paper's 200", full=True) == (
-        " (1 of 2 directions, not c0; the paper's values not ours for 1 of 2 claims)")
+        " (1 of 2 directions hold; c0 inconclusive; the paper's values not ours for 1 of 2 claims)")
+    inconclusive = table.iloc[:2].assign(against_text="", verdict="inconclusive")
+    assert in_short("not reproduced", inconclusive, None, {}, "200 of the paper's 200", full=True).startswith(
+        " (its directions inconclusive;")
 
 
 def test_a_time_tables_status_reads_its_baseline_fit():

@@ -135,3 +135,11 @@ def test_the_other_columns_curves_count_where_the_baseline_fits():
     assert status_of(inconclusive, FITS, 200, 200, on)[0] == "inconclusive"
     assert status_of(claims(row(), row()), FITS, 200, 200, off)[0] == "qualitatively reproduced"
     assert status_of(claims(row(), row()), FITS, 200, 200, on)[0] == "reproduced"
+
+
+def test_no_magnitude_where_the_paper_ran_one_run_a_column():
+    """The 20-board totals: one run a board in the paper, no spread of its to weigh ours against."""
+    from analysis.claims.sequential import Contrast, against_published
+
+    values = np.array([1.0, 2.0, 3.0, 4.0])
+    assert against_published([Contrast("total", values, published=30.0)], 1)[:2] == (0, 0)

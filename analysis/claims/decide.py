@@ -29,6 +29,7 @@ a verdict are the first n of a fixed sequence.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 
@@ -249,6 +250,8 @@ def decide_table(claims: list[Claim], sources: dict[str, PrefixSource], cap: int
                          **({"why": UNTESTABLE} if isinstance(reason, Untestable) else {})})
             continue
         evidence = sequential.judge(found, paper_runs=int(claim.paper_settings.get("runs", PUBLISHED_RUNS)))
+        if claim.test == "value":  # its contrasts' published value is the margin, not a number of the paper's
+            evidence = dataclasses.replace(evidence, published=math.nan)
         rows.append({**row, "basis": basis, "evaluated_at": where, "runs": evidence.runs,
                      **evidence_columns(evidence), "detail": evidence.detail, "_evidence": evidence,
                      # a 20-board total's pairs are the boards: one run a board is a sample

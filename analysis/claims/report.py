@@ -45,7 +45,7 @@ from analysis.claims.files import (Claim, NotTested, experiment_of, load_claims,
 from analysis.claims.judging import JUDGED, NOT_RUN, ON_READING, READING_REJECTED, UNTESTABLE, claims_table
 from analysis.claims.paper_settings import NEEDS_COMPUTE, NEEDS_HARDWARE
 from analysis.claims.sources import Source, with_neural_sources
-from analysis.claims.status import magnitude, magnitude_words
+from analysis.claims.status import magnitude_words
 from analysis.results.plots import new_figure, save_figure
 from analysis.results.report import collect
 from experiments.config import overrides_parser, print_outputs
@@ -201,7 +201,7 @@ def claims_sections(table: pd.DataFrame, per_basis: bool = False) -> list[str]:
                 paper_effect, ours = effect_short(row)
                 anchor = claim_anchor(row["claim"], row.get("basis_anchor", ""))
                 cell = f"{row['basis']} | " if per_basis else ""
-                where = magnitude(row) if ours != "-" else ""
+                where = magnitude_words(row) if ours != "-" else ""
                 lines.append(f"| [{row['text']}](#{anchor}) | {row['item']} | {cell}{verdict_text(row)} | "
                              f"{paper_effect} | {ours} | {where or '-'} | {row['runs'] if row['runs'] == row['runs'] else '-'} |")
             lines.append("")

@@ -84,8 +84,9 @@ REPRODUCTION = {
     "status": "reproduced, reproduced on a reading, qualitatively reproduced, partly reproduced, not reproduced, "
               "inconclusive, no reading fits, not run: needs hardware, not run: needs compute (the rule: "
               "analysis/claims/status.py)",
-    "detail": "what decided the status: the claims' directions, the magnitudes outside our intervals, the published "
-              "baseline's fit at the table's R, the sample; for needs hardware, the machine",
+    "detail": "what decided the status: the claims' directions, their published values that do not fit ours, the "
+              "published baseline's fit at the table's R and the other columns' at R x rho, the sample; for needs "
+              "hardware, the machine",
     "claims": "the paper's claims read on the item",
     "claims_supported": "of them supported",
     "claims_contradicted": "contradicted",

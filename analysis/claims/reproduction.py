@@ -366,7 +366,9 @@ def markdown(table: pd.DataFrame, scale: str, made: str) -> str:
              "for the time tables); the magnitudes (do the paper's values of the claims' comparisons fit ours, with "
              "both samples' errors?); the curves (does the published baseline fit our runs at the table's R, the one "
              "R its claims read, on the runs they read, and each other published column at its matched work, t x R "
-             "x rho: `python -m analysis.claims.campaign_fit`); and our runs per column against the paper's. \"What "
+             "x rho, rho measured on this engine: `python -m analysis.claims.campaign_fit`); and our runs per column "
+             "against the paper's. \"Fits\" means not rejected at 5% (Bonferroni), nothing stronger, with R and rho "
+             "taken as exact. \"What "
              "decided it\" names them. \"Cells inside\": the published cells inside our 95% interval at matched time "
              "(Morpion: the four rows' means, Uniform under the 5D its text states, the NRPA rows under the one-sided "
              "game the Uniform row chooses, [the readings report](readings.md)), shown beside the status, not folded "
@@ -449,8 +451,11 @@ def in_short(status: str, own: pd.DataFrame, curve, others: dict, sample: str, f
     if len(own) > len(judged):
         pieces.append(f"{len(judged)} of its {len(own)} claims judged")
     if status == "partly reproduced":
-        failing = basis.loc[basis["verdict"] != "supported", "claim"]
-        pieces.append(f"{len(basis) - len(failing)} of {len(basis)} directions, not {', '.join(failing)}")
+        failing = basis[basis["verdict"] != "supported"]
+        pieces.append(f"{len(basis) - len(failing)} of {len(basis)} directions hold; "
+                      + ", ".join(f"{row.claim} {row.verdict}" for row in failing.itertuples()))
+    if status == "not reproduced" and (basis["verdict"] == "inconclusive").all():
+        pieces.append("its directions inconclusive")
     if sample and (status == "inconclusive" or not full):
         pieces.append(f"{sample} runs")
     if status in ("qualitatively reproduced", "partly reproduced", "not reproduced"):
