@@ -150,7 +150,7 @@ def command_of(item: Item, claims: pd.DataFrame) -> str:
 
 def effects_text(claims: pd.DataFrame, unit: bool = True) -> str:
     """The deciding numbers of the item's judged claims, both answers: "claim (inconclusive): paper
-    +152, ours -71 [-155, +43], outside: the paper's above ours"."""
+    +152, ours -71 [-155, +43], the paper's value does not fit ours: the paper's above ours"."""
     pieces = []
     for _, row in claims[claims["verdict"].isin(JUDGED)].iterrows():
         published = f"paper {row['published']:+.4g}, " if pd.notna(row["published"]) else ""
