@@ -23,7 +23,7 @@ EXPERIMENTS := selective-table2 selective-table3 selective-table4 selective-tabl
 NEURAL_TABLES := morpion-table1 morpion-table3 morpion-table4
 
 .DEFAULT_GOAL := help
-.PHONY: help install browser test test-slow docs bench bench-cpp rates verify list leaderboard archive clean-cache table4 family claims campaign snapshot readings reproduction results export site $(NEURAL_TABLES) $(EXPERIMENTS)
+.PHONY: help install browser test test-slow docs bench bench-cpp cpp-ref reference-runs engines rates verify list leaderboard archive clean-cache table4 family claims campaign snapshot readings reproduction results export site $(NEURAL_TABLES) $(EXPERIMENTS)
 
 # Each target's `##` text is one line of `make help`: 72 characters at most, so that a line
 # of it stays under 100; the details are in the comment above the target.
@@ -87,6 +87,26 @@ bench: ## engine speed: every domain, parallel scaling, ... (about 10 minutes)
 # report.published_rate in conf/experiment/<EXPERIMENT>.yaml, e.g. ARGS="--seconds 16 --rounds 6"
 rates: ## rho of a time table's columns, for matched time (EXPERIMENT, ARGS)
 	$(PY) -m experiments.rates experiment=$(EXPERIMENT) $(ARGS)
+
+# The C++ reference engine, an instrument of the harness (experiments/reference_engine.py): clones
+# CPP_REF and builds it with experiments/cpp_ref/instrument.patch into build/cpp-ref (git, make, g++)
+cpp-ref: ## build the C++ reference engine (CPP_REF=a clone of bnegreve/nrpa)
+ifndef CPP_REF
+	@echo "make cpp-ref needs CPP_REF=<a clone of github.com/bnegreve/nrpa>: get one with" \
+		"git clone https://github.com/bnegreve/nrpa, then run make cpp-ref CPP_REF=nrpa (the clone's folder)" >&2; exit 2
+else
+	experiments/cpp_ref/build.sh "$(abspath $(CPP_REF))" build/cpp-ref
+endif
+
+# a time table's columns run on the reference engine, resumable (experiments/reference_runs.py),
+# appended to archive/reference/<TABLE>.jsonl, e.g. TABLE=stabilized_table4 ARGS="--runs 10 --hours 2"
+reference-runs: ## C++ reference engine runs of a time table (TABLE, ARGS)
+	$(PY) -m experiments.reference_runs $(TABLE) $(ARGS)
+
+# the reference engine's runs beside ours, from committed data (analysis/engines.py):
+# docs/results/engines_<TABLE>.{md,csv,png}
+engines: ## the C++ engine's clock and search beside ours (TABLE)
+	$(PY) -m analysis.engines $(TABLE)
 
 # SameGame board 1, NRPA level 4, playouts per CPU-second in interleaved pairs (ARGS="--pairs 7 --seconds 10");
 # experiments/cpp_ref/build.sh builds the reference (needs git, make, g++; CPP_REF_BUILD=another script)

@@ -4,8 +4,9 @@ of NRPA level 4, N = 100, one thread, on SameGame board 1.
 The reference is the code of the Distributed NRPA paper (github.com/bnegreve/nrpa, src/same.cpp,
 T. Cazenave's SameGame under B. Negrevergne's NRPA). This project does not hold that code: get it
 with `git clone https://github.com/bnegreve/nrpa`, then `make bench-cpp CPP_REF=nrpa` (the clone's
-folder). experiments/cpp_ref/build.sh builds it (g++, with three missing `return`s fixed and a
-playout counter added: experiments/cpp_ref/counter-and-returns.patch); --build-script or the
+folder). experiments/cpp_ref/build.sh builds it (g++, with the harness's experiments/cpp_ref/instrument.patch:
+three missing `return`s fixed, a playout counter, and what docs/reference/cpp-reference.md lists,
+none of it used here but the counter); --build-script or the
 environment variable CPP_REF_BUILD name another script, called as `SCRIPT REFERENCE OUT_DIR`; it
 must print the path of the built `same` binary as its last line, and that binary must print
 "PLAYOUTS n CPU s" on standard error at exit (n playouts in s CPU-seconds of the process, C's

@@ -101,7 +101,7 @@ def test_the_build_script_is_the_projects():
     """The default build script and its patch ship with the project, so a clone and CPP_REF suffice."""
     script = bench_cpp.DEFAULT_BUILD_SCRIPT
     assert script.is_relative_to(PROJECT_ROOT) and script.is_file() and os.access(script, os.X_OK)
-    assert (script.parent / "counter-and-returns.patch").is_file()
+    assert (script.parent / "instrument.patch").is_file()
     assert "git clone https://github.com/bnegreve/nrpa" in bench_cpp.HOW_TO_GET
 
 

@@ -233,6 +233,7 @@ RESULT_GROUPS = [  # file-name prefix -> the heading of its group on the results
     ("reproduction", "Reproduction status of every published table and figure (`make claims`)"),
     ("claims_", "Claims reports (`make claims`)"),
     ("readings", "Readings of unsaid settings, fitted to the papers' published baselines (`make readings`)"),
+    ("engines_", "The C++ reference engine beside this engine: clock and search (`make engines`)"),
     ("selective_", "Selective NRPA"), ("stabilized_", "Stabilized NRPA"), ("distributed_", "Distributed NRPA"),
     ("morpion_", "Morpion Solitaire"), ("family_", "The NRPA family"), ("spmcts_", "SP-MCTS"),
     ("site_", "Screenshots of the results site (`make site`)"), ("bench/", "Benchmarks (`make bench`)"),

@@ -1,0 +1,468 @@
+"""Two engines side by side: the C++ reference engine's runs of a time table (archive/reference/,
+experiments/reference_runs.py) beside this engine's (the archive, as the claims read them).
+
+    python -m analysis.engines stabilized_table4       (make engines TABLE=stabilized_table4)
+
+writes docs/results/engines_<table>.{md,csv,png}. It makes no run and needs no engine built: it reads
+the committed runs. Three questions a column at a time:
+
+* **The clock.** The reference engine's work W(tau), the playouts ended by CPU time tau, from its
+  clock runs (budgeted in CPU-seconds, the table's last published time): the mean over runs with a
+  95% Student-t interval, and playouts per CPU-second W(tau) / tau. Does the rate fall as the
+  search goes on?
+* **rho_ref.** Each column's work over the baseline's (report.published_rate.fit_on) at the same
+  tau, on the reference engine: per seed (the columns of a seed ran in one round, interleaved, so
+  a drift of the machine's speed cancels in the ratio), the geometric mean of the seeds' ratios with
+  a 95% Student-t interval on their logarithms (experiments/rates.py's summary), beside this
+  engine's rho (the config's report.published_rate.relative, measured so).
+* **Playout for playout.** The mean best score after n playouts, n = 2^6 .. 2^20, of the reference
+  engine's runs (all that reach n, MIN_RUNS or more: clock runs and playouts runs, one run a seed) against ours (the
+  runs the claims read, up to 200 a column, all reaching n), with Welch's interval of the
+  difference reference - ours. A cell *differs* when the difference's interval at the Bonferroni
+  level over the column's cells excludes 0; it *agrees* when its 90% interval lies within +-margin
+  (two one-sided tests at 5%, an equivalence test), the margin MARGIN_FRACTION of the published
+  baseline's value at the table's last time (SameGame: 2% of 2,838, 57 points, about half of the
+  largest published gain over NRPA in Stabilized NRPA's Table 4). A column agrees when every cell
+  does (an intersection-union test: no correction), differs when one cell does, and is otherwise
+  inconclusive: runs too few for the margin.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from analysis.claims.basis import FIRST_SCORED, PUBLISHED_RUNS
+from analysis.claims.readings import FIT_LIMIT, cell, worst_bound
+from analysis.stats import best_at, t_interval
+from experiments.reference_engine import checkpoint_time
+from experiments.reference_runs import FOLDER, budget_of, read_runs
+from experiments.store import PROJECT_ROOT
+from nrpa.errors import InputError
+
+PLAYOUT_CELLS = tuple(2 ** k for k in range(6, 21))  # 64 .. 1,048,576 playouts
+# A cell is compared where each side has this many runs or more: with fewer, a sample variance
+# near 0 by chance leaves Welch's interval to the other side's error, and a cell "differs" falsely.
+MIN_RUNS = 10
+MARGIN_FRACTION = 0.02
+RHO_TIMES = (0.16, 1.28, 10.24, 163.84)  # where rho_ref is reported (published times)
+PAGES = PROJECT_ROOT / "docs" / "results"
+
+
+def by_column(records: list[dict]) -> dict[str, list[dict]]:
+    """Records per column, one a seed (the longest where a seed has two)."""
+    chosen: dict[tuple, dict] = {}
+    for record in records:
+        key = record["column"], record["seed"]
+        if key not in chosen or record["end"]["playouts"] > chosen[key]["end"]["playouts"]:
+            chosen[key] = record
+    columns: dict[str, list[dict]] = {}
+    for (column, _), record in sorted(chosen.items(), key=lambda item: item[0][1]):
+        columns.setdefault(column, []).append(record)
+    return columns
+
+
+def clock_runs(records: list[dict], seconds: float) -> dict[str, list[dict]]:
+    """The runs budgeted in CPU-seconds to ``seconds`` (the clock's runs), per column."""
+    return by_column([record for record in records if budget_of(record)[0] == seconds])
+
+
+def work_at(record: dict, k: int) -> float:
+    playouts = record["work"]["playouts"]
+    return float(playouts[k]) if k < len(playouts) else np.nan
+
+
+def work_table(runs: dict[str, list[dict]], last: float) -> pd.DataFrame:
+    """Per column and checkpoint tau <= ``last``: runs, the mean work with its 95% interval, and
+    playouts per CPU-second (the mean work over tau)."""
+    rows = []
+    steps = int(round(8 * math.log2(last / 0.01))) + 1
+    for column, records in runs.items():
+        for k in range(steps):
+            values = np.array([work_at(record, k) for record in records])
+            mean, low, high = t_interval(values)
+            tau = checkpoint_time(k)
+            rows.append({"column": column, "tau": tau, "runs": int(np.isfinite(values).sum()), "work": mean,
+                         "work_low": low, "work_high": high, "rate": mean / tau})
+    return pd.DataFrame(rows)
+
+
+def rho_ref(runs: dict[str, list[dict]], baseline: str, tau: float) -> dict[str, tuple]:
+    """Per column: (rho_ref, its 95% interval, seeds) at ``tau``, paired by seed with ``baseline``."""
+    k = int(round(8 * math.log2(tau / 0.01)))
+    base = {record["seed"]: work_at(record, k) for record in runs[baseline]}
+    found = {}
+    for column, records in runs.items():
+        ratios = np.array([work_at(record, k) / base[record["seed"]] for record in records if record["seed"] in base])
+        ratios = ratios[np.isfinite(ratios) & (ratios > 0)]
+        if ratios.size == 0:
+            continue
+        logs = np.log(ratios)
+        if ratios.size < 2:
+            found[column] = (float(ratios[0]), np.nan, np.nan, 1)
+            continue
+        half = float(stats.t.ppf(0.975, logs.size - 1) * logs.std(ddof=1) / math.sqrt(logs.size))
+        found[column] = (math.exp(logs.mean()), math.exp(logs.mean() - half), math.exp(logs.mean() + half), int(logs.size))
+    return found
+
+
+def scores_at(traces: list[tuple], reach: list[int], cell: int) -> np.ndarray:
+    """The best score after ``cell`` playouts of each run that reached it."""
+    return np.array([best_at(positions, scores, [cell])[0]
+                     for (positions, scores), reached in zip(traces, reach) if reached >= cell])
+
+
+def welch(a: np.ndarray, b: np.ndarray, confidence: float) -> tuple[float, float]:
+    """Welch's interval of mean(a) - mean(b)."""
+    va, vb = a.var(ddof=1) / a.size, b.var(ddof=1) / b.size
+    se = math.sqrt(va + vb)
+    if se == 0:
+        return 0.0, 0.0
+    df = (va + vb) ** 2 / (va ** 2 / (a.size - 1) + vb ** 2 / (b.size - 1))
+    half = float(stats.t.ppf(0.5 + confidence / 2, df)) * se
+    diff = float(a.mean() - b.mean())
+    return diff - half, diff + half
+
+
+def agreement(reference: dict[str, tuple], ours: dict[str, tuple], margin: float,
+              cells: tuple[int, ...] = PLAYOUT_CELLS) -> pd.DataFrame:
+    """Per column and playout cell both sides reach with MIN_RUNS runs or more: the means, their difference
+    (reference - ours), its Bonferroni and 90% intervals, and the cell's verdict. ``reference`` and
+    ``ours``: column -> (traces [(positions, scores)], playouts each run reached)."""
+    rows = []
+    for column in reference:
+        if column not in ours:
+            continue
+        found = []
+        for cell in cells:
+            a, b = scores_at(*reference[column], cell), scores_at(*ours[column], cell)
+            if a.size >= MIN_RUNS and b.size >= MIN_RUNS:
+                found.append((cell, a, b))
+        for cell, a, b in found:
+            level = 1 - 0.05 / len(found)
+            low, high = welch(a, b, level)
+            low90, high90 = welch(a, b, 0.90)
+            verdict = ("differs" if low > 0 or high < 0 else
+                       "agrees" if -margin <= low90 and high90 <= margin else "inconclusive")
+            rows.append({"column": column, "playouts": cell, "reference_runs": a.size, "our_runs": b.size,
+                         "reference": float(a.mean()), "ours": float(b.mean()), "difference": float(a.mean() - b.mean()),
+                         "low": low, "high": high, "low90": low90, "high90": high90, "verdict": verdict})
+    return pd.DataFrame(rows)
+
+
+def column_verdicts(cells: pd.DataFrame) -> dict[str, str]:
+    verdicts = {}
+    for column, rows in cells.groupby("column", sort=False):
+        verdicts[column] = ("differs" if (rows["verdict"] == "differs").any() else
+                            "agrees" if (rows["verdict"] == "agrees").all() else "inconclusive")
+    return verdicts
+
+
+def reference_traces(records: list[dict]) -> tuple[list[tuple], list[int]]:
+    return ([(record["improvements"]["playouts"], record["improvements"]["score"]) for record in records],
+            [int(record["end"]["playouts"]) for record in records])
+
+
+def our_traces(table: str) -> tuple[dict[str, tuple], object]:
+    """Our runs of the table as the claims read them (up to 200 a column): column -> (traces,
+    playouts reached); and the experiment."""
+    from analysis.claims.decide import PrefixSource
+    from experiments.paper_campaign import table_experiment
+    from experiments.root_parallel import axis_trace
+
+    experiment = table_experiment(table)
+    source = PrefixSource(experiment, cap=PUBLISHED_RUNS)
+    found = {column: ([axis_trace(record, "playouts") for record in records],
+                      [int(record["result"]["playouts"]) for record in records])
+             for column, records in source.runs.records.items() if records}
+    return found, experiment, source.reference
+
+
+def measure(table: str, folder: Path = FOLDER) -> dict:
+    """Everything the page shows, from the committed runs."""
+    records = read_runs(table, folder)
+    if not records:
+        raise InputError(f"{table}: no reference runs in {folder} (make reference-runs TABLE={table})")
+    ours, experiment, published = our_traces(table)
+    last = float(published["time"].max())
+    baseline = experiment.published_rate.fit_on[0]
+    margin = MARGIN_FRACTION * abs(float(published[baseline].iloc[-1]))
+    clock = clock_runs(records, last)
+    every = by_column(records)
+    cells = agreement({column: reference_traces(runs) for column, runs in every.items()}, ours, margin)
+    rhos = {tau: rho_ref(clock, baseline, tau) for tau in RHO_TIMES if tau <= last} if baseline in clock else {}
+    relative = {column: experiment.published_rate.rho(column) for column in every}
+    readings, speed = clocks({"experiment": experiment, "baseline": baseline, "clock": clock}, ours, published,
+                             experiment.value_scale) if baseline in clock else ([], np.nan)
+    return {"table": table, "baseline": baseline, "margin": margin, "last": last, "clock": clock,
+            "readings": readings, "speed": speed,
+            "work": work_table(clock, last) if clock else pd.DataFrame(), "rho_ref": rhos, "rho_ours": relative,
+            "cells": cells, "verdicts": column_verdicts(cells) if len(cells) else {}, "records": records,
+            "experiment": experiment}
+
+
+def mean_work(records: list[dict]) -> tuple[np.ndarray, np.ndarray]:
+    """(taus, mean work) over a column's clock runs, at the checkpoints every run reached."""
+    steps = min(len(record["work"]["playouts"]) for record in records)
+    works = np.array([record["work"]["playouts"][:steps] for record in records], dtype=float).mean(axis=0)
+    return np.array([checkpoint_time(k) for k in range(steps)]), works
+
+
+def work_by_time(taus: np.ndarray, works: np.ndarray, query) -> np.ndarray:
+    """W at CPU times ``query``: log-log interpolation between checkpoints; before the first, in
+    proportion to time; after the last, at the last checkpoint's mean rate."""
+    query = np.asarray(query, dtype=float)
+    inside = np.exp(np.interp(np.log(query), np.log(taus), np.log(np.maximum(works, 1e-9))))
+    return np.where(query < taus[0], works[0] * query / taus[0],
+                    np.where(query > taus[-1], works[-1] * query / taus[-1], inside))
+
+
+@dataclass(frozen=True)
+class Reading:
+    """One column read at one clock: the cells our runs reach, and the fit's numbers."""
+
+    column: str
+    reading: str
+    cells: int  # published cells from FIRST_SCORED on that our runs reach at this clock
+    published_cells: int  # published cells from FIRST_SCORED on
+    inside: int  # of ``cells``, the published mean inside our 95% interval
+    mean_z2: float
+    max_z: float
+    bound: float = np.nan
+
+    @property
+    def fits(self) -> bool:
+        return bool(self.cells) and self.mean_z2 <= FIT_LIMIT and self.max_z <= self.bound
+
+
+def read_column(column: str, reading: str, work: np.ndarray, times: np.ndarray, values: np.ndarray,
+                ours: tuple, scale: float) -> Reading:
+    """Our runs of ``column`` read at ``work`` playouts for each published time, beside the published
+    ``values``: the cells from FIRST_SCORED on that every run reaches."""
+    traces, reach = ours
+    budget = min(reach)
+    scored = times >= FIRST_SCORED - 1e-9
+    keep = scored & (work <= budget * (1 + 1e-9))
+    zs, inside = [], 0
+    for k in np.flatnonzero(keep):
+        found = cell(np.array([best_at(p, sc, [work[k]])[0] for p, sc in traces]) * scale, float(values[k]),
+                     PUBLISHED_RUNS)
+        zs.append(abs(found["z"]))
+        inside += found["inside"]
+    zs = np.array(zs, dtype=float)
+    return Reading(column, reading, int(keep.sum()), int(scored.sum()), inside,
+                   float(np.square(zs).mean()) if zs.size else np.nan, float(zs.max()) if zs.size else np.nan,
+                   worst_bound(zs.size) if zs.size else np.nan)
+
+
+def with_family_bound(readings: list[Reading]) -> list[Reading]:
+    """The non-baseline columns of one reading under one Bonferroni bound over all their cells."""
+    bound = worst_bound(sum(r.cells for r in readings)) if any(r.cells for r in readings) else np.nan
+    return [replace(r, bound=bound) for r in readings]
+
+
+def clocks(measured: dict, ours: dict, published: pd.DataFrame, scale: float) -> tuple[list[Reading], float]:
+    """Every column read two ways: today's (t x R x rho, this engine's rho, the config's R) and the
+    reference engine's clock (W_ref,column(t / s), s fitted on the baseline column alone by the
+    readings' rule: the s of a log grid whose baseline cells fit, with the least mean z^2; where none
+    fits, the one whose largest abs(z) is least above its bound). Returns the readings and s."""
+    experiment, baseline, clock = measured["experiment"], measured["baseline"], measured["clock"]
+    rate = experiment.published_rate
+    times = published["time"].to_numpy(dtype=float)
+    values = {column: published[column].to_numpy(dtype=float) for column in published.columns[1:]}
+    works = {column: mean_work(records) for column, records in clock.items()}
+    columns = [column for column in values if column in ours and column in works]
+
+    def at_clock(column: str, speed: float) -> np.ndarray:
+        return work_by_time(*works[column], times / speed)
+
+    base_rate = works[baseline][1][-1] / works[baseline][0][-1]
+    grid = np.exp(np.linspace(np.log(base_rate / rate.R / 4), np.log(base_rate / rate.R * 4), 81))
+    fits = [read_column(baseline, "reference clock", at_clock(baseline, speed), times, values[baseline],
+                        ours[baseline], scale) for speed in grid]
+    fits = [replace(fit, bound=worst_bound(fit.cells)) for fit in fits]
+    fitting = [k for k, fit in enumerate(fits) if fit.fits]
+    best = (min(fitting, key=lambda k: fits[k].mean_z2) if fitting
+            else min(range(len(fits)), key=lambda k: fits[k].max_z - fits[k].bound))
+    speed = float(grid[best])
+    today = [read_column(column, "t x R x rho (this engine)", times * rate.R * (1.0 if column == baseline else rate.rho(column)),
+                         times, values[column], ours[column], scale) for column in columns]
+    reference = [read_column(column, "reference clock", at_clock(column, speed), times, values[column],
+                             ours[column], scale) for column in columns]
+    readings = []
+    for group in (today, reference):
+        base = [replace(r, bound=worst_bound(r.cells)) for r in group if r.column == baseline]
+        readings += base + with_family_bound([r for r in group if r.column != baseline])
+    return readings, speed
+
+
+def rho_text(found: tuple | None) -> str:
+    if not found:
+        return "-"
+    rho, low, high, seeds = found
+    interval = f" [{low:.2f}, {high:.2f}]" if np.isfinite(low) else ""
+    return f"{rho:.2f}{interval}"
+
+
+def markdown(measured: dict, figure: str | None) -> str:
+    experiment, records, clock = measured["experiment"], measured["records"], measured["clock"]
+    table, baseline, last = measured["table"], measured["baseline"], measured["last"]
+    engines = sorted({(r["engine"]["reference_commit"][:7], r["engine"]["patch_sha256"][:12]) for r in records})
+    models = sorted({r["cpu_model"] for r in records})
+    hours = sum(r["end"]["cpu"] for r in records) / 3600
+    lines = [f"# {experiment.title}: the C++ reference engine beside this engine", "",
+             f"Made by `python -m analysis.engines {table}` (`make engines TABLE={table}`) from the reference engine's "
+             f"runs in archive/reference/{table}.jsonl ({len(records)} runs, {hours:.2f} CPU-hours; engine "
+             + ", ".join(f"github.com/bnegreve/nrpa {commit} with instrument.patch {patch}" for commit, patch in engines)
+             + f"; CPU {', '.join(models)}) and this engine's runs in the archive (up to 200 a column, as the claims "
+             f"read them). The method: analysis/engines.py and docs/reference/cpp-reference.md.", ""]
+    lines += ["## The clock: the reference engine's work by CPU time", "",
+              f"Clock runs: {', '.join(f'{c} {len(r)}' for c, r in clock.items())} runs of {last:g} CPU-seconds, "
+              "seed by seed, every column once a round. Playouts per CPU-second, W(tau) / tau (mean over runs):", ""]
+    work = measured["work"]
+    if len(work):
+        times = [t for t in (0.01, 0.16, 1.28, 10.24, 40.96, 163.84) if t <= last * (1 + 1e-9)]
+        lines += ["| column | runs | " + " | ".join(f"tau = {t:g} s" for t in times) + " |",
+                  "|---|---:|" + "---:|" * len(times)]
+        for column in clock:
+            rows = work[work["column"] == column]
+            rates = [rows.loc[np.isclose(rows["tau"], t, rtol=1e-6), "rate"] for t in times]
+            lines.append(f"| {column} | {len(clock[column])} | " + " | ".join(
+                f"{float(r.iloc[0]):,.0f}" if len(r) and np.isfinite(r.iloc[0]) else "-" for r in rates) + " |")
+        lines.append("")
+    lines += ["## rho_ref: each column's work over the baseline's, on each engine", "",
+              f"The reference engine's rho_ref at tau (geometric mean of the seeds' ratios to {baseline}, 95% interval) "
+              "beside this engine's rho (report.published_rate.relative in the table's config: playouts per CPU-second "
+              "over the baseline's, measured by experiments/rates.py), the factor matched time gives each column today.", ""]
+    taus = list(measured["rho_ref"])
+    if taus:
+        lines += ["| column | " + " | ".join(f"rho_ref at {t:g} s" for t in taus) + " | this engine's rho |",
+                  "|---|" + "---:|" * (len(taus) + 1)]
+        for column in clock:
+            if column == baseline:
+                continue
+            ours = measured["rho_ours"].get(column)
+            lines.append(f"| {column} | " + " | ".join(rho_text(measured["rho_ref"][t].get(column)) for t in taus)
+                         + f" | {ours:.2f} |")
+        lines.append("")
+    cells, verdicts = measured["cells"], measured["verdicts"]
+    lines += ["## Playout for playout: the same search?", "",
+              f"Mean best score after n playouts, reference - ours, per column (all reference runs that reach n, at least {MIN_RUNS}, one a "
+              f"seed; ours as the claims read them). A cell differs when its Bonferroni interval excludes 0, agrees "
+              f"when its 90% interval lies within +-{measured['margin']:.0f} (the margin: {MARGIN_FRACTION:.0%} of the "
+              f"published {baseline} at {last:g} s); a column agrees when all its cells do, differs when one does.", ""]
+    if len(cells):
+        lines += ["| column | verdict | cells (agree / differ / inconclusive) | reference runs | largest abs(difference), its interval |",
+                  "|---|---|---|---|---|"]
+        for column, verdict in verdicts.items():
+            rows = cells[cells["column"] == column]
+            worst = rows.loc[rows["difference"].abs().idxmax()]
+            counts = [int((rows["verdict"] == v).sum()) for v in ("agrees", "differs", "inconclusive")]
+            lines.append(f"| {column} | {verdict} | {counts[0]} / {counts[1]} / {counts[2]} | "
+                         f"{rows['reference_runs'].min()}-{rows['reference_runs'].max()} | "
+                         f"{worst['difference']:+.0f} at {int(worst['playouts']):,} [{worst['low']:+.0f}, {worst['high']:+.0f}] |")
+        lines.append("")
+    readings = measured["readings"]
+    if readings:
+        rate = experiment.published_rate
+        lines += ["## Equal time on two clocks", "",
+                  f"Each column of our runs read at today's matched work, t x R x rho (R = {rate.R:,.0f} fitted on "
+                  f"{baseline}, rho this engine's), and at the reference engine's clock, W_ref(t / s) with the "
+                  f"column's own work W_ref, s = {measured['speed']:.2f} fitted on {baseline} alone (the paper's "
+                  f"machine did in t seconds what the reference engine did here in t / s CPU-seconds); nothing is "
+                  f"fitted to the other columns. Cells from {FIRST_SCORED:g} s on that our runs reach (the rest need "
+                  "longer runs); a column fits when its mean z^2 is at most "
+                  f"{FIT_LIMIT:g} and no abs(z) passes the bound (the other columns: one Bonferroni bound a reading).", "",
+                  "| column | reading | cells read (published) | published inside our 95% interval | mean z^2 | "
+                  "largest abs(z) / bound | fits |", "|---|---|---|---|---:|---|---|"]
+        for r in sorted(readings, key=lambda r: (list(clock).index(r.column) if r.column in clock else 99, r.reading)):
+            lines.append(f"| {r.column} | {r.reading} | {r.cells} ({r.published_cells}) | {r.inside} of {r.cells} | "
+                         f"{r.mean_z2:.2f} | {r.max_z:.2f} / {r.bound:.2f} | {'yes' if r.fits else 'no'} |")
+        lines.append("")
+    if figure:
+        lines += [f"![the reference engine's clock and the two searches playout for playout]({figure})", ""]
+    lines += [f"Cells: engines_{table}.csv (one row per column and playout count).", ""]
+    return "\n".join(lines)
+
+
+def plot(measured: dict, path: Path) -> Path:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from analysis.results.palette import column_colour
+
+    figure, axes = plt.subplots(1, 3, figsize=(16, 4.6))
+    work, cells, clock = measured["work"], measured["cells"], measured["clock"]
+    baseline = measured["baseline"]
+    columns = list(measured["experiment"].published_rate.fit_on) + [c for c in clock if c != baseline]
+    for index, column in enumerate(dict.fromkeys(columns)):
+        colour = column_colour(index)
+        rows = work[work["column"] == column] if len(work) else work
+        if len(rows):
+            axes[0].plot(rows["tau"], rows["rate"], color=colour, label=column)
+        if column != baseline and column in clock and baseline in clock:
+            taus = rows["tau"].to_numpy()
+            found = [rho_ref(clock, baseline, t).get(column, (np.nan,))[0] for t in taus]
+            axes[1].plot(taus, found, color=colour, label=column)
+            axes[1].axhline(measured["rho_ours"][column], color=colour, linestyle=":", linewidth=1)
+        mine = cells[cells["column"] == column] if len(cells) else cells
+        if len(mine):
+            axes[2].errorbar(mine["playouts"] * (1 + 0.03 * index), mine["difference"],
+                             yerr=[mine["difference"] - mine["low"], mine["high"] - mine["difference"]],
+                             color=colour, marker=".", capsize=2, label=column)
+    axes[0].set(xscale="log", xlabel="CPU seconds tau", ylabel="playouts per CPU-second, W(tau) / tau",
+                title="the reference engine's clock")
+    axes[1].set(xscale="log", xlabel="CPU seconds tau", ylabel=f"work over {baseline}'s",
+                title="rho_ref (lines) and this engine's rho (dotted)")
+    axes[2].axhline(0, color="k", linewidth=0.8)
+    for sign in (-1, 1):
+        axes[2].axhline(sign * measured["margin"], color="0.5", linestyle="--", linewidth=0.8)
+    axes[2].set(xscale="log", xlabel="playouts n", ylabel="mean best score, reference - ours",
+                title="playout for playout (Bonferroni intervals; dashed: the margin)")
+    for ax in axes:
+        if ax.get_legend_handles_labels()[0]:
+            ax.legend(fontsize=7)
+    figure.suptitle(measured["experiment"].title, fontsize=10)
+    figure.tight_layout()
+    figure.savefig(path, dpi=100)
+    plt.close(figure)
+    return path
+
+
+def write(table: str, folder: Path = PAGES, runs_folder: Path = FOLDER) -> list[Path]:
+    measured = measure(table, runs_folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    stem = folder / f"engines_{table}"
+    figure = plot(measured, stem.with_suffix(".png"))
+    measured["cells"].to_csv(stem.with_suffix(".csv"), index=False, float_format="%.6g")
+    page = stem.with_suffix(".md")
+    page.write_text(markdown(measured, figure.name))
+    return [page, stem.with_suffix(".csv"), figure]
+
+
+def main(argv: list[str] | None = None) -> int:
+    import argparse
+
+    from experiments.config import exit_on_input_error
+
+    parser = argparse.ArgumentParser(prog="python -m analysis.engines", description=__doc__.split("\n\n")[0])
+    parser.add_argument("table", help="a time table with reference runs, e.g. stabilized_table4")
+    args = parser.parse_args(argv)
+    try:
+        for path in write(args.table):
+            print(path)
+    except InputError as error:
+        exit_on_input_error(error)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

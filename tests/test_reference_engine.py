@@ -1,0 +1,169 @@
+"""The C++ reference engine as an instrument (experiments/reference_engine.py, reference_runs.py,
+analysis/engines.py): its event file read on made-up text; the settings it refuses, named; the
+comparisons on made-up runs; and, where the engine is built (`make cpp-ref CPP_REF=<a clone of
+github.com/bnegreve/nrpa>`, or NRPA_CPP_REF naming a binary), its SameGame rules move by move
+against the harness's plain-Python rules, its SNRPA(P) level loop by its playout count, and its
+budgets and work checkpoints."""
+
+import json
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from analysis import engines
+from experiments import reference_engine as ref
+from experiments import reference_runs
+from nrpa.domains import samegame_rules as rules
+from nrpa.domains.samegame_adapter import SameGameOptions
+from nrpa.errors import InputError
+from nrpa.settings import SearchSettings
+from experiments.runs import Job
+
+
+def built() -> bool:
+    try:
+        ref.check_current(ref.binary())
+        return True
+    except InputError:
+        return False
+
+
+needs_engine = pytest.mark.skipif(not built(), reason="no C++ reference engine built from this checkout's patch: "
+                                  "make cpp-ref CPP_REF=<a clone of github.com/bnegreve/nrpa>")
+SETTINGS = ref.ReferenceSettings(board=1, rule="selective", threshold=10, level=1, N=3, P=4)
+
+
+def test_events_are_read_in_order():
+    text = "W 0.01 5 -1.7976931348623157e+308\nB 6 0.011 120\nW 0.0109051 9 120\nB 12 0.02 300\nE 15 0.03 300\n"
+    found = ref.parse_events(text)
+    assert found["work"] == {"playouts": [5, 9], "best": [-1.7976931348623157e+308, 120.0]}
+    assert found["improvements"] == {"playouts": [6, 12], "cpu": [0.011, 0.02], "score": [120.0, 300.0]}
+    assert found["end"] == {"playouts": 15, "cpu": 0.03, "best": 300.0}
+
+
+@pytest.mark.parametrize("text, message", [("W 0.02 5 1\nE 5 0.1 1\n", "out of sequence"),
+                                           ("W 0.01 5 1\n", "no end line"), ("X 1\nE 1 1 1\n", "unknown event")])
+def test_bad_event_files_are_named(text, message):
+    with pytest.raises(ValueError, match=message):
+        ref.parse_events(text)
+
+
+def test_checkpoints_hold_the_published_times():
+    assert ref.checkpoint_time(0) == pytest.approx(0.01)
+    assert ref.checkpoint_time(8 * 14) == pytest.approx(163.84)
+
+
+@pytest.mark.parametrize("change, named", [(dict(alpha=0.5), "alpha"), (dict(algorithm="nmcs"), "algorithm"),
+                                           (dict(algorithm="rnrpa", patience=3), "algorithm, patience")])
+def test_settings_the_engine_cannot_run_are_named(change, named):
+    job = Job(SameGameOptions(board="1", policy="tabu"), replace(SearchSettings(), **change))
+    with pytest.raises(InputError, match=named):
+        ref.settings_of(job)
+
+
+def test_a_board_file_and_a_bad_rule_are_refused():
+    with pytest.raises(InputError, match="board file"):
+        ref.settings_of(Job(SameGameOptions(board="my_board.txt"), SearchSettings()))
+    with pytest.raises(InputError, match="rules are"):
+        ref.ReferenceSettings(board=1, rule="greedy", threshold=0, level=4, N=100, P=1)
+
+
+def test_the_command_line_says_every_setting():
+    arguments = ref.command(ref.DEFAULT_BINARY, replace(SETTINGS, board=3), 7, playouts=100)
+    text = " ".join(arguments[1:])
+    assert text == "-r 1 -x 1 -l 1 -n 3 -k 4 -R selective -m 10 -a 7 -B 100 2"
+    with pytest.raises(InputError, match="seeds are 1 or more"):
+        ref.command(ref.DEFAULT_BINARY, SETTINGS, 0, playouts=1)
+
+
+def test_a_missing_engine_says_how_to_build_it(monkeypatch, tmp_path):
+    monkeypatch.setenv("NRPA_CPP_REF", str(tmp_path / "same"))
+    with pytest.raises(InputError, match="make cpp-ref"):
+        ref.binary()
+
+
+def record(column, seed, work, improvements, end_playouts, seconds=1.0):
+    return {"column": column, "seed": seed, "budget": {"cpu_seconds": seconds, "playouts": 0},
+            "work": {"playouts": work, "best": [0.0] * len(work)},
+            "improvements": {"playouts": improvements[0], "score": improvements[1], "cpu": [0.0] * len(improvements[0])},
+            "end": {"playouts": end_playouts, "cpu": seconds, "best": improvements[1][-1]}}
+
+
+def test_rho_ref_pairs_the_seeds():
+    runs = {"NRPA": [record("NRPA", 1, [10, 20], ([1], [1]), 20), record("NRPA", 2, [10, 40], ([1], [1]), 40)],
+            "SNRPA(2)": [record("SNRPA(2)", 2, [10, 80], ([1], [1]), 80), record("SNRPA(2)", 1, [10, 40], ([1], [1]), 40)]}
+    rho, low, high, seeds = engines.rho_ref(runs, "NRPA", 0.01 * 2 ** (1 / 8))["SNRPA(2)"]
+    assert (rho, seeds) == (pytest.approx(2.0), 2)  # 40/20 and 80/40, paired by seed
+    assert low == pytest.approx(2.0) and high == pytest.approx(2.0)
+
+
+def test_a_seed_counts_once_in_its_longest_run():
+    runs = engines.by_column([record("A", 1, [1], ([1], [5]), 100), record("A", 1, [1], ([1], [5]), 300),
+                              record("A", 2, [1], ([1], [5]), 50)])
+    assert [r["end"]["playouts"] for r in runs["A"]] == [300, 50]
+
+
+def synthetic(shift, runs, seed):
+    """Runs whose best score after n playouts is 100 log2(n) + noise + shift (one improvement a doubling)."""
+    generator = np.random.default_rng(seed)
+    positions = [2 ** k for k in range(6, 15)]
+    traces = []
+    for _ in range(runs):
+        scores = list(np.maximum.accumulate([100 * k + shift + generator.normal(0, 20) for k in range(6, 15)]))
+        traces.append((positions, scores))
+    return traces, [2 ** 14] * runs
+
+
+def test_the_same_search_agrees_and_a_shifted_one_differs():
+    ours = {"A": synthetic(0, 200, 1), "B": synthetic(0, 200, 2)}
+    reference = {"A": synthetic(0, 200, 3), "B": synthetic(100, 200, 4)}
+    cells = engines.agreement(reference, ours, margin=15.0, cells=tuple(2 ** k for k in range(6, 15)))
+    assert engines.column_verdicts(cells) == {"A": "agrees", "B": "differs"}
+    few = engines.agreement({"A": synthetic(0, engines.MIN_RUNS, 5)}, {"A": ours["A"]}, margin=5.0, cells=(2 ** 10,))
+    assert engines.column_verdicts(few) == {"A": "inconclusive"}
+
+
+def test_a_cut_last_line_is_dropped_and_made_again(tmp_path):
+    path = reference_runs.runs_file("t", tmp_path)
+    path.write_text(json.dumps({"column": "A"}) + "\n" + '{"column": "B", "se')
+    assert reference_runs.read_runs("t", tmp_path) == [{"column": "A"}]
+    reference_runs.append_run("t", {"column": "C"}, tmp_path)
+    assert [r["column"] for r in reference_runs.read_runs("t", tmp_path)] == ["A", "C"]
+
+
+@needs_engine
+@pytest.mark.parametrize("rule, threshold", [("none", 0), ("tabu", 0), ("selective", 0), ("selective", 10)])
+def test_the_engines_rules_are_the_harness_rules_move_by_move(rule, threshold):
+    board = rules.load_board(1).rows
+    tabu = rules.tabu_colour(board)
+    for seed in (1, 2, 3):
+        legal, played, score = ref.move_trace(replace(SETTINGS, rule=rule, threshold=threshold), seed)
+        grid, total = rules.new_grid(board), 0
+        for step, (groups, cell) in enumerate(zip(legal, played)):
+            ours = rules.legal_groups(grid, rule=rule, threshold=threshold, tabu=tabu, moves_played=step)
+            assert groups == {(g[0][0] * 15 + g[0][1], len(g)) for g in ours}, (rule, seed, step)
+            total += rules.remove_group(grid, rules.group_at(grid, *divmod(cell, 15)))
+        assert len(legal) == len(played) and not rules.all_groups(grid)
+        assert score == total
+
+
+@needs_engine
+@pytest.mark.parametrize("level, N, P, playouts", [(1, 3, 4, 12), (2, 3, 2, 18), (2, 4, 1, 16)])
+def test_snrpa_plays_p_playouts_a_level_one_iteration(level, N, P, playouts):
+    found = ref.run(replace(SETTINGS, level=level, N=N, P=P), 1, playouts=10_000)
+    assert found["end"]["playouts"] == playouts  # the search ended, its level loops counted
+
+
+@needs_engine
+def test_a_run_stops_at_its_budget_and_records_its_work():
+    found = ref.run(replace(SETTINGS, level=4, N=100, P=2), 5, playouts=3_000)
+    assert found["end"]["playouts"] == 3_000
+    work = found["work"]["playouts"]
+    assert work == sorted(work) and work[-1] <= 3_000
+    assert found["improvements"]["score"] == sorted(found["improvements"]["score"])
+    assert found["end"]["best"] == found["improvements"]["score"][-1]
+    timed = ref.run(replace(SETTINGS, level=4, N=100, P=1), 5, cpu_seconds=0.05)
+    assert 0.05 <= timed["end"]["cpu"] < 0.5
+    passed = [k for k in range(100) if ref.checkpoint_time(k) <= timed["end"]["cpu"]]
+    assert 19 <= len(timed["work"]["playouts"]) <= len(passed)  # every checkpoint to 0.05 s (k = 18) at least
