@@ -38,7 +38,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from analysis.claims.basis import FIRST_SCORED, PUBLISHED_RUNS
+from analysis.claims.basis import FIRST_SCORED, PUBLISHED_RUNS, ROUNDED_BUDGET_SLACK
 from analysis.claims.readings import FIT_LIMIT, cell, worst_bound
 from analysis.stats import best_at, t_interval
 from experiments.reference_engine import checkpoint_time
@@ -169,14 +169,14 @@ def reference_traces(records: list[dict]) -> tuple[list[tuple], list[int]]:
             [int(record["end"]["playouts"]) for record in records])
 
 
-def our_traces(table: str) -> tuple[dict[str, tuple], object]:
+def our_traces(table: str, overrides=()) -> tuple[dict[str, tuple], object, pd.DataFrame]:
     """Our runs of the table as the claims read them (up to 200 a column): column -> (traces,
-    playouts reached); and the experiment."""
+    playouts reached); the experiment; the published table."""
     from analysis.claims.decide import PrefixSource
     from experiments.paper_campaign import table_experiment
     from experiments.root_parallel import axis_trace
 
-    experiment = table_experiment(table)
+    experiment = table_experiment(table, list(overrides))
     source = PrefixSource(experiment, cap=PUBLISHED_RUNS)
     found = {column: ([axis_trace(record, "playouts") for record in records],
                       [int(record["result"]["playouts"]) for record in records])
@@ -184,12 +184,12 @@ def our_traces(table: str) -> tuple[dict[str, tuple], object]:
     return found, experiment, source.reference
 
 
-def measure(table: str, folder: Path = FOLDER) -> dict:
+def measure(table: str, folder: Path = FOLDER, overrides=()) -> dict:
     """Everything the page shows, from the committed runs."""
     records = read_runs(table, folder)
     if not records:
         raise InputError(f"{table}: no reference runs in {folder} (make reference-runs TABLE={table})")
-    ours, experiment, published = our_traces(table)
+    ours, experiment, published = our_traces(table, overrides)
     last = float(published["time"].max())
     baseline = experiment.published_rate.fit_on[0]
     margin = MARGIN_FRACTION * abs(float(published[baseline].iloc[-1]))
@@ -200,8 +200,10 @@ def measure(table: str, folder: Path = FOLDER) -> dict:
     relative = {column: experiment.published_rate.rho(column) for column in every}
     readings, speed = clocks({"experiment": experiment, "baseline": baseline, "clock": clock}, ours, published,
                              experiment.value_scale) if baseline in clock else ([], np.nan)
+    split = split_gains({"experiment": experiment, "baseline": baseline, "clock": clock, "speed": speed}, ours,
+                        published, experiment.value_scale)
     return {"table": table, "baseline": baseline, "margin": margin, "last": last, "clock": clock,
-            "readings": readings, "speed": speed,
+            "readings": readings, "speed": speed, "split": split,
             "work": work_table(clock, last) if clock else pd.DataFrame(), "rho_ref": rhos, "rho_ours": relative,
             "cells": cells, "verdicts": column_verdicts(cells) if len(cells) else {}, "records": records,
             "experiment": experiment}
@@ -248,7 +250,7 @@ def read_column(column: str, reading: str, work: np.ndarray, times: np.ndarray, 
     traces, reach = ours
     budget = min(reach)
     scored = times >= FIRST_SCORED - 1e-9
-    keep = scored & (work <= budget * (1 + 1e-9))
+    keep = scored & (work <= budget + ROUNDED_BUDGET_SLACK)
     zs, inside = [], 0
     for k in np.flatnonzero(keep):
         found = cell(np.array([best_at(p, sc, [work[k]])[0] for p, sc in traces]) * scale, float(values[k]),
@@ -300,6 +302,55 @@ def clocks(measured: dict, ours: dict, published: pd.DataFrame, scale: float) ->
         base = [replace(r, bound=worst_bound(r.cells)) for r in group if r.column == baseline]
         readings += base + with_family_bound([r for r in group if r.column != baseline])
     return readings, speed
+
+
+SPLIT_TIMES = (1.28, 10.24, 40.96, 163.84)  # where gains are split (published times)
+
+
+def split_gains(measured: dict, ours: dict, published: pd.DataFrame, scale: float) -> pd.DataFrame:
+    """Each column's gain over the baseline at published time t, split in two: the algorithm's part,
+    the gain at equal playouts (both at t x R, R the table's), with Welch's 95% interval; and the
+    engine's part, what the column's own extra work adds, its mean at t x R x rho less its mean at
+    t x R (the same runs: a paired interval), for rho this engine's and rho_ref the reference's
+    (at tau = t / s, the clock's s). Cells our runs do not reach are NaN."""
+    experiment, baseline, clock = measured["experiment"], measured["baseline"], measured["clock"]
+    rate, speed = experiment.published_rate, measured["speed"]
+    base_work = mean_work(clock[baseline]) if baseline in clock else None
+
+    def scores(column: str, playouts: float) -> np.ndarray:
+        traces, reach = ours[column]
+        if playouts > min(reach) + ROUNDED_BUDGET_SLACK:
+            return np.full(len(traces), np.nan)
+        return np.array([best_at(p, sc, [playouts])[0] for p, sc in traces]) * scale
+
+    rows = []
+    for column in ours:
+        if column == baseline or column not in published.columns:
+            continue
+        for t in SPLIT_TIMES:
+            if t > float(published["time"].max()) + 1e-9:
+                continue
+            row = published.loc[np.isclose(published["time"], t)]
+            equal = t * rate.R
+            mine, theirs = scores(column, equal), scores(baseline, equal)
+            algorithm = (float(np.mean(mine) - np.mean(theirs)), *welch(mine, theirs, 0.95))
+            parts = {}
+            rho_ref_t = np.nan
+            if column in clock and base_work is not None and np.isfinite(speed):
+                tau = t / speed
+                rho_ref_t = float(work_by_time(*mean_work(clock[column]), [tau])[0] / work_by_time(*base_work, [tau])[0])
+            for name, rho in (("this engine", rate.rho(column)), ("reference", rho_ref_t)):
+                more = scores(column, equal * rho) if np.isfinite(rho) else np.full(len(mine), np.nan)
+                paired = more - mine
+                mean, low, high = t_interval(paired) if np.isfinite(paired).all() else (np.nan, np.nan, np.nan)
+                parts[name] = (rho, mean, low, high)
+            rows.append({"column": column, "time": t,
+                         "published_gain": float(row[column].iloc[0] - row[baseline].iloc[0]) if len(row) else np.nan,
+                         "equal_playouts": algorithm[0], "equal_playouts_low": algorithm[1], "equal_playouts_high": algorithm[2],
+                         **{f"{key}_{field}": value for key, (rho, mean, low, high) in
+                            (("ours", parts["this engine"]), ("ref", parts["reference"]))
+                            for field, value in (("rho", rho), ("part", mean), ("part_low", low), ("part_high", high))}})
+    return pd.DataFrame(rows)
 
 
 def rho_text(found: tuple | None) -> str:
@@ -385,6 +436,29 @@ def markdown(measured: dict, figure: str | None) -> str:
             lines.append(f"| {r.column} | {r.reading} | {r.cells} ({r.published_cells}) | {r.inside} of {r.cells} | "
                          f"{r.mean_z2:.2f} | {r.max_z:.2f} / {r.bound:.2f} | {'yes' if r.fits else 'no'} |")
         lines.append("")
+    split = measured["split"]
+    if len(split):
+        lines += ["## Each gain split in two", "",
+                  f"A column's gain over {baseline} at published time t, as ours makes it at equal time: the algorithm's "
+                  f"part, the gain at equal playouts (both at t x R = t x {experiment.published_rate.R:,.0f}), plus the "
+                  "engine's part, what the column's extra work adds (its own mean at t x R x rho less at t x R, the same "
+                  "runs), with this engine's rho and with the reference's rho_ref(t / s). 95% intervals; '-' where our "
+                  "runs stop short of the work.", "",
+                  "| column | t | published gain | algorithm's part (equal playouts) | + engine's part, this engine's rho | "
+                  "+ engine's part, the reference's rho_ref |", "|---|---:|---:|---|---|---|"]
+
+        def part(mean, low, high, rho=None) -> str:
+            if not np.isfinite(mean):
+                return "-" if rho is None or not np.isfinite(rho) else f"- (rho {rho:.2f})"
+            prefix = f"{mean:+.0f} [{low:+.0f}, {high:+.0f}]"
+            return prefix if rho is None else f"{prefix} (rho {rho:.2f})"
+
+        for _, row in split.iterrows():
+            lines.append(f"| {row['column']} | {row['time']:g} | {row['published_gain']:+.0f} | "
+                         f"{part(row['equal_playouts'], row['equal_playouts_low'], row['equal_playouts_high'])} | "
+                         f"{part(row['ours_part'], row['ours_part_low'], row['ours_part_high'], row['ours_rho'])} | "
+                         f"{part(row['ref_part'], row['ref_part_low'], row['ref_part_high'], row['ref_rho'])} |")
+        lines.append("")
     if figure:
         lines += [f"![the reference engine's clock and the two searches playout for playout]({figure})", ""]
     lines += [f"Cells: engines_{table}.csv (one row per column and playout count).", ""]
@@ -437,8 +511,13 @@ def plot(measured: dict, path: Path) -> Path:
     return path
 
 
-def write(table: str, folder: Path = PAGES, runs_folder: Path = FOLDER) -> list[Path]:
-    measured = measure(table, runs_folder)
+def tables(folder: Path = FOLDER) -> list[str]:
+    """The tables with reference runs."""
+    return sorted(path.stem for path in folder.glob("*.jsonl"))
+
+
+def write(table: str, folder: Path = PAGES, runs_folder: Path = FOLDER, overrides=()) -> list[Path]:
+    measured = measure(table, runs_folder, overrides)
     folder.mkdir(parents=True, exist_ok=True)
     stem = folder / f"engines_{table}"
     figure = plot(measured, stem.with_suffix(".png"))

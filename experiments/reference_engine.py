@@ -6,9 +6,11 @@ weight), the table copied at every level call and a fresh one built at every Ada
 kind of code. This project does not hold it (it has no licence to copy); get it with
 `git clone https://github.com/bnegreve/nrpa` and build it with `make cpp-ref CPP_REF=<the clone>`,
 which applies experiments/cpp_ref/instrument.patch (SNRPA(P) at level 1, the SameGame playout
-rules none, tabu and selective t, budgets in CPU-seconds or playouts, and an event file of work
+rules none, tabu and selective t, the bus's selective delta, budgets in CPU-seconds or playouts, and an event file of work
 checkpoints and best scores: docs/reference/cpp-reference.md) and builds build/cpp-ref/src/same.
-The environment variable NRPA_CPP_REF names another built binary.
+It also builds build/cpp-ref/src/test/bus, the bus line of the same repository (src/test/bus.cpp,
+bus.cpp's model of the harness's bus domain) with the selective rule of Cazenave 2016. The
+environment variable NRPA_CPP_REF names another built checkout.
 
 A run's record (``run``) holds its work W(tau), the playouts that had ended by CPU time tau since
 the run's start (tau = 0.01 x 2^(k/8), eight points a doubling, the published times among them),
@@ -32,11 +34,12 @@ from experiments.store import PROJECT_ROOT
 from nrpa.errors import InputError
 
 PATCH = PROJECT_ROOT / "experiments" / "cpp_ref" / "instrument.patch"
-DEFAULT_BINARY = PROJECT_ROOT / "build" / "cpp-ref" / "src" / "same"
+DEFAULT_BUILD = PROJECT_ROOT / "build" / "cpp-ref"
+BINARIES = {"samegame": "src/same", "bus": "src/test/bus"}  # in the built checkout
+RULES = {"samegame": ("none", "tabu", "selective"), "bus": ("none", "selective")}
 HOW_TO_BUILD = ("build it with `git clone https://github.com/bnegreve/nrpa` then `make cpp-ref CPP_REF=nrpa` "
-                "(the clone's folder), or name a built binary in NRPA_CPP_REF")
-RULES = ("none", "tabu", "selective")
-MAX_LEVEL = 4  # same.cpp instantiates Nrpa<..., L = 5, ...>: levels 0..4
+                "(the clone's folder), or name a built checkout in NRPA_CPP_REF")
+MAX_LEVEL = 4  # same.cpp and bus.cpp instantiate Nrpa<..., L = 5, ...>: levels 0..4
 
 
 def checkpoint_time(k: int) -> float:
@@ -46,34 +49,51 @@ def checkpoint_time(k: int) -> float:
 
 @dataclass(frozen=True)
 class ReferenceSettings:
-    """What the reference engine can run: (S)NRPA on a standard SameGame board."""
+    """What the reference engine can run: (S)NRPA on a standard SameGame board or on bus.cpp's line."""
 
-    board: int  # 1..20, the harness's board numbers (the engine's problem board - 1)
-    rule: str  # none, tabu or selective
-    threshold: int  # t of the selective rule
+    domain: str  # samegame or bus
+    rule: str  # SameGame: none, tabu or selective; bus: none or selective
+    threshold: int  # the selective rule's: SameGame's t, the bus's delta
     level: int
     N: int
     P: int  # SNRPA(P); 1 is NRPA
+    board: int = 1  # SameGame: 1..20, the harness's board numbers (the engine's problem index + 1)
 
     def __post_init__(self):
+        if self.domain not in RULES:
+            raise InputError(f"the reference engine plays {' and '.join(RULES)}, not {self.domain!r}")
+        if self.rule not in RULES[self.domain]:
+            raise InputError(f"the reference engine's {self.domain} rules are {', '.join(RULES[self.domain])}, "
+                             f"not {self.rule!r}")
         if not 1 <= self.board <= 20:
             raise InputError(f"the reference engine plays the 20 standard SameGame boards, not board {self.board}")
-        if self.rule not in RULES:
-            raise InputError(f"the reference engine's rules are {', '.join(RULES)}, not {self.rule!r}")
         if not 1 <= self.level <= MAX_LEVEL:
             raise InputError(f"the reference engine runs levels 1..{MAX_LEVEL}, not {self.level}")
         if self.N < 1 or self.P < 1:
             raise InputError(f"N and P must be 1 or more (N = {self.N}, P = {self.P})")
 
 
+def domain_settings(options) -> dict:
+    """The domain part of the reference settings of a harness domain's options."""
+    name = getattr(options, "name", None)
+    if name == "samegame":
+        if not str(options.board).isdigit():
+            raise InputError(f"the reference engine plays the standard boards 1..20, not the board file {options.board!r}")
+        return {"domain": "samegame", "board": int(options.board), "rule": options.policy,
+                "threshold": int(options.threshold)}
+    if name == "bus":
+        if options.model != "bus_cpp" or options.instance != "paper":
+            raise InputError(f"the reference engine's bus is bus.cpp's model on its instance (domain.model=bus_cpp, "
+                             f"domain.instance=paper), not model {options.model!r} on {options.instance!r}")
+        return {"domain": "bus", "rule": "selective" if options.delta else "none", "threshold": int(options.delta)}
+    raise InputError(f"the reference engine plays {' and '.join(RULES)}, not {name!r}")
+
+
 def settings_of(job) -> ReferenceSettings:
     """The reference settings of a harness job (experiments.runs.Job), or InputError naming what the
     engine cannot run."""
     options, settings = job.domain_options, job.settings
-    if getattr(options, "name", None) != "samegame":
-        raise InputError(f"the reference engine plays SameGame only, not {getattr(options, 'name', options)!r}")
-    if not str(options.board).isdigit():
-        raise InputError(f"the reference engine plays the standard boards 1..20, not the board file {options.board!r}")
+    domain = domain_settings(options)
     unsupported = {"algorithm": settings.algorithm not in ("nrpa", "snrpa"), "alpha": settings.alpha != 1.0,
                    "bias": getattr(options, "bias", "none") != "none", "repetitions": settings.repetitions is not None,
                    "patience": settings.patience is not None, "beam": settings.beam != 1}
@@ -81,33 +101,38 @@ def settings_of(job) -> ReferenceSettings:
     if named:
         raise InputError(f"the reference engine runs (S)NRPA with alpha = 1 and no other option; this job sets "
                          f"{', '.join(named)}")
-    return ReferenceSettings(board=int(options.board), rule=options.policy, threshold=int(options.threshold),
-                             level=settings.level, N=settings.N, P=settings.P)
+    return ReferenceSettings(**domain, level=settings.level, N=settings.N, P=settings.P)
 
 
-def binary() -> Path:
-    """The built engine, or InputError saying how to build it."""
-    path = Path(os.environ.get("NRPA_CPP_REF") or DEFAULT_BINARY)
+def build_folder() -> Path:
+    """The built checkout of the engine (NRPA_CPP_REF, else build/cpp-ref)."""
+    return Path(os.environ.get("NRPA_CPP_REF") or DEFAULT_BUILD)
+
+
+def binary(domain: str, folder: Path | None = None) -> Path:
+    """The built engine of ``domain``, or InputError saying how to build it."""
+    path = (folder or build_folder()) / BINARIES[domain]
     if not path.is_file() or not os.access(path, os.X_OK):
         raise InputError(f"no built C++ reference engine at {path}: {HOW_TO_BUILD}")
     return path
 
 
-def build_info(path: Path) -> dict:
+def build_info(folder: Path) -> dict:
     """The engine's commit and patch hash (BUILD_INFO, written by experiments/cpp_ref/build.sh)."""
-    info_file = path.parent.parent / "BUILD_INFO"
+    info_file = folder / "BUILD_INFO"
     if not info_file.is_file():
-        raise InputError(f"{path} has no BUILD_INFO beside its checkout: rebuild it, {HOW_TO_BUILD}")
+        raise InputError(f"{folder} has no BUILD_INFO: rebuild it, {HOW_TO_BUILD}")
     info = dict(line.split(" ", 1) for line in info_file.read_text().splitlines() if " " in line)
     return {key: value.strip() for key, value in info.items()}
 
 
-def check_current(path: Path) -> dict:
+def check_current(folder: Path | None = None) -> dict:
     """The engine's build info, after checking it was built from this checkout's patch."""
-    info = build_info(path)
+    folder = folder or build_folder()
+    info = build_info(folder)
     patch = hashlib.sha256(PATCH.read_bytes()).hexdigest()
     if info.get("patch_sha256") != patch:
-        raise InputError(f"{path} was built from another instrument.patch than this checkout's: rebuild it, {HOW_TO_BUILD}")
+        raise InputError(f"{folder} was built from another instrument.patch than this checkout's: rebuild it, {HOW_TO_BUILD}")
     return info
 
 
@@ -127,11 +152,13 @@ def command(path: Path, settings: ReferenceSettings, seed: int, *, cpu_seconds: 
         arguments += ["-F", str(events)]
     if move_trace is not None:
         arguments += ["-M", str(move_trace)]
-    return arguments + [str(settings.board - 1)]  # the engine's 0-based problem index
+    if settings.domain == "samegame":
+        arguments.append(str(settings.board - 1))  # the engine's 0-based problem index
+    return arguments
 
 
 def execute(arguments: list[str], path: Path) -> None:
-    """Run the engine in its folder (it reads problems.txt from there); stdout is its progress."""
+    """Run the engine in its folder (same reads problems.txt from there); stdout is its progress."""
     done = subprocess.run(arguments, cwd=path.parent, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     if done.returncode != 0:
         raise RuntimeError(f"the reference engine failed ({done.returncode}): {done.stderr.strip()[-500:]}")
@@ -170,39 +197,44 @@ def load_average() -> float:
 
 
 def run(settings: ReferenceSettings, seed: int, *, cpu_seconds: float = 0.0, playouts: int = 0,
-        path: Path | None = None) -> dict:
+        folder: Path | None = None) -> dict:
     """One run of the engine to its budget, as a record (see the module's docstring)."""
     if not cpu_seconds and not playouts:
         raise InputError("a reference run needs a budget: cpu_seconds or playouts")
-    path = path or binary()
-    info = check_current(path)
-    with tempfile.TemporaryDirectory(prefix="cpp-ref-") as folder:
-        events = Path(folder) / "events.txt"
+    folder = folder or build_folder()
+    path = binary(settings.domain, folder)
+    info = check_current(folder)
+    with tempfile.TemporaryDirectory(prefix="cpp-ref-") as scratch:
+        events = Path(scratch) / "events.txt"
         arguments = command(path, settings, seed, cpu_seconds=cpu_seconds, playouts=playouts, events=events)
         load_before = load_average()
         execute(arguments, path)
         record = parse_events(events.read_text())
+    shown = [Path(arguments[0]).name, *("EVENTS" if argument == str(events) else argument for argument in arguments[1:])]
     return {"settings": asdict(settings), "seed": seed, "budget": {"cpu_seconds": cpu_seconds, "playouts": playouts},
-            "command": [Path(arguments[0]).name, *arguments[1:-2], "EVENTS", arguments[-1]], "engine": info, "cpu_model": cpu_model(),
+            "command": shown, "engine": info, "cpu_model": cpu_model(),
             "load_average": [load_before, load_average()], "host": platform.node(),
             "finished_at": datetime.now(timezone.utc).isoformat(timespec="seconds"), **record}
 
 
-def move_trace(settings: ReferenceSettings, seed: int, path: Path | None = None) -> tuple[list[set], list[int], float]:
-    """One uniform playout (level 0) of the engine: each step's legal groups as (first cell, size),
-    cells numbered 15 x row + column from the top left; the first cell of each group played; the
-    score."""
-    path = path or binary()
-    with tempfile.TemporaryDirectory(prefix="cpp-ref-") as folder:
-        trace, events = Path(folder) / "moves.txt", Path(folder) / "events.txt"
+def move_trace(settings: ReferenceSettings, seed: int, folder: Path | None = None) -> tuple[list, list[int], float]:
+    """One uniform playout (level 0) of the engine: each step's legal moves and the move played, and
+    the score. SameGame: a legal move is a group as (its first cell, its size), cells numbered
+    15 x row + column from the top left, and a move played its first cell; bus: a move is a wait in
+    minutes."""
+    path = binary(settings.domain, folder)
+    with tempfile.TemporaryDirectory(prefix="cpp-ref-") as scratch:
+        trace, events = Path(scratch) / "moves.txt", Path(scratch) / "events.txt"
         arguments = command(path, settings, seed, playouts=1, events=events, move_trace=trace)
         arguments[arguments.index("-l") + 1] = "0"
         execute(arguments, path)
         legal, played = [], []
         for line in trace.read_text().splitlines():
             kind, *fields = line.split()
-            if kind == "L":
+            if kind == "P":
+                played.append(int(fields[0]))
+            elif settings.domain == "samegame":
                 legal.append({tuple(int(x) for x in field.split(":")) for field in fields})
             else:
-                played.append(int(fields[0]))
+                legal.append(tuple(int(field) for field in fields))
         return legal, played, parse_events(events.read_text())["end"]["best"]

@@ -105,7 +105,9 @@ def make(table: str, runs: int, budget: tuple[float, int], hours: float, folder:
     play the first playouts of the CPU-seconds run of seed s, so playouts runs take seeds from
     PLAYOUTS_SEEDS + 1 on, independent of the clock's runs."""
     columns = table_columns(table)
-    check_current(binary())
+    for domain in {settings.domain for settings in columns.values()}:
+        binary(domain)
+    check_current()
     done = {(record["column"], record["seed"], budget_of(record)) for record in read_runs(table, folder)}
     stop_at = time.monotonic() + hours * 3600 if hours else float("inf")
     made = 0

@@ -15,6 +15,8 @@ from analysis import engines
 from experiments import reference_engine as ref
 from experiments import reference_runs
 from nrpa.domains import samegame_rules as rules
+from nrpa.domains import bus_rules
+from nrpa.domains.bus_adapter import BusOptions
 from nrpa.domains.samegame_adapter import SameGameOptions
 from nrpa.errors import InputError
 from nrpa.settings import SearchSettings
@@ -23,7 +25,8 @@ from experiments.runs import Job
 
 def built() -> bool:
     try:
-        ref.check_current(ref.binary())
+        ref.binary("samegame"), ref.binary("bus")
+        ref.check_current()
         return True
     except InputError:
         return False
@@ -31,7 +34,8 @@ def built() -> bool:
 
 needs_engine = pytest.mark.skipif(not built(), reason="no C++ reference engine built from this checkout's patch: "
                                   "make cpp-ref CPP_REF=<a clone of github.com/bnegreve/nrpa>")
-SETTINGS = ref.ReferenceSettings(board=1, rule="selective", threshold=10, level=1, N=3, P=4)
+SETTINGS = ref.ReferenceSettings(domain="samegame", board=1, rule="selective", threshold=10, level=1, N=3, P=4)
+BUS = ref.ReferenceSettings(domain="bus", rule="selective", threshold=3, level=1, N=3, P=1)
 
 
 def test_events_are_read_in_order():
@@ -66,21 +70,29 @@ def test_a_board_file_and_a_bad_rule_are_refused():
     with pytest.raises(InputError, match="board file"):
         ref.settings_of(Job(SameGameOptions(board="my_board.txt"), SearchSettings()))
     with pytest.raises(InputError, match="rules are"):
-        ref.ReferenceSettings(board=1, rule="greedy", threshold=0, level=4, N=100, P=1)
+        ref.ReferenceSettings(domain="samegame", board=1, rule="greedy", threshold=0, level=4, N=100, P=1)
+    with pytest.raises(InputError, match="bus rules are none, selective"):
+        replace(BUS, rule="tabu")
+    with pytest.raises(InputError, match="bus.cpp's model"):
+        ref.settings_of(Job(BusOptions(model="paper"), SearchSettings()))
+    assert ref.settings_of(Job(BusOptions(model="bus_cpp", delta=2), SearchSettings())) == replace(
+        BUS, threshold=2, level=4, N=100, rule="selective")
 
 
 def test_the_command_line_says_every_setting():
-    arguments = ref.command(ref.DEFAULT_BINARY, replace(SETTINGS, board=3), 7, playouts=100)
+    arguments = ref.command(ref.DEFAULT_BUILD / "src" / "same", replace(SETTINGS, board=3), 7, playouts=100)
     text = " ".join(arguments[1:])
     assert text == "-r 1 -x 1 -l 1 -n 3 -k 4 -R selective -m 10 -a 7 -B 100 2"
     with pytest.raises(InputError, match="seeds are 1 or more"):
-        ref.command(ref.DEFAULT_BINARY, SETTINGS, 0, playouts=1)
+        ref.command(ref.DEFAULT_BUILD / "src" / "same", SETTINGS, 0, playouts=1)
+    bus = ref.command(ref.DEFAULT_BUILD / "src" / "test" / "bus", BUS, 2, cpu_seconds=1.5)
+    assert " ".join(bus[1:]) == "-r 1 -x 1 -l 1 -n 3 -k 1 -R selective -m 3 -a 2 -b 1.5"  # no board
 
 
 def test_a_missing_engine_says_how_to_build_it(monkeypatch, tmp_path):
-    monkeypatch.setenv("NRPA_CPP_REF", str(tmp_path / "same"))
+    monkeypatch.setenv("NRPA_CPP_REF", str(tmp_path))
     with pytest.raises(InputError, match="make cpp-ref"):
-        ref.binary()
+        ref.binary("samegame")
 
 
 def record(column, seed, work, improvements, end_playouts, seconds=1.0):
@@ -167,3 +179,17 @@ def test_a_run_stops_at_its_budget_and_records_its_work():
     assert 0.05 <= timed["end"]["cpu"] < 0.5
     passed = [k for k in range(100) if ref.checkpoint_time(k) <= timed["end"]["cpu"]]
     assert 19 <= len(timed["work"]["playouts"]) <= len(passed)  # every checkpoint to 0.05 s (k = 18) at least
+
+
+@needs_engine
+@pytest.mark.parametrize("delta", [0, 1, 3, 4])
+def test_the_engines_bus_is_the_harness_bus_move_by_move(delta):
+    instance = bus_rules.load_instance("paper")
+    for seed in (1, 2):
+        legal, played, score = ref.move_trace(replace(BUS, rule="selective" if delta else "none", threshold=delta), seed)
+        line = bus_rules.Line(instance, delta=delta, model="bus_cpp")
+        for step, (waits, wait) in enumerate(zip(legal, played)):
+            assert waits == line.legal_dwell_times(), (delta, seed, step)
+            line.play(wait)
+        assert len(legal) == len(played) and line.decision_bus is None
+        assert score == pytest.approx(line.score(), abs=1e-9)

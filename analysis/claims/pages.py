@@ -6,7 +6,8 @@ none can go stale.
 
 The pages (PAGES): the claims report under a budget of 0 (claims_paper_decided), the status of
 each published table and figure (reproduction), the readings' fit to the published baselines
-(readings, readings_cells), each campaign time table's snapshot (<table>_paper) and Morpion's
+(readings, readings_cells), each campaign time table's snapshot (<table>_paper), the C++ reference
+engine beside ours for each table it has runs of (engines_<table>, from archive/reference/) and Morpion's
 Table 2 under the two games its rows are judged on (morpion_table2_paper), each read from an empty
 store, so from the archive alone (archive/); the README's summary between its markers. Their figures (.png, .pdf) are remade beside them but not compared: their bytes carry the
 plotting library's version. A page's stamp (the date and commit it was made at, its wall time) is
@@ -38,9 +39,11 @@ STAMPS = (re.compile(r"Made \d{4}-\d\d-\d\d \d\d:\d\d UTC by .*?of wall time\.")
 
 def pages() -> list[str]:
     """The compared pages' file names under docs/results/."""
+    from analysis import engines
     from analysis.claims.campaign_fit import tables
 
-    return ["claims_paper_decided.md", "claims_paper_decided.csv", "reproduction.md", "reproduction.csv",
+    return [*(f"engines_{name}.{suffix}" for name in engines.tables() for suffix in ("md", "csv")),
+            "claims_paper_decided.md", "claims_paper_decided.csv", "reproduction.md", "reproduction.csv",
             "readings.md", "readings.csv", "readings_cells.csv",
             *(f"{name}_paper.{suffix}" for name in (*tables(), "morpion_table2") for suffix in ("md", "csv"))]
 
@@ -50,6 +53,7 @@ def remake(into: Path) -> Path:
     block is returned in ``into``/README-block.md."""
     import pandas as pd
 
+    from analysis import engines
     from analysis.claims import campaign, readings, reproduction, snapshot
     from analysis.claims.campaign_fit import tables
     from analysis.results import report
@@ -68,6 +72,8 @@ def remake(into: Path) -> Path:
             shutil.copy2(made, into / made.name)
         for name in tables():
             snapshot.write(name, into, overrides=[store_override])
+        for name in engines.tables():  # the reference engine beside ours (archive/reference/)
+            engines.write(name, into, overrides=[store_override])
         # Morpion's Table 2 under the two games its rows are judged on, as `make morpion-table2` writes it
         if report.main(["experiment=morpion_table2", "scale=paper", "morpion_rules=standard,one_sided", store_override]):
             raise SystemExit("Morpion's Table 2 failed (above)")

@@ -4,7 +4,9 @@
 # this script: three missing `return`s fixed; SNRPA(P) at level 1 (--playouts-per-step); the
 # SameGame playout rules none, tabu and selective t (--rule, --threshold); budgets in CPU-seconds
 # or playouts; work checkpoints and best scores written to an event file (src/instrument.hpp);
-# "PLAYOUTS n CPU s" on standard error at exit. docs/reference/cpp-reference.md says what each does.
+# "PLAYOUTS n CPU s" on standard error at exit; the bus line of src/test/bus.cpp with the selective
+# rule of Cazenave 2016. docs/reference/cpp-reference.md says what each does. Builds src/same
+# (SameGame) and src/test/bus (bus regulation).
 # Usage: build.sh REFERENCE OUT_DIR
 #   REFERENCE: a checkout or mirror of it (git clone https://github.com/bnegreve/nrpa)
 #   OUT_DIR:   a folder to clone it into and build in (emptied first)
@@ -14,7 +16,8 @@ if [ $# -ne 2 ]; then echo "usage: $0 REFERENCE OUT_DIR" >&2; exit 2; fi
 src=$1; out=$(mkdir -p "$2" && cd "$2" && pwd)
 here=$(cd "$(dirname "$0")" && pwd)
 rm -rf "$out"; git clone -q "$src" "$out"
-cd "$out" && git apply --whitespace=nowarn "$here/instrument.patch" && make -C src same >/dev/null 2>&1
+cd "$out" && git apply --whitespace=nowarn "$here/instrument.patch"
+make -C src same nrpa.o >/dev/null 2>&1 && make -C src/test bus >/dev/null 2>&1
 # what the runs record of the engine that made them: the reference's commit and the patch's hash
 { echo "reference_commit $(git rev-parse HEAD)"; echo "patch_sha256 $(sha256sum "$here/instrument.patch" | cut -d' ' -f1)"; } > "$out/BUILD_INFO"
 echo "$out/src/same"
