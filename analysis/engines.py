@@ -195,13 +195,14 @@ def measure(table: str, folder: Path = FOLDER, overrides=()) -> dict:
     margin = MARGIN_FRACTION * abs(float(published[baseline].iloc[-1]))
     clock = clock_runs(records, last)
     every = by_column(records)
-    cells = agreement({column: reference_traces(runs) for column, runs in every.items()}, ours, margin)
+    reference = {column: reference_traces(runs) for column, runs in every.items()}
+    cells = agreement(reference, ours, margin)
     rhos = {tau: rho_ref(clock, baseline, tau) for tau in RHO_TIMES if tau <= last} if baseline in clock else {}
     relative = {column: experiment.published_rate.rho(column) for column in every}
     readings, speed = clocks({"experiment": experiment, "baseline": baseline, "clock": clock}, ours, published,
                              experiment.value_scale) if baseline in clock else ([], np.nan)
     split = split_gains({"experiment": experiment, "baseline": baseline, "clock": clock, "speed": speed}, ours,
-                        published, experiment.value_scale)
+                        reference, published, experiment.value_scale)
     return {"table": table, "baseline": baseline, "margin": margin, "last": last, "clock": clock,
             "readings": readings, "speed": speed, "split": split,
             "work": work_table(clock, last) if clock else pd.DataFrame(), "rho_ref": rhos, "rho_ours": relative,
@@ -307,9 +308,10 @@ def clocks(measured: dict, ours: dict, published: pd.DataFrame, scale: float) ->
 SPLIT_TIMES = (1.28, 10.24, 40.96, 163.84)  # where gains are split (published times)
 
 
-def split_gains(measured: dict, ours: dict, published: pd.DataFrame, scale: float) -> pd.DataFrame:
+def split_gains(measured: dict, ours: dict, reference: dict, published: pd.DataFrame, scale: float) -> pd.DataFrame:
     """Each column's gain over the baseline at published time t, split in two: the algorithm's part,
-    the gain at equal playouts (both at t x R, R the table's), with Welch's 95% interval; and the
+    the gain at equal playouts (both at t x R, R the table's), with Welch's 95% interval, on our runs
+    and on the reference engine's (``reference``: column -> (traces, reach), where MIN_RUNS reach it); and the
     engine's part, what the column's own extra work adds, its mean at t x R x rho less its mean at
     t x R (the same runs: a paired interval), for rho this engine's and rho_ref the reference's
     (at tau = t / s, the clock's s). Cells our runs do not reach are NaN."""
@@ -334,6 +336,11 @@ def split_gains(measured: dict, ours: dict, published: pd.DataFrame, scale: floa
             equal = t * rate.R
             mine, theirs = scores(column, equal), scores(baseline, equal)
             algorithm = (float(np.mean(mine) - np.mean(theirs)), *welch(mine, theirs, 0.95))
+            ref_algorithm = (np.nan, np.nan, np.nan)
+            if column in reference and baseline in reference:
+                a, b = (scores_at(*reference[c], int(round(equal))) * scale for c in (column, baseline))
+                if a.size >= MIN_RUNS and b.size >= MIN_RUNS:
+                    ref_algorithm = (float(a.mean() - b.mean()), *welch(a, b, 0.95))
             parts = {}
             rho_ref_t = np.nan
             if column in clock and base_work is not None and np.isfinite(speed):
@@ -347,6 +354,8 @@ def split_gains(measured: dict, ours: dict, published: pd.DataFrame, scale: floa
             rows.append({"column": column, "time": t,
                          "published_gain": float(row[column].iloc[0] - row[baseline].iloc[0]) if len(row) else np.nan,
                          "equal_playouts": algorithm[0], "equal_playouts_low": algorithm[1], "equal_playouts_high": algorithm[2],
+                         "ref_equal_playouts": ref_algorithm[0], "ref_equal_playouts_low": ref_algorithm[1],
+                         "ref_equal_playouts_high": ref_algorithm[2],
                          **{f"{key}_{field}": value for key, (rho, mean, low, high) in
                             (("ours", parts["this engine"]), ("ref", parts["reference"]))
                             for field, value in (("rho", rho), ("part", mean), ("part_low", low), ("part_high", high))}})
@@ -373,9 +382,12 @@ def markdown(measured: dict, figure: str | None) -> str:
              + ", ".join(f"github.com/bnegreve/nrpa {commit} with instrument.patch {patch}" for commit, patch in engines)
              + f"; CPU {', '.join(models)}) and this engine's runs in the archive (up to 200 a column, as the claims "
              f"read them). The method: analysis/engines.py and docs/reference/cpp-reference.md.", ""]
-    lines += ["## The clock: the reference engine's work by CPU time", "",
-              f"Clock runs: {', '.join(f'{c} {len(r)}' for c, r in clock.items())} runs of {last:g} CPU-seconds, "
-              "seed by seed, every column once a round. Playouts per CPU-second, W(tau) / tau (mean over runs):", ""]
+    lines += ["## The clock: the reference engine's work by CPU time", ""]
+    if clock:
+        lines += [f"Clock runs: {', '.join(f'{c} {len(r)}' for c, r in clock.items())} runs of {last:g} CPU-seconds, "
+                  "seed by seed, every column once a round. Playouts per CPU-second, W(tau) / tau (mean over runs):", ""]
+    else:
+        lines += [f"No clock runs yet (runs of {last:g} CPU-seconds: `make reference-runs TABLE={table}`).", ""]
     work = measured["work"]
     if len(work):
         times = [t for t in (0.01, 0.16, 1.28, 10.24, 40.96, 163.84) if t <= last * (1 + 1e-9)]
@@ -408,7 +420,9 @@ def markdown(measured: dict, figure: str | None) -> str:
               f"seed; ours as the claims read them). A cell differs when its Bonferroni interval excludes 0, agrees "
               f"when its 90% interval lies within +-{measured['margin']:.0f} (the margin: {MARGIN_FRACTION:.0%} of the "
               f"published {baseline} at {last:g} s); a column agrees when all its cells do, differs when one does.", ""]
-    if len(cells):
+    if not len(cells):
+        lines += [f"No cell has {MIN_RUNS} reference runs yet.", ""]
+    else:
         lines += ["| column | verdict | cells (agree / differ / inconclusive) | reference runs | largest abs(difference), its interval |",
                   "|---|---|---|---|---|"]
         for column, verdict in verdicts.items():
@@ -444,8 +458,9 @@ def markdown(measured: dict, figure: str | None) -> str:
                   "engine's part, what the column's extra work adds (its own mean at t x R x rho less at t x R, the same "
                   "runs), with this engine's rho and with the reference's rho_ref(t / s). 95% intervals; '-' where our "
                   "runs stop short of the work.", "",
-                  "| column | t | published gain | algorithm's part (equal playouts) | + engine's part, this engine's rho | "
-                  "+ engine's part, the reference's rho_ref |", "|---|---:|---:|---|---|---|"]
+                  "| column | t | published gain | algorithm's part (equal playouts), ours | the same, the reference engine's "
+                  "| + engine's part, this engine's rho | + engine's part, the reference's rho_ref |",
+                  "|---|---:|---:|---|---|---|---|"]
 
         def part(mean, low, high, rho=None) -> str:
             if not np.isfinite(mean):
@@ -456,6 +471,7 @@ def markdown(measured: dict, figure: str | None) -> str:
         for _, row in split.iterrows():
             lines.append(f"| {row['column']} | {row['time']:g} | {row['published_gain']:+.0f} | "
                          f"{part(row['equal_playouts'], row['equal_playouts_low'], row['equal_playouts_high'])} | "
+                         f"{part(row['ref_equal_playouts'], row['ref_equal_playouts_low'], row['ref_equal_playouts_high'])} | "
                          f"{part(row['ours_part'], row['ours_part_low'], row['ours_part_high'], row['ours_rho'])} | "
                          f"{part(row['ref_part'], row['ref_part_low'], row['ref_part_high'], row['ref_rho'])} |")
         lines.append("")
