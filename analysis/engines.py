@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import math
 import sys
-from dataclasses import dataclass, replace
+from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 
 import numpy as np
@@ -273,8 +273,9 @@ def with_family_bound(readings: list[Reading]) -> list[Reading]:
 def clocks(measured: dict, ours: dict, published: pd.DataFrame, scale: float) -> tuple[list[Reading], float]:
     """Every column read two ways: today's (t x R x rho, this engine's rho, the config's R) and the
     reference engine's clock (W_ref,column(t / s), s fitted on the baseline column alone by the
-    readings' rule: the s of a log grid whose baseline cells fit, with the least mean z^2; where none
-    fits, the one whose largest abs(z) is least above its bound). Returns the readings and s."""
+    readings' rule, campaign_fit.best_fit's: of a log grid, the s whose baseline fits on the most
+    cells, then with the least mean z^2; where none fits, the one whose largest abs(z) is least above
+    its bound). Returns the readings and s."""
     experiment, baseline, clock = measured["experiment"], measured["baseline"], measured["clock"]
     rate = experiment.published_rate
     times = published["time"].to_numpy(dtype=float)
@@ -291,7 +292,7 @@ def clocks(measured: dict, ours: dict, published: pd.DataFrame, scale: float) ->
                         ours[baseline], scale) for speed in grid]
     fits = [replace(fit, bound=worst_bound(fit.cells)) for fit in fits]
     fitting = [k for k, fit in enumerate(fits) if fit.fits]
-    best = (min(fitting, key=lambda k: fits[k].mean_z2) if fitting
+    best = (min(fitting, key=lambda k: (-fits[k].cells, fits[k].mean_z2)) if fitting
             else min(range(len(fits)), key=lambda k: fits[k].max_z - fits[k].bound))
     speed = float(grid[best])
     today = [read_column(column, "t x R x rho (this engine)", times * rate.R * (1.0 if column == baseline else rate.rho(column)),
@@ -532,15 +533,60 @@ def tables(folder: Path = FOLDER) -> list[str]:
     return sorted(path.stem for path in folder.glob("*.jsonl"))
 
 
+def readings_frame(measured: dict) -> pd.DataFrame:
+    return pd.DataFrame([{**asdict(r), "fits": r.fits, "s": measured["speed"]} for r in measured["readings"]],
+                        columns=[*(f.name for f in fields(Reading)), "fits", "s"])
+
+
 def write(table: str, folder: Path = PAGES, runs_folder: Path = FOLDER, overrides=()) -> list[Path]:
+    """engines_<table>.{md,png}, its cells (.csv: playout for playout), its two clocks' readings
+    (_clocks.csv) and its split gains (_gains.csv)."""
     measured = measure(table, runs_folder, overrides)
     folder.mkdir(parents=True, exist_ok=True)
     stem = folder / f"engines_{table}"
     figure = plot(measured, stem.with_suffix(".png"))
-    measured["cells"].to_csv(stem.with_suffix(".csv"), index=False, float_format="%.6g")
+    csvs = {stem.with_suffix(".csv"): measured["cells"], folder / f"engines_{table}_clocks.csv": readings_frame(measured),
+            folder / f"engines_{table}_gains.csv": measured["split"]}
+    for path, frame in csvs.items():
+        frame.to_csv(path, index=False, float_format="%.6g")
     page = stem.with_suffix(".md")
     page.write_text(markdown(measured, figure.name))
-    return [page, stem.with_suffix(".csv"), figure]
+    return [page, *csvs, figure]
+
+
+def summary(folder: Path = PAGES) -> Path:
+    """engines_clocks.md: every table's columns read on both clocks, from the tables' _clocks.csv."""
+    lines = ["# Equal time on two clocks, every table with reference runs", "",
+             "Made by `python -m analysis.engines --summary` from docs/results/engines_<table>_clocks.csv (written "
+             "with each table's page, `make engines`, `make results`). Each column of our runs read at today's "
+             "matched work (t x R x rho: R fitted on the baseline, rho this engine's) and at the C++ reference "
+             "engine's clock (W_ref,column(t / s): the column's own work on the reference engine, s fitted on the "
+             "baseline alone); nothing is fitted to the other columns. A reading fits when its mean z^2 is at most "
+             f"{FIT_LIMIT:g} and no abs(z) passes the bound. Each table's page says how and on which runs.", ""]
+    found = sorted(folder.glob("engines_*_clocks.csv"))
+    if not found:
+        lines.append("No table has clock runs yet.")
+    for path in found:
+        table = path.name[len("engines_"):-len("_clocks.csv")]
+        frame = pd.read_csv(path)
+        lines += [f"## [{table}](engines_{table}.md)", ""]
+        if frame.empty:
+            lines += ["No clock runs yet.", ""]
+            continue
+        lines += [f"s = {frame['s'].iloc[0]:.2f}. Columns fitting at t x R x rho: "
+                  f"{int(frame.loc[frame['reading'] != 'reference clock', 'fits'].sum())} of "
+                  f"{int((frame['reading'] != 'reference clock').sum())}; at the reference clock: "
+                  f"{int(frame.loc[frame['reading'] == 'reference clock', 'fits'].sum())} of "
+                  f"{int((frame['reading'] == 'reference clock').sum())}.", "",
+                  "| column | reading | cells read (published) | inside our 95% interval | mean z^2 | largest abs(z) / bound | fits |",
+                  "|---|---|---|---|---:|---|---|"]
+        for _, r in frame.iterrows():
+            lines.append(f"| {r['column']} | {r['reading']} | {r['cells']} ({r['published_cells']}) | {r['inside']} | "
+                         f"{r['mean_z2']:.2f} | {r['max_z']:.2f} / {r['bound']:.2f} | {'yes' if r['fits'] else 'no'} |")
+        lines.append("")
+    path = folder / "engines_clocks.md"
+    path.write_text("\n".join(lines))
+    return path
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -549,11 +595,16 @@ def main(argv: list[str] | None = None) -> int:
     from experiments.config import exit_on_input_error
 
     parser = argparse.ArgumentParser(prog="python -m analysis.engines", description=__doc__.split("\n\n")[0])
-    parser.add_argument("table", help="a time table with reference runs, e.g. stabilized_table4")
+    parser.add_argument("table", nargs="?", help="a time table with reference runs, e.g. stabilized_table4")
+    parser.add_argument("--summary", action="store_true", help="engines_clocks.md from the tables' _clocks.csv")
     args = parser.parse_args(argv)
+    if not args.table and not args.summary:
+        parser.error("name a table, or --summary")
     try:
-        for path in write(args.table):
+        for path in (write(args.table) if args.table else []):
             print(path)
+        if args.summary:
+            print(summary())
     except InputError as error:
         exit_on_input_error(error)
     return 0

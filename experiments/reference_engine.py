@@ -35,8 +35,14 @@ from nrpa.errors import InputError
 
 PATCH = PROJECT_ROOT / "experiments" / "cpp_ref" / "instrument.patch"
 DEFAULT_BUILD = PROJECT_ROOT / "build" / "cpp-ref"
-BINARIES = {"samegame": "src/same", "bus": "src/test/bus"}  # in the built checkout
-RULES = {"samegame": ("none", "tabu", "selective"), "bus": ("none", "selective")}
+BINARIES = {"samegame": "src/same", "bus": "src/test/bus", "weakschur": "src/test/ws",  # in the built checkout
+            "maximum": "src/test/maximum", "tsptw": "src/test/tsptw"}
+RULES = {"samegame": ("none", "tabu", "selective"), "bus": ("none", "selective"), "weakschur": ("standard", "rule"),
+         "maximum": ("none",), "tsptw": ("all",)}
+MAX_ATOMS = 199  # maximum.cpp's limit (MaxPlayoutLength - 1), compiled in
+ATOM_IDS = {"+": 0, "*": 1, "1.0": 2}  # maximum.cpp's atoms by name -> the harness's move ids
+MAX_PARTS = 9  # ws.cpp's MaxPartition
+TSPTW_FOLDER = "data/tsptw/SolomonPotvinBengio"  # tsptw.cpp's instances, beside the binary
 HOW_TO_BUILD = ("build it with `git clone https://github.com/bnegreve/nrpa` then `make cpp-ref CPP_REF=nrpa` "
                 "(the clone's folder), or name a built checkout in NRPA_CPP_REF")
 MAX_LEVEL = 4  # same.cpp and bus.cpp instantiate Nrpa<..., L = 5, ...>: levels 0..4
@@ -49,15 +55,18 @@ def checkpoint_time(k: int) -> float:
 
 @dataclass(frozen=True)
 class ReferenceSettings:
-    """What the reference engine can run: (S)NRPA on a standard SameGame board or on bus.cpp's line."""
+    """What the reference engine can run: (S)NRPA on the repository's domains as the harness reads
+    them (SameGame, the bus line, Weak Schur, the Maximum problem, TSPTW)."""
 
-    domain: str  # samegame or bus
-    rule: str  # SameGame: none, tabu or selective; bus: none or selective
-    threshold: int  # the selective rule's: SameGame's t, the bus's delta
+    domain: str  # a key of BINARIES
+    rule: str  # SameGame: none, tabu or selective; bus: none or selective; Weak Schur: standard or rule; TSPTW: all
+    threshold: int  # the selective rule's: SameGame's t, the bus's delta (else 0)
     level: int
     N: int
     P: int  # SNRPA(P); 1 is NRPA
     board: int = 1  # SameGame: 1..20, the harness's board numbers (the engine's problem index + 1)
+    parts: int = 0  # Weak Schur: K
+    instance: str = ""  # TSPTW: a Potvin-Bengio instance of the repository, e.g. rc_204.1
 
     def __post_init__(self):
         if self.domain not in RULES:
@@ -67,6 +76,10 @@ class ReferenceSettings:
                              f"not {self.rule!r}")
         if not 1 <= self.board <= 20:
             raise InputError(f"the reference engine plays the 20 standard SameGame boards, not board {self.board}")
+        if self.domain == "weakschur" and not 1 <= self.parts <= MAX_PARTS:
+            raise InputError(f"the reference engine's Weak Schur has 1 to {MAX_PARTS} parts, not {self.parts}")
+        if self.domain == "tsptw" and not self.instance.replace("_", "").replace(".", "").isalnum():
+            raise InputError(f"the reference engine's TSPTW instance is a name such as rc_204.1, not {self.instance!r}")
         if not 1 <= self.level <= MAX_LEVEL:
             raise InputError(f"the reference engine runs levels 1..{MAX_LEVEL}, not {self.level}")
         if self.N < 1 or self.P < 1:
@@ -86,6 +99,21 @@ def domain_settings(options) -> dict:
             raise InputError(f"the reference engine's bus is bus.cpp's model on its instance (domain.model=bus_cpp, "
                              f"domain.instance=paper), not model {options.model!r} on {options.instance!r}")
         return {"domain": "bus", "rule": "selective" if options.delta else "none", "threshold": int(options.delta)}
+    if name == "weakschur":
+        if options.max_number:
+            raise InputError(f"the reference engine's Weak Schur has no cap on the numbers (domain.max_number={options.max_number})")
+        return {"domain": "weakschur", "rule": options.policy, "threshold": 0, "parts": int(options.parts)}
+    if name == "maximum":
+        if options.max_atoms != MAX_ATOMS:
+            raise InputError(f"the reference engine's Maximum problem has maximum.cpp's limit of {MAX_ATOMS} atoms, "
+                             f"not domain.max_atoms={options.max_atoms}")
+        return {"domain": "maximum", "rule": "none", "threshold": 0}
+    if name == "tsptw":
+        if options.policy != "all":
+            raise InputError(f"the reference engine's TSPTW moves are every unvisited customer (domain.policy=all); "
+                             f"tsptw.cpp's own pruning is not the harness's domain.policy={options.policy} "
+                             "(docs/reference/cpp-reference.md)")
+        return {"domain": "tsptw", "rule": "all", "threshold": 0, "instance": str(options.instance)}
     raise InputError(f"the reference engine plays {' and '.join(RULES)}, not {name!r}")
 
 
@@ -154,11 +182,16 @@ def command(path: Path, settings: ReferenceSettings, seed: int, *, cpu_seconds: 
         arguments += ["-M", str(move_trace)]
     if settings.domain == "samegame":
         arguments.append(str(settings.board - 1))  # the engine's 0-based problem index
+    elif settings.domain == "weakschur":
+        arguments.append(str(settings.parts))
+    elif settings.domain == "tsptw":
+        arguments.append(f"{TSPTW_FOLDER}/{settings.instance}.txt")
     return arguments
 
 
 def execute(arguments: list[str], path: Path) -> None:
-    """Run the engine in its folder (same reads problems.txt from there); stdout is its progress."""
+    """Run the engine in its folder (same reads problems.txt, tsptw its instances from there); stdout
+    is its progress."""
     done = subprocess.run(arguments, cwd=path.parent, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     if done.returncode != 0:
         raise RuntimeError(f"the reference engine failed ({done.returncode}): {done.stderr.strip()[-500:]}")
@@ -221,7 +254,9 @@ def move_trace(settings: ReferenceSettings, seed: int, folder: Path | None = Non
     """One uniform playout (level 0) of the engine: each step's legal moves and the move played, and
     the score. SameGame: a legal move is a group as (its first cell, its size), cells numbered
     15 x row + column from the top left, and a move played its first cell; bus: a move is a wait in
-    minutes."""
+    minutes; Weak Schur: a part; Maximum: an atom, as the harness's id (0 +, 1 *, 2 the leaf 1); TSPTW: a customer. tsptw.cpp plays one
+    more step than the customers, with no legal move (a stale move the score ignores, but its Adapt
+    does not): that step is left out here."""
     path = binary(settings.domain, folder)
     with tempfile.TemporaryDirectory(prefix="cpp-ref-") as scratch:
         trace, events = Path(scratch) / "moves.txt", Path(scratch) / "events.txt"
@@ -232,9 +267,13 @@ def move_trace(settings: ReferenceSettings, seed: int, folder: Path | None = Non
         for line in trace.read_text().splitlines():
             kind, *fields = line.split()
             if kind == "P":
-                played.append(int(fields[0]))
+                played.append(ATOM_IDS[fields[0]] if settings.domain == "maximum" else int(fields[0]))
             elif settings.domain == "samegame":
                 legal.append({tuple(int(x) for x in field.split(":")) for field in fields})
+            elif settings.domain == "maximum":
+                legal.append(tuple(ATOM_IDS[field] for field in fields))
             else:
                 legal.append(tuple(int(field) for field in fields))
+        if settings.domain == "tsptw" and legal and not legal[-1]:
+            legal, played = legal[:-1], played[:-1]
         return legal, played, parse_events(events.read_text())["end"]["best"]

@@ -15,8 +15,10 @@ from analysis import engines
 from experiments import reference_engine as ref
 from experiments import reference_runs
 from nrpa.domains import samegame_rules as rules
-from nrpa.domains import bus_rules
+from nrpa.domains import bus_rules, maximum_rules, tsptw_rules, weakschur_rules
 from nrpa.domains.bus_adapter import BusOptions
+from nrpa.domains.maximum_adapter import MaximumOptions
+from nrpa.domains.tsptw_adapter import TsptwOptions
 from nrpa.domains.samegame_adapter import SameGameOptions
 from nrpa.errors import InputError
 from nrpa.settings import SearchSettings
@@ -25,7 +27,8 @@ from experiments.runs import Job
 
 def built() -> bool:
     try:
-        ref.binary("samegame"), ref.binary("bus")
+        for domain in ref.BINARIES:
+            ref.binary(domain)
         ref.check_current()
         return True
     except InputError:
@@ -193,3 +196,79 @@ def test_the_engines_bus_is_the_harness_bus_move_by_move(delta):
             line.play(wait)
         assert len(legal) == len(played) and line.decision_bus is None
         assert score == pytest.approx(line.score(), abs=1e-9)
+
+
+WS = ref.ReferenceSettings(domain="weakschur", rule="rule", threshold=0, level=1, N=3, P=1, parts=6)
+
+
+@needs_engine
+@pytest.mark.parametrize("parts, rule", [(3, "standard"), (6, "rule"), (7, "standard"), (7, "rule")])
+def test_the_engines_weak_schur_is_the_harness_weak_schur_move_by_move(parts, rule):
+    for seed in (1, 2):
+        legal, played, score = ref.move_trace(replace(WS, parts=parts, rule=rule), seed)
+        partition = [set() for _ in range(parts)]
+        for n, (choices, part) in enumerate(zip(legal, played), start=1):
+            assert sorted(choices) == weakschur_rules.legal_parts(partition, n, rule=rule), (parts, rule, seed, n)
+            partition[part].add(n)
+        assert len(legal) == len(played) == score
+        assert weakschur_rules.legal_parts(partition, len(played) + 1, rule=rule) == []
+
+
+def test_maximum_and_tsptw_settings_are_the_engines_or_refused():
+    assert ref.settings_of(Job(MaximumOptions(), SearchSettings())).domain == "maximum"
+    with pytest.raises(InputError, match="199 atoms"):
+        ref.settings_of(Job(MaximumOptions(max_atoms=150), SearchSettings()))
+    assert ref.settings_of(Job(TsptwOptions(), SearchSettings())).instance == "rc_204.1"
+    with pytest.raises(InputError, match="own pruning is not the harness's domain.policy=pruned"):
+        ref.settings_of(Job(TsptwOptions(policy="pruned"), SearchSettings()))
+
+
+@needs_engine
+def test_the_engines_maximum_problem_is_the_sources_move_by_move():
+    """nrpa/data/maxexpr/SOURCE.md: atom a (arity 2 for + and *, 0 for 1) is legal iff length + open
+    leaves + arity <= 199; the score, the expression's value in single precision."""
+    settings = ref.ReferenceSettings(domain="maximum", rule="none", threshold=0, level=1, N=3, P=1)
+    lengths = set()
+    for seed in range(1, 9):
+        legal, played, score = ref.move_trace(settings, seed)
+        length, open_leaves = 0, 1
+        for atoms, atom in zip(legal, played):
+            assert atoms == tuple(a for a, arity in ((0, 2), (1, 2), (2, 0)) if length + open_leaves + arity <= 199)
+            length, open_leaves = length + 1, open_leaves + (1 if atom < 2 else -1)
+        assert open_leaves == 0 and len(legal) == len(played)
+        assert score == float(np.float32(maximum_rules.check([["+", "*", "1"][a] for a in played], 199)))
+        lengths.add(len(played))
+    assert max(lengths) == 199  # the limit reached by some playouts
+
+
+@needs_engine
+def test_the_engines_tsptw_is_the_harness_tsptw_move_by_move():
+    instance = tsptw_rules.load_instance("rc_204.1")
+    settings = ref.ReferenceSettings(domain="tsptw", rule="all", threshold=0, level=1, N=3, P=1, instance="rc_204.1")
+    for seed in (1, 2, 3):
+        legal, played, score = ref.move_trace(settings, seed)
+        visited, here, time = set(), 0, 0.0
+        for customers, customer in zip(legal, played):
+            assert sorted(customers) == tsptw_rules.legal_customers(instance, visited, here, time, rule="all")
+            time = max(time + instance.distance[here][customer], instance.ready[customer])
+            here = customer
+            visited.add(customer)
+        assert len(played) == instance.nodes - 1
+        assert score == pytest.approx(tsptw_rules.score(instance, played), abs=1e-6)
+
+
+def test_work_by_time_interpolates_and_extends_at_the_end_rates():
+    taus, works = np.array([0.01, 0.02, 0.04]), np.array([10.0, 40.0, 80.0])
+    found = engines.work_by_time(taus, works, [0.005, 0.01, 0.01 * 2 ** 0.5, 0.03, 0.08])
+    # before the first checkpoint in proportion to time; log-log between checkpoints; after the last
+    # at the last checkpoint's mean rate (80 / 0.04 = 2,000 a second)
+    assert found == pytest.approx([5.0, 10.0, 20.0, 40.0 * 2 ** np.log2(0.03 / 0.02), 160.0])
+
+
+def test_the_summary_page_reads_each_tables_clocks(tmp_path):
+    rows = [engines.Reading("NRPA", "t x R x rho (this engine)", 14, 14, 6, 2.3, 2.5, 2.9),
+            engines.Reading("NRPA", "reference clock", 13, 14, 5, 4.4, 3.1, 2.9)]
+    engines.readings_frame({"readings": rows, "speed": 1.5}).to_csv(tmp_path / "engines_t4_clocks.csv", index=False)
+    text = engines.summary(tmp_path).read_text()
+    assert "s = 1.50. Columns fitting at t x R x rho: 1 of 1; at the reference clock: 0 of 1." in text
+    assert "| NRPA | reference clock | 13 (14) | 5 | 4.40 | 3.10 / 2.90 | no |" in text

@@ -42,7 +42,9 @@ def pages() -> list[str]:
     from analysis import engines
     from analysis.claims.campaign_fit import tables
 
-    return [*(f"engines_{name}.{suffix}" for name in engines.tables() for suffix in ("md", "csv")),
+    return [*(f"engines_{name}{suffix}" for name in engines.tables()
+              for suffix in (".md", ".csv", "_clocks.csv", "_gains.csv")),
+            *(["engines_clocks.md"] if engines.tables() else []),
             "claims_paper_decided.md", "claims_paper_decided.csv", "reproduction.md", "reproduction.csv",
             "readings.md", "readings.csv", "readings_cells.csv",
             *(f"{name}_paper.{suffix}" for name in (*tables(), "morpion_table2") for suffix in ("md", "csv"))]
@@ -74,6 +76,8 @@ def remake(into: Path) -> Path:
             snapshot.write(name, into, overrides=[store_override])
         for name in engines.tables():  # the reference engine beside ours (archive/reference/)
             engines.write(name, into, overrides=[store_override])
+        if engines.tables():
+            engines.summary(into)
         # Morpion's Table 2 under the two games its rows are judged on, as `make morpion-table2` writes it
         if report.main(["experiment=morpion_table2", "scale=paper", "morpion_rules=standard,one_sided", store_override]):
             raise SystemExit("Morpion's Table 2 failed (above)")

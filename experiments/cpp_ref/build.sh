@@ -4,9 +4,10 @@
 # this script: three missing `return`s fixed; SNRPA(P) at level 1 (--playouts-per-step); the
 # SameGame playout rules none, tabu and selective t (--rule, --threshold); budgets in CPU-seconds
 # or playouts; work checkpoints and best scores written to an event file (src/instrument.hpp);
-# "PLAYOUTS n CPU s" on standard error at exit; the bus line of src/test/bus.cpp with the selective
-# rule of Cazenave 2016. docs/reference/cpp-reference.md says what each does. Builds src/same
-# (SameGame) and src/test/bus (bus regulation).
+# "PLAYOUTS n CPU s" on standard error at exit; the repository's other domains as the harness
+# reads them (src/test/: bus.cpp with the selective rule of Cazenave 2016, ws.cpp with K at run time
+# and both playout rules, maximum.cpp, tsptw.cpp with every customer a move). docs/reference/
+# cpp-reference.md says what each does. Builds src/same, src/test/{bus,ws,maximum,tsptw}.
 # Usage: build.sh REFERENCE OUT_DIR
 #   REFERENCE: a checkout or mirror of it (git clone https://github.com/bnegreve/nrpa)
 #   OUT_DIR:   a folder to clone it into and build in (emptied first)
@@ -17,7 +18,9 @@ src=$1; out=$(mkdir -p "$2" && cd "$2" && pwd)
 here=$(cd "$(dirname "$0")" && pwd)
 rm -rf "$out"; git clone -q "$src" "$out"
 cd "$out" && git apply --whitespace=nowarn "$here/instrument.patch"
-make -C src same nrpa.o >/dev/null 2>&1 && make -C src/test bus >/dev/null 2>&1
+if ! { make -C src same nrpa.o && make -C src/test bus ws maximum tsptw; } >build.log 2>&1; then
+  echo "the build failed: $out/build.log says why (g++ and make are needed)" >&2; exit 1
+fi
 # what the runs record of the engine that made them: the reference's commit and the patch's hash
 { echo "reference_commit $(git rev-parse HEAD)"; echo "patch_sha256 $(sha256sum "$here/instrument.patch" | cut -d' ' -f1)"; } > "$out/BUILD_INFO"
 echo "$out/src/same"
