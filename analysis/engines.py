@@ -19,12 +19,13 @@ the committed runs. Three questions a column at a time:
   engine's runs (all that reach n, MIN_RUNS or more: clock runs and playouts runs, one run a seed) against ours (the
   runs the claims read, up to 200 a column, all reaching n), with Welch's interval of the
   difference reference - ours. A cell *differs* when the difference's interval at the Bonferroni
-  level over the column's cells excludes 0; it *agrees* when its 90% interval lies within +-margin
-  (two one-sided tests at 5%, an equivalence test), the margin MARGIN_FRACTION of the published
-  baseline's value at the table's last time (SameGame: 2% of 2,838, 57 points, about half of the
-  largest published gain over NRPA in Stabilized NRPA's Table 4). A column agrees when every cell
-  does (an intersection-union test: no correction), differs when one cell does, and is otherwise
-  inconclusive: runs too few for the margin.
+  level over all the table's cells (every column's) excludes 0; it *agrees* when its 90% interval
+  lies within +-margin (two one-sided tests at 5%, an equivalence test), the margin MARGIN_FRACTION
+  of the published baseline's value at the table's last time (SameGame: 2% of 2,838, 57 points,
+  half the published gain of SNRPA(4) over NRPA at 163.84 s, a third of the largest, +164 at
+  20.48 s, in Stabilized NRPA's Table 4). A column agrees when every cell does (an
+  intersection-union test: no correction), differs when one cell does, and is otherwise
+  inconclusive: runs too few for the margin (the page gives the 90% half-widths beside it).
 """
 
 from __future__ import annotations
@@ -122,37 +123,38 @@ def welch(a: np.ndarray, b: np.ndarray, confidence: float) -> tuple[float, float
     """Welch's interval of mean(a) - mean(b)."""
     va, vb = a.var(ddof=1) / a.size, b.var(ddof=1) / b.size
     se = math.sqrt(va + vb)
+    diff = float(a.mean() - b.mean())
     if se == 0:
-        return 0.0, 0.0
+        return diff, diff
     df = (va + vb) ** 2 / (va ** 2 / (a.size - 1) + vb ** 2 / (b.size - 1))
     half = float(stats.t.ppf(0.5 + confidence / 2, df)) * se
-    diff = float(a.mean() - b.mean())
     return diff - half, diff + half
 
 
 def agreement(reference: dict[str, tuple], ours: dict[str, tuple], margin: float,
               cells: tuple[int, ...] = PLAYOUT_CELLS) -> pd.DataFrame:
     """Per column and playout cell both sides reach with MIN_RUNS runs or more: the means, their difference
-    (reference - ours), its Bonferroni and 90% intervals, and the cell's verdict. ``reference`` and
+    (reference - ours), its interval at the Bonferroni level over all the table's cells and its 90%
+    interval, and the cell's verdict. ``reference`` and
     ``ours``: column -> (traces [(positions, scores)], playouts each run reached)."""
-    rows = []
+    found = []
     for column in reference:
         if column not in ours:
             continue
-        found = []
         for cell in cells:
             a, b = scores_at(*reference[column], cell), scores_at(*ours[column], cell)
             if a.size >= MIN_RUNS and b.size >= MIN_RUNS:
-                found.append((cell, a, b))
-        for cell, a, b in found:
-            level = 1 - 0.05 / len(found)
-            low, high = welch(a, b, level)
-            low90, high90 = welch(a, b, 0.90)
-            verdict = ("differs" if low > 0 or high < 0 else
-                       "agrees" if -margin <= low90 and high90 <= margin else "inconclusive")
-            rows.append({"column": column, "playouts": cell, "reference_runs": a.size, "our_runs": b.size,
-                         "reference": float(a.mean()), "ours": float(b.mean()), "difference": float(a.mean() - b.mean()),
-                         "low": low, "high": high, "low90": low90, "high90": high90, "verdict": verdict})
+                found.append((column, cell, a, b))
+    rows = []
+    level = 1 - 0.05 / max(len(found), 1)  # Bonferroni over every cell of the table, all columns
+    for column, cell, a, b in found:
+        low, high = welch(a, b, level)
+        low90, high90 = welch(a, b, 0.90)
+        verdict = ("differs" if low > 0 or high < 0 else
+                   "agrees" if -margin <= low90 and high90 <= margin else "inconclusive")
+        rows.append({"column": column, "playouts": cell, "reference_runs": a.size, "our_runs": b.size,
+                     "reference": float(a.mean()), "ours": float(b.mean()), "difference": float(a.mean() - b.mean()),
+                     "low": low, "high": high, "low90": low90, "high90": high90, "verdict": verdict})
     return pd.DataFrame(rows)
 
 
@@ -235,6 +237,7 @@ class Reading:
     cells: int  # published cells from FIRST_SCORED on that our runs reach at this clock
     published_cells: int  # published cells from FIRST_SCORED on
     inside: int  # of ``cells``, the published mean inside our 95% interval
+    above: int  # of ``cells``, those where our mean is above the published one
     mean_z2: float
     max_z: float
     bound: float = np.nan
@@ -252,14 +255,15 @@ def read_column(column: str, reading: str, work: np.ndarray, times: np.ndarray, 
     budget = min(reach)
     scored = times >= FIRST_SCORED - 1e-9
     keep = scored & (work <= budget + ROUNDED_BUDGET_SLACK)
-    zs, inside = [], 0
+    zs, inside, above = [], 0, 0
     for k in np.flatnonzero(keep):
         found = cell(np.array([best_at(p, sc, [work[k]])[0] for p, sc in traces]) * scale, float(values[k]),
                      PUBLISHED_RUNS)
         zs.append(abs(found["z"]))
         inside += found["inside"]
+        above += bool(found["mean"] > values[k])
     zs = np.array(zs, dtype=float)
-    return Reading(column, reading, int(keep.sum()), int(scored.sum()), inside,
+    return Reading(column, reading, int(keep.sum()), int(scored.sum()), inside, above,
                    float(np.square(zs).mean()) if zs.size else np.nan, float(zs.max()) if zs.size else np.nan,
                    worst_bound(zs.size) if zs.size else np.nan)
 
@@ -374,19 +378,32 @@ def rho_text(found: tuple | None) -> str:
 def markdown(measured: dict, figure: str | None) -> str:
     experiment, records, clock = measured["experiment"], measured["records"], measured["clock"]
     table, baseline, last = measured["table"], measured["baseline"], measured["last"]
-    engines = sorted({(r["engine"]["reference_commit"][:7], r["engine"]["patch_sha256"][:12]) for r in records})
+    builds: dict[tuple, int] = {}
+    for r in records:
+        key = (r["engine"]["reference_commit"][:7], r["engine"]["patch_sha256"][:12])
+        builds[key] = builds.get(key, 0) + 1
     models = sorted({r["cpu_model"] for r in records})
     hours = sum(r["end"]["cpu"] for r in records) / 3600
+    lower = experiment.value_scale < 0
     lines = [f"# {experiment.title}: the C++ reference engine beside this engine", "",
              f"Made by `python -m analysis.engines {table}` (`make engines TABLE={table}`) from the reference engine's "
              f"runs in archive/reference/{table}.jsonl ({len(records)} runs, {hours:.2f} CPU-hours; engine "
-             + ", ".join(f"github.com/bnegreve/nrpa {commit} with instrument.patch {patch}" for commit, patch in engines)
+             + ", ".join(f"github.com/bnegreve/nrpa {commit} with instrument.patch {patch} ({n} runs)"
+                         for (commit, patch), n in sorted(builds.items()))
              + f"; CPU {', '.join(models)}) and this engine's runs in the archive (up to 200 a column, as the claims "
-             f"read them). The method: analysis/engines.py and docs/reference/cpp-reference.md.", ""]
+             f"read them). The method: analysis/engines.py and docs/reference/cpp-reference.md."
+             + (" Scores and gains are in the published table's unit, where lower is better: a negative gain is an "
+                "improvement, and the playout-for-playout differences are in the engines' own scores (higher is "
+                "better)." if lower else ""), ""]
     lines += ["## The clock: the reference engine's work by CPU time", ""]
     if clock:
+        loads = [value for runs in clock.values() for r in runs for value in r["load_average"]]
         lines += [f"Clock runs: {', '.join(f'{c} {len(r)}' for c, r in clock.items())} runs of {last:g} CPU-seconds, "
-                  "seed by seed, every column once a round. Playouts per CPU-second, W(tau) / tau (mean over runs):", ""]
+                  "seed by seed, every column once a round, on a machine whose load average (1 minute) read "
+                  f"{min(loads):.2f} to {max(loads):.2f} at their starts and ends (each run's in its record): CPU-time "
+                  "rates depend on what else runs, so a rate here is this machine's under that load, and the "
+                  "ratios between columns (rho_ref) are the measurement. Playouts per CPU-second, W(tau) / tau "
+                  "(mean over runs):", ""]
     else:
         lines += [f"No clock runs yet (runs of {last:g} CPU-seconds: `make reference-runs TABLE={table}`).", ""]
     work = measured["work"]
@@ -418,21 +435,24 @@ def markdown(measured: dict, figure: str | None) -> str:
     cells, verdicts = measured["cells"], measured["verdicts"]
     lines += ["## Playout for playout: the same search?", "",
               f"Mean best score after n playouts, reference - ours, per column (all reference runs that reach n, at least {MIN_RUNS}, one a "
-              f"seed; ours as the claims read them). A cell differs when its Bonferroni interval excludes 0, agrees "
-              f"when its 90% interval lies within +-{measured['margin']:.0f} (the margin: {MARGIN_FRACTION:.0%} of the "
-              f"published {baseline} at {last:g} s); a column agrees when all its cells do, differs when one does.", ""]
+              f"seed; ours as the claims read them). A cell differs when its interval at the Bonferroni level over all "
+              f"the table's cells excludes 0, agrees when its 90% interval lies within +-{measured['margin']:.0f} (the "
+              f"margin: {MARGIN_FRACTION:.0%} of the published {baseline} at {last:g} s); a column agrees when all its "
+              "cells do, differs when one does. The 90% half-widths say how far the runs are from telling: a "
+              "column's cells cannot agree while they exceed the margin.", ""]
     if not len(cells):
         lines += [f"No cell has {MIN_RUNS} reference runs yet.", ""]
     else:
-        lines += ["| column | verdict | cells (agree / differ / inconclusive) | reference runs | largest abs(difference), its interval |",
-                  "|---|---|---|---|---|"]
+        lines += ["| column | verdict | cells (agree / differ / inconclusive) | reference runs | largest abs(difference), its "
+                  "interval | 90% half-widths |", "|---|---|---|---|---|---|"]
         for column, verdict in verdicts.items():
             rows = cells[cells["column"] == column]
             worst = rows.loc[rows["difference"].abs().idxmax()]
             counts = [int((rows["verdict"] == v).sum()) for v in ("agrees", "differs", "inconclusive")]
             lines.append(f"| {column} | {verdict} | {counts[0]} / {counts[1]} / {counts[2]} | "
                          f"{rows['reference_runs'].min()}-{rows['reference_runs'].max()} | "
-                         f"{worst['difference']:+.0f} at {int(worst['playouts']):,} [{worst['low']:+.0f}, {worst['high']:+.0f}] |")
+                         f"{worst['difference']:+.0f} at {int(worst['playouts']):,} [{worst['low']:+.0f}, {worst['high']:+.0f}] | "
+                         f"{((rows['high90'] - rows['low90']) / 2).min():.0f}-{((rows['high90'] - rows['low90']) / 2).max():.0f} |")
         lines.append("")
     readings = measured["readings"]
     if readings:
@@ -444,12 +464,16 @@ def markdown(measured: dict, figure: str | None) -> str:
                   f"machine did in t seconds what the reference engine did here in t / s CPU-seconds); nothing is "
                   f"fitted to the other columns. Cells from {FIRST_SCORED:g} s on that our runs reach (the rest need "
                   "longer runs); a column fits when its mean z^2 is at most "
-                  f"{FIT_LIMIT:g} and no abs(z) passes the bound (the other columns: one Bonferroni bound a reading).", "",
-                  "| column | reading | cells read (published) | published inside our 95% interval | mean z^2 | "
-                  "largest abs(z) / bound | fits |", "|---|---|---|---|---:|---|---|"]
+                  f"{FIT_LIMIT:g} and no abs(z) passes the bound (the other columns: one Bonferroni bound a reading). "
+                  "W_ref is the mean work of the clock runs, taken as exact: its own error (the rho_ref intervals "
+                  "above) is not carried into z. A column below the published values on one clock and above on the "
+                  "other lies between the two clocks: some work between them would fit it.", "",
+                  "| column | reading | cells read (published) | published inside our 95% interval | ours above / below "
+                  "the published | mean z^2 | largest abs(z) / bound | fits |", "|---|---|---|---|---|---:|---|---|"]
         for r in sorted(readings, key=lambda r: (list(clock).index(r.column) if r.column in clock else 99, r.reading)):
             lines.append(f"| {r.column} | {r.reading} | {r.cells} ({r.published_cells}) | {r.inside} of {r.cells} | "
-                         f"{r.mean_z2:.2f} | {r.max_z:.2f} / {r.bound:.2f} | {'yes' if r.fits else 'no'} |")
+                         f"{r.above} / {r.cells - r.above} | {r.mean_z2:.2f} | {r.max_z:.2f} / {r.bound:.2f} | "
+                         f"{'yes' if r.fits else 'no'} |")
         lines.append("")
     split = measured["split"]
     if len(split):
@@ -457,8 +481,9 @@ def markdown(measured: dict, figure: str | None) -> str:
                   f"A column's gain over {baseline} at published time t, as ours makes it at equal time: the algorithm's "
                   f"part, the gain at equal playouts (both at t x R = t x {experiment.published_rate.R:,.0f}), plus the "
                   "engine's part, what the column's extra work adds (its own mean at t x R x rho less at t x R, the same "
-                  "runs), with this engine's rho and with the reference's rho_ref(t / s). 95% intervals; '-' where our "
-                  "runs stop short of the work.", "",
+                  "runs), with this engine's rho and with the reference's rho_ref(t / s) (the ratio of the columns' "
+                  "mean work, log-log interpolated, not the per-seed geometric mean above). 95% intervals, which leave "
+                  "out the error of rho and rho_ref; '-' where our runs stop short of the work.", "",
                   "| column | t | published gain | algorithm's part (equal playouts), ours | the same, the reference engine's "
                   "| + engine's part, this engine's rho | + engine's part, the reference's rho_ref |",
                   "|---|---:|---:|---|---|---|---|"]
@@ -573,16 +598,17 @@ def summary(folder: Path = PAGES) -> Path:
         if frame.empty:
             lines += ["No clock runs yet.", ""]
             continue
-        lines += [f"s = {frame['s'].iloc[0]:.2f}. Columns fitting at t x R x rho: "
-                  f"{int(frame.loc[frame['reading'] != 'reference clock', 'fits'].sum())} of "
-                  f"{int((frame['reading'] != 'reference clock').sum())}; at the reference clock: "
-                  f"{int(frame.loc[frame['reading'] == 'reference clock', 'fits'].sum())} of "
-                  f"{int((frame['reading'] == 'reference clock').sum())}.", "",
-                  "| column | reading | cells read (published) | inside our 95% interval | mean z^2 | largest abs(z) / bound | fits |",
-                  "|---|---|---|---|---:|---|---|"]
+        others = frame[frame["column"] != frame["column"].iloc[0]]  # the baseline comes first
+        today, clock = others[others["reading"] != "reference clock"], others[others["reading"] == "reference clock"]
+        lines += [f"s = {frame['s'].iloc[0]:.2f}. The other columns (the baseline is fitted on each clock) fitting at "
+                  f"t x R x rho: {int(today['fits'].sum())} of {len(today)}; at the reference clock: "
+                  f"{int(clock['fits'].sum())} of {len(clock)}.", "",
+                  "| column | reading | cells read (published) | inside our 95% interval | ours above / below the published | "
+                  "mean z^2 | largest abs(z) / bound | fits |", "|---|---|---|---|---|---:|---|---|"]
         for _, r in frame.iterrows():
             lines.append(f"| {r['column']} | {r['reading']} | {r['cells']} ({r['published_cells']}) | {r['inside']} | "
-                         f"{r['mean_z2']:.2f} | {r['max_z']:.2f} / {r['bound']:.2f} | {'yes' if r['fits'] else 'no'} |")
+                         f"{r['above']} / {r['cells'] - r['above']} | {r['mean_z2']:.2f} | {r['max_z']:.2f} / {r['bound']:.2f} | "
+                         f"{'yes' if r['fits'] else 'no'} |")
         lines.append("")
     path = folder / "engines_clocks.md"
     path.write_text("\n".join(lines))

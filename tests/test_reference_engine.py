@@ -266,9 +266,11 @@ def test_work_by_time_interpolates_and_extends_at_the_end_rates():
 
 
 def test_the_summary_page_reads_each_tables_clocks(tmp_path):
-    rows = [engines.Reading("NRPA", "t x R x rho (this engine)", 14, 14, 6, 2.3, 2.5, 2.9),
-            engines.Reading("NRPA", "reference clock", 13, 14, 5, 4.4, 3.1, 2.9)]
+    rows = [engines.Reading("NRPA", "t x R x rho (this engine)", 14, 14, 6, 7, 2.3, 2.5, 2.9),
+            engines.Reading("NRPA", "reference clock", 13, 14, 5, 9, 4.4, 3.1, 2.9),
+            engines.Reading("SNRPA(2)", "reference clock", 13, 14, 2, 13, 9.0, 5.0, 3.3)]
     engines.readings_frame({"readings": rows, "speed": 1.5}).to_csv(tmp_path / "engines_t4_clocks.csv", index=False)
     text = engines.summary(tmp_path).read_text()
-    assert "s = 1.50. Columns fitting at t x R x rho: 1 of 1; at the reference clock: 0 of 1." in text
-    assert "| NRPA | reference clock | 13 (14) | 5 | 4.40 | 3.10 / 2.90 | no |" in text
+    assert ("s = 1.50. The other columns (the baseline is fitted on each clock) fitting at t x R x rho: 0 of 0; "
+            "at the reference clock: 0 of 1.") in text
+    assert "| NRPA | reference clock | 13 (14) | 5 | 9 / 4 | 4.40 | 3.10 / 2.90 | no |" in text
