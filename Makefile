@@ -103,10 +103,10 @@ endif
 reference-runs: ## C++ reference engine runs of a time table (TABLE, ARGS)
 	$(PY) -m experiments.reference_runs $(TABLE) $(ARGS)
 
-# the reference engine's runs beside ours, from committed data (analysis/engines.py):
+# the reference engine's runs beside ours, from committed data (analysis/claims/engines.py):
 # docs/results/engines_<TABLE>.{md,csv,png} and the summary over tables, engines_clocks.md
 engines: ## the C++ engine's clock and search beside ours (TABLE)
-	$(PY) -m analysis.engines $(TABLE) --summary
+	$(PY) -m analysis.claims.engines_page $(TABLE) --summary
 
 # SameGame board 1, NRPA level 4, playouts per CPU-second in interleaved pairs (ARGS="--pairs 7 --seconds 10");
 # experiments/cpp_ref/build.sh builds the reference (needs git, make, g++; CPP_REF_BUILD=another script)

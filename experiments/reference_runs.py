@@ -84,10 +84,11 @@ def table_columns(table: str) -> dict[str, object]:
 
 
 def last_time(table: str) -> float:
+    """The table's last published time (its transcription under analysis/reference/)."""
     from experiments.paper_campaign import table_experiment
+    from experiments.published import load_reference
 
-    from analysis.claims.decide import PrefixSource
-    return float(PrefixSource(table_experiment(table), cap=1).reference["time"].max())
+    return float(load_reference(table_experiment(table).reference)["time"].max())
 
 
 def budget_of(record: dict) -> tuple[float, int]:

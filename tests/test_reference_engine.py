@@ -1,5 +1,5 @@
 """The C++ reference engine as an instrument (experiments/reference_engine.py, reference_runs.py,
-analysis/engines.py): its event file read on made-up text; the settings it refuses, named; the
+analysis/claims/engines.py, engines_page.py): its event file read on made-up text; the settings it refuses, named; the
 comparisons on made-up runs; and, where the engine is built (`make cpp-ref CPP_REF=<a clone of
 github.com/bnegreve/nrpa>`, or NRPA_CPP_REF naming a binary), its SameGame rules move by move
 against the harness's plain-Python rules, its SNRPA(P) level loop by its playout count, and its
@@ -11,7 +11,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from analysis import engines
+from analysis.claims import engines, engines_page
 from experiments import reference_engine as ref
 from experiments import reference_runs
 from nrpa.domains import samegame_rules as rules
@@ -269,8 +269,8 @@ def test_the_summary_page_reads_each_tables_clocks(tmp_path):
     rows = [engines.Reading("NRPA", "t x R x rho (this engine)", 14, 14, 6, 7, 2.3, 2.5, 2.9),
             engines.Reading("NRPA", "reference clock", 13, 14, 5, 9, 4.4, 3.1, 2.9),
             engines.Reading("SNRPA(2)", "reference clock", 13, 14, 2, 13, 9.0, 5.0, 3.3)]
-    engines.readings_frame({"readings": rows, "speed": 1.5}).to_csv(tmp_path / "engines_t4_clocks.csv", index=False)
-    text = engines.summary(tmp_path).read_text()
+    engines_page.readings_frame({"readings": rows, "speed": 1.5}).to_csv(tmp_path / "engines_t4_clocks.csv", index=False)
+    text = engines_page.summary(tmp_path).read_text()
     assert ("s = 1.50. The other columns (the baseline is fitted on each clock) fitting at t x R x rho: 0 of 0; "
             "at the reference clock: 0 of 1.") in text
     assert "| NRPA | reference clock | 13 (14) | 5 | 9 / 4 | 4.40 | 3.10 / 2.90 | no |" in text

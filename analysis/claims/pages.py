@@ -39,12 +39,12 @@ STAMPS = (re.compile(r"Made \d{4}-\d\d-\d\d \d\d:\d\d UTC by .*?of wall time\.")
 
 def pages() -> list[str]:
     """The compared pages' file names under docs/results/."""
-    from analysis import engines
     from analysis.claims.campaign_fit import tables
+    from analysis.claims.engines import tables as engines_tables
 
-    return [*(f"engines_{name}{suffix}" for name in engines.tables()
+    return [*(f"engines_{name}{suffix}" for name in engines_tables()
               for suffix in (".md", ".csv", "_clocks.csv", "_gains.csv")),
-            *(["engines_clocks.md"] if engines.tables() else []),
+            *(["engines_clocks.md"] if engines_tables() else []),
             "claims_paper_decided.md", "claims_paper_decided.csv", "reproduction.md", "reproduction.csv",
             "readings.md", "readings.csv", "readings_cells.csv",
             *(f"{name}_paper.{suffix}" for name in (*tables(), "morpion_table2") for suffix in ("md", "csv"))]
@@ -55,8 +55,7 @@ def remake(into: Path) -> Path:
     block is returned in ``into``/README-block.md."""
     import pandas as pd
 
-    from analysis import engines
-    from analysis.claims import campaign, readings, reproduction, snapshot
+    from analysis.claims import campaign, engines_page, readings, reproduction, snapshot
     from analysis.claims.campaign_fit import tables
     from analysis.results import report
 
@@ -74,10 +73,10 @@ def remake(into: Path) -> Path:
             shutil.copy2(made, into / made.name)
         for name in tables():
             snapshot.write(name, into, overrides=[store_override])
-        for name in engines.tables():  # the reference engine beside ours (archive/reference/)
-            engines.write(name, into, overrides=[store_override])
-        if engines.tables():
-            engines.summary(into)
+        for name in engines_page.tables():  # the reference engine beside ours (archive/reference/)
+            engines_page.write(name, into, overrides=[store_override])
+        if engines_page.tables():
+            engines_page.summary(into)
         # Morpion's Table 2 under the two games its rows are judged on, as `make morpion-table2` writes it
         if report.main(["experiment=morpion_table2", "scale=paper", "morpion_rules=standard,one_sided", store_override]):
             raise SystemExit("Morpion's Table 2 failed (above)")

@@ -1,10 +1,11 @@
 """Two engines side by side: the C++ reference engine's runs of a time table (archive/reference/,
 experiments/reference_runs.py) beside this engine's (the archive, as the claims read them).
 
-    python -m analysis.engines stabilized_table4       (make engines TABLE=stabilized_table4)
+    python -m analysis.claims.engines_page stabilized_table4   (make engines TABLE=stabilized_table4)
 
-writes docs/results/engines_<table>.{md,csv,png}. It makes no run and needs no engine built: it reads
-the committed runs. Three questions a column at a time:
+writes docs/results/engines_<table>.{md,csv,png} (analysis/claims/engines_page.py, from what this
+module measures). It makes no run and needs no engine built: it reads the committed runs. Three
+questions a column at a time:
 
 * **The clock.** The reference engine's work W(tau), the playouts ended by CPU time tau, from its
   clock runs (budgeted in CPU-seconds, the table's last published time): the mean over runs with a
@@ -32,7 +33,7 @@ from __future__ import annotations
 
 import math
 import sys
-from dataclasses import asdict, dataclass, fields, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -53,7 +54,6 @@ PLAYOUT_CELLS = tuple(2 ** k for k in range(6, 21))  # 64 .. 1,048,576 playouts
 MIN_RUNS = 10
 MARGIN_FRACTION = 0.02
 RHO_TIMES = (0.16, 1.28, 10.24, 163.84)  # where rho_ref is reported (published times)
-PAGES = PROJECT_ROOT / "docs" / "results"
 
 
 def by_column(records: list[dict]) -> dict[str, list[dict]]:
@@ -367,274 +367,6 @@ def split_gains(measured: dict, ours: dict, reference: dict, published: pd.DataF
     return pd.DataFrame(rows)
 
 
-def rho_text(found: tuple | None) -> str:
-    if not found:
-        return "-"
-    rho, low, high, seeds = found
-    interval = f" [{low:.2f}, {high:.2f}]" if np.isfinite(low) else ""
-    return f"{rho:.2f}{interval}"
-
-
-def markdown(measured: dict, figure: str | None) -> str:
-    experiment, records, clock = measured["experiment"], measured["records"], measured["clock"]
-    table, baseline, last = measured["table"], measured["baseline"], measured["last"]
-    builds: dict[tuple, int] = {}
-    for r in records:
-        key = (r["engine"]["reference_commit"][:7], r["engine"]["patch_sha256"][:12])
-        builds[key] = builds.get(key, 0) + 1
-    models = sorted({r["cpu_model"] for r in records})
-    hours = sum(r["end"]["cpu"] for r in records) / 3600
-    lower = experiment.value_scale < 0
-    lines = [f"# {experiment.title}: the C++ reference engine beside this engine", "",
-             f"Made by `python -m analysis.engines {table}` (`make engines TABLE={table}`) from the reference engine's "
-             f"runs in archive/reference/{table}.jsonl ({len(records)} runs, {hours:.2f} CPU-hours; engine "
-             + ", ".join(f"github.com/bnegreve/nrpa {commit} with instrument.patch {patch} ({n} runs)"
-                         for (commit, patch), n in sorted(builds.items()))
-             + f"; CPU {', '.join(models)}) and this engine's runs in the archive (up to 200 a column, as the claims "
-             f"read them). The method: analysis/engines.py and docs/reference/cpp-reference.md."
-             + (" Scores and gains are in the published table's unit, where lower is better: a negative gain is an "
-                "improvement, and the playout-for-playout differences are in the engines' own scores (higher is "
-                "better)." if lower else ""), ""]
-    lines += ["## The clock: the reference engine's work by CPU time", ""]
-    if clock:
-        loads = [value for runs in clock.values() for r in runs for value in r["load_average"]]
-        lines += [f"Clock runs: {', '.join(f'{c} {len(r)}' for c, r in clock.items())} runs of {last:g} CPU-seconds, "
-                  "seed by seed, every column once a round, on a machine whose load average (1 minute) read "
-                  f"{min(loads):.2f} to {max(loads):.2f} at their starts and ends (each run's in its record): CPU-time "
-                  "rates depend on what else runs, so a rate here is this machine's under that load, and the "
-                  "ratios between columns (rho_ref) are the measurement. Playouts per CPU-second, W(tau) / tau "
-                  "(mean over runs):", ""]
-    else:
-        lines += [f"No clock runs yet (runs of {last:g} CPU-seconds: `make reference-runs TABLE={table}`).", ""]
-    work = measured["work"]
-    if len(work):
-        times = [t for t in (0.01, 0.16, 1.28, 10.24, 40.96, 163.84) if t <= last * (1 + 1e-9)]
-        lines += ["| column | runs | " + " | ".join(f"tau = {t:g} s" for t in times) + " |",
-                  "|---|---:|" + "---:|" * len(times)]
-        for column in clock:
-            rows = work[work["column"] == column]
-            rates = [rows.loc[np.isclose(rows["tau"], t, rtol=1e-6), "rate"] for t in times]
-            lines.append(f"| {column} | {len(clock[column])} | " + " | ".join(
-                f"{float(r.iloc[0]):,.0f}" if len(r) and np.isfinite(r.iloc[0]) else "-" for r in rates) + " |")
-        lines.append("")
-    lines += ["## rho_ref: each column's work over the baseline's, on each engine", "",
-              f"The reference engine's rho_ref at tau (geometric mean of the seeds' ratios to {baseline}, 95% interval) "
-              "beside this engine's rho (report.published_rate.relative in the table's config: playouts per CPU-second "
-              "over the baseline's, measured by experiments/rates.py), the factor matched time gives each column today.", ""]
-    taus = list(measured["rho_ref"])
-    if taus:
-        lines += ["| column | " + " | ".join(f"rho_ref at {t:g} s" for t in taus) + " | this engine's rho |",
-                  "|---|" + "---:|" * (len(taus) + 1)]
-        for column in clock:
-            if column == baseline:
-                continue
-            ours = measured["rho_ours"].get(column)
-            lines.append(f"| {column} | " + " | ".join(rho_text(measured["rho_ref"][t].get(column)) for t in taus)
-                         + f" | {ours:.2f} |")
-        lines.append("")
-    cells, verdicts = measured["cells"], measured["verdicts"]
-    lines += ["## Playout for playout: the same search?", "",
-              f"Mean best score after n playouts, reference - ours, per column (all reference runs that reach n, at least {MIN_RUNS}, one a "
-              f"seed; ours as the claims read them). A cell differs when its interval at the Bonferroni level over all "
-              f"the table's cells excludes 0, agrees when its 90% interval lies within +-{measured['margin']:.0f} (the "
-              f"margin: {MARGIN_FRACTION:.0%} of the published {baseline} at {last:g} s); a column agrees when all its "
-              "cells do, differs when one does. The 90% half-widths say how far the runs are from telling: a "
-              "column's cells cannot agree while they exceed the margin.", ""]
-    if not len(cells):
-        lines += [f"No cell has {MIN_RUNS} reference runs yet.", ""]
-    else:
-        lines += ["| column | verdict | cells (agree / differ / inconclusive) | reference runs | largest abs(difference), its "
-                  "interval | 90% half-widths |", "|---|---|---|---|---|---|"]
-        for column, verdict in verdicts.items():
-            rows = cells[cells["column"] == column]
-            worst = rows.loc[rows["difference"].abs().idxmax()]
-            counts = [int((rows["verdict"] == v).sum()) for v in ("agrees", "differs", "inconclusive")]
-            lines.append(f"| {column} | {verdict} | {counts[0]} / {counts[1]} / {counts[2]} | "
-                         f"{rows['reference_runs'].min()}-{rows['reference_runs'].max()} | "
-                         f"{worst['difference']:+.0f} at {int(worst['playouts']):,} [{worst['low']:+.0f}, {worst['high']:+.0f}] | "
-                         f"{((rows['high90'] - rows['low90']) / 2).min():.0f}-{((rows['high90'] - rows['low90']) / 2).max():.0f} |")
-        lines.append("")
-    readings = measured["readings"]
-    if readings:
-        rate = experiment.published_rate
-        lines += ["## Equal time on two clocks", "",
-                  f"Each column of our runs read at today's matched work, t x R x rho (R = {rate.R:,.0f} fitted on "
-                  f"{baseline}, rho this engine's), and at the reference engine's clock, W_ref(t / s) with the "
-                  f"column's own work W_ref, s = {measured['speed']:.2f} fitted on {baseline} alone (the paper's "
-                  f"machine did in t seconds what the reference engine did here in t / s CPU-seconds); nothing is "
-                  f"fitted to the other columns. Cells from {FIRST_SCORED:g} s on that our runs reach (the rest need "
-                  "longer runs); a column fits when its mean z^2 is at most "
-                  f"{FIT_LIMIT:g} and no abs(z) passes the bound (the other columns: one Bonferroni bound a reading). "
-                  "W_ref is the mean work of the clock runs, taken as exact: its own error (the rho_ref intervals "
-                  "above) is not carried into z. A column below the published values on one clock and above on the "
-                  "other lies between the two clocks: some work between them would fit it.", "",
-                  "| column | reading | cells read (published) | published inside our 95% interval | ours above / below "
-                  "the published | mean z^2 | largest abs(z) / bound | fits |", "|---|---|---|---|---|---:|---|---|"]
-        for r in sorted(readings, key=lambda r: (list(clock).index(r.column) if r.column in clock else 99, r.reading)):
-            lines.append(f"| {r.column} | {r.reading} | {r.cells} ({r.published_cells}) | {r.inside} of {r.cells} | "
-                         f"{r.above} / {r.cells - r.above} | {r.mean_z2:.2f} | {r.max_z:.2f} / {r.bound:.2f} | "
-                         f"{'yes' if r.fits else 'no'} |")
-        lines.append("")
-    split = measured["split"]
-    if len(split):
-        lines += ["## Each gain split in two", "",
-                  f"A column's gain over {baseline} at published time t, as ours makes it at equal time: the algorithm's "
-                  f"part, the gain at equal playouts (both at t x R = t x {experiment.published_rate.R:,.0f}), plus the "
-                  "engine's part, what the column's extra work adds (its own mean at t x R x rho less at t x R, the same "
-                  "runs), with this engine's rho and with the reference's rho_ref(t / s) (the ratio of the columns' "
-                  "mean work, log-log interpolated, not the per-seed geometric mean above). 95% intervals, which leave "
-                  "out the error of rho and rho_ref; '-' where our runs stop short of the work.", "",
-                  "| column | t | published gain | algorithm's part (equal playouts), ours | the same, the reference engine's "
-                  "| + engine's part, this engine's rho | + engine's part, the reference's rho_ref |",
-                  "|---|---:|---:|---|---|---|---|"]
-
-        def part(mean, low, high, rho=None) -> str:
-            if not np.isfinite(mean):
-                return "-" if rho is None or not np.isfinite(rho) else f"- (rho {rho:.2f})"
-            prefix = f"{mean:+.0f} [{low:+.0f}, {high:+.0f}]"
-            return prefix if rho is None else f"{prefix} (rho {rho:.2f})"
-
-        for _, row in split.iterrows():
-            lines.append(f"| {row['column']} | {row['time']:g} | {row['published_gain']:+.0f} | "
-                         f"{part(row['equal_playouts'], row['equal_playouts_low'], row['equal_playouts_high'])} | "
-                         f"{part(row['ref_equal_playouts'], row['ref_equal_playouts_low'], row['ref_equal_playouts_high'])} | "
-                         f"{part(row['ours_part'], row['ours_part_low'], row['ours_part_high'], row['ours_rho'])} | "
-                         f"{part(row['ref_part'], row['ref_part_low'], row['ref_part_high'], row['ref_rho'])} |")
-        lines.append("")
-    if figure:
-        lines += [f"![the reference engine's clock and the two searches playout for playout]({figure})", ""]
-    lines += [f"Cells: engines_{table}.csv (one row per column and playout count).", ""]
-    return "\n".join(lines)
-
-
-def plot(measured: dict, path: Path) -> Path:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    from analysis.results.palette import column_colour
-
-    figure, axes = plt.subplots(1, 3, figsize=(16, 4.6))
-    work, cells, clock = measured["work"], measured["cells"], measured["clock"]
-    baseline = measured["baseline"]
-    columns = list(measured["experiment"].published_rate.fit_on) + [c for c in clock if c != baseline]
-    for index, column in enumerate(dict.fromkeys(columns)):
-        colour = column_colour(index)
-        rows = work[work["column"] == column] if len(work) else work
-        if len(rows):
-            axes[0].plot(rows["tau"], rows["rate"], color=colour, label=column)
-        if column != baseline and column in clock and baseline in clock:
-            taus = rows["tau"].to_numpy()
-            found = [rho_ref(clock, baseline, t).get(column, (np.nan,))[0] for t in taus]
-            axes[1].plot(taus, found, color=colour, label=column)
-            axes[1].axhline(measured["rho_ours"][column], color=colour, linestyle=":", linewidth=1)
-        mine = cells[cells["column"] == column] if len(cells) else cells
-        if len(mine):
-            axes[2].errorbar(mine["playouts"] * (1 + 0.03 * index), mine["difference"],
-                             yerr=[mine["difference"] - mine["low"], mine["high"] - mine["difference"]],
-                             color=colour, marker=".", capsize=2, label=column)
-    axes[0].set(xscale="log", xlabel="CPU seconds tau", ylabel="playouts per CPU-second, W(tau) / tau",
-                title="the reference engine's clock")
-    axes[1].set(xscale="log", xlabel="CPU seconds tau", ylabel=f"work over {baseline}'s",
-                title="rho_ref (lines) and this engine's rho (dotted)")
-    axes[2].axhline(0, color="k", linewidth=0.8)
-    for sign in (-1, 1):
-        axes[2].axhline(sign * measured["margin"], color="0.5", linestyle="--", linewidth=0.8)
-    axes[2].set(xscale="log", xlabel="playouts n", ylabel="mean best score, reference - ours",
-                title="playout for playout (Bonferroni intervals; dashed: the margin)")
-    for ax in axes:
-        if ax.get_legend_handles_labels()[0]:
-            ax.legend(fontsize=7)
-    figure.suptitle(measured["experiment"].title, fontsize=10)
-    figure.tight_layout()
-    figure.savefig(path, dpi=100)
-    plt.close(figure)
-    return path
-
-
 def tables(folder: Path = FOLDER) -> list[str]:
     """The tables with reference runs."""
     return sorted(path.stem for path in folder.glob("*.jsonl"))
-
-
-def readings_frame(measured: dict) -> pd.DataFrame:
-    return pd.DataFrame([{**asdict(r), "fits": r.fits, "s": measured["speed"]} for r in measured["readings"]],
-                        columns=[*(f.name for f in fields(Reading)), "fits", "s"])
-
-
-def write(table: str, folder: Path = PAGES, runs_folder: Path = FOLDER, overrides=()) -> list[Path]:
-    """engines_<table>.{md,png}, its cells (.csv: playout for playout), its two clocks' readings
-    (_clocks.csv) and its split gains (_gains.csv)."""
-    measured = measure(table, runs_folder, overrides)
-    folder.mkdir(parents=True, exist_ok=True)
-    stem = folder / f"engines_{table}"
-    figure = plot(measured, stem.with_suffix(".png"))
-    csvs = {stem.with_suffix(".csv"): measured["cells"], folder / f"engines_{table}_clocks.csv": readings_frame(measured),
-            folder / f"engines_{table}_gains.csv": measured["split"]}
-    for path, frame in csvs.items():
-        frame.to_csv(path, index=False, float_format="%.6g")
-    page = stem.with_suffix(".md")
-    page.write_text(markdown(measured, figure.name))
-    return [page, *csvs, figure]
-
-
-def summary(folder: Path = PAGES) -> Path:
-    """engines_clocks.md: every table's columns read on both clocks, from the tables' _clocks.csv."""
-    lines = ["# Equal time on two clocks, every table with reference runs", "",
-             "Made by `python -m analysis.engines --summary` from docs/results/engines_<table>_clocks.csv (written "
-             "with each table's page, `make engines`, `make results`). Each column of our runs read at today's "
-             "matched work (t x R x rho: R fitted on the baseline, rho this engine's) and at the C++ reference "
-             "engine's clock (W_ref,column(t / s): the column's own work on the reference engine, s fitted on the "
-             "baseline alone); nothing is fitted to the other columns. A reading fits when its mean z^2 is at most "
-             f"{FIT_LIMIT:g} and no abs(z) passes the bound. Each table's page says how and on which runs.", ""]
-    found = sorted(folder.glob("engines_*_clocks.csv"))
-    if not found:
-        lines.append("No table has clock runs yet.")
-    for path in found:
-        table = path.name[len("engines_"):-len("_clocks.csv")]
-        frame = pd.read_csv(path)
-        lines += [f"## [{table}](engines_{table}.md)", ""]
-        if frame.empty:
-            lines += ["No clock runs yet.", ""]
-            continue
-        others = frame[frame["column"] != frame["column"].iloc[0]]  # the baseline comes first
-        today, clock = others[others["reading"] != "reference clock"], others[others["reading"] == "reference clock"]
-        lines += [f"s = {frame['s'].iloc[0]:.2f}. The other columns (the baseline is fitted on each clock) fitting at "
-                  f"t x R x rho: {int(today['fits'].sum())} of {len(today)}; at the reference clock: "
-                  f"{int(clock['fits'].sum())} of {len(clock)}.", "",
-                  "| column | reading | cells read (published) | inside our 95% interval | ours above / below the published | "
-                  "mean z^2 | largest abs(z) / bound | fits |", "|---|---|---|---|---|---:|---|---|"]
-        for _, r in frame.iterrows():
-            lines.append(f"| {r['column']} | {r['reading']} | {r['cells']} ({r['published_cells']}) | {r['inside']} | "
-                         f"{r['above']} / {r['cells'] - r['above']} | {r['mean_z2']:.2f} | {r['max_z']:.2f} / {r['bound']:.2f} | "
-                         f"{'yes' if r['fits'] else 'no'} |")
-        lines.append("")
-    path = folder / "engines_clocks.md"
-    path.write_text("\n".join(lines))
-    return path
-
-
-def main(argv: list[str] | None = None) -> int:
-    import argparse
-
-    from experiments.config import exit_on_input_error
-
-    parser = argparse.ArgumentParser(prog="python -m analysis.engines", description=__doc__.split("\n\n")[0])
-    parser.add_argument("table", nargs="?", help="a time table with reference runs, e.g. stabilized_table4")
-    parser.add_argument("--summary", action="store_true", help="engines_clocks.md from the tables' _clocks.csv")
-    args = parser.parse_args(argv)
-    if not args.table and not args.summary:
-        parser.error("name a table, or --summary")
-    try:
-        for path in (write(args.table) if args.table else []):
-            print(path)
-        if args.summary:
-            print(summary())
-    except InputError as error:
-        exit_on_input_error(error)
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
