@@ -32,7 +32,6 @@ questions a column at a time:
 from __future__ import annotations
 
 import math
-import sys
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -45,7 +44,6 @@ from analysis.claims.readings import FIT_LIMIT, cell, worst_bound
 from analysis.stats import best_at, t_interval
 from experiments.reference_engine import checkpoint_time
 from experiments.reference_runs import FOLDER, budget_of, read_runs
-from experiments.store import PROJECT_ROOT
 from nrpa.errors import InputError
 
 PLAYOUT_CELLS = tuple(2 ** k for k in range(6, 21))  # 64 .. 1,048,576 playouts
