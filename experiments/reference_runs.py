@@ -165,10 +165,14 @@ def main(argv: list[str] | None = None) -> int:
                 if seconds <= 0:
                     raise InputError(f"--seconds {seconds}: a positive number of CPU-seconds")
                 budget = (seconds, 0)
-            make(args.table, args.runs, budget, args.hours)
+            make(args.table, args.runs, budget, args.hours, say=lambda text: print(text, flush=True))
         print(status(args.table))
     except InputError as error:
         exit_on_input_error(error)
+    except KeyboardInterrupt:  # the run in flight is lost; every finished one is in the file
+        print(f"\ninterrupted: the finished runs are in {runs_file(args.table)}; the same command resumes",
+              file=sys.stderr)
+        return 130
     return 0
 
 
