@@ -21,6 +21,7 @@ settings, the command, the engine's commit and patch hash, the CPU model and the
 from __future__ import annotations
 
 import hashlib
+import math
 import os
 import platform
 import subprocess
@@ -51,6 +52,11 @@ MAX_LEVEL = 4  # same.cpp and bus.cpp instantiate Nrpa<..., L = 5, ...>: levels 
 def checkpoint_time(k: int) -> float:
     """CPU time of work checkpoint k (instrument.hpp): 0.01 x 2^(k/8)."""
     return 0.01 * 2.0 ** (k / 8.0)
+
+
+def checkpoint_index(tau: float) -> int:
+    """The work checkpoint k at (or nearest to) CPU time ``tau``."""
+    return int(round(8 * math.log2(tau / 0.01)))
 
 
 @dataclass(frozen=True)

@@ -42,7 +42,8 @@ from scipy import stats
 from analysis.claims.basis import FIRST_SCORED, PUBLISHED_RUNS, ROUNDED_BUDGET_SLACK
 from analysis.claims.readings import FIT_LIMIT, cell, worst_bound
 from analysis.stats import best_at, t_interval
-from experiments.reference_engine import checkpoint_time
+from experiments.rates import geometric_summary
+from experiments.reference_engine import checkpoint_index, checkpoint_time
 from experiments.reference_runs import FOLDER, budget_of, read_runs
 from nrpa.errors import InputError
 
@@ -81,7 +82,7 @@ def work_table(runs: dict[str, list[dict]], last: float) -> pd.DataFrame:
     """Per column and checkpoint tau <= ``last``: runs, the mean work with its 95% interval, and
     playouts per CPU-second (the mean work over tau)."""
     rows = []
-    steps = int(round(8 * math.log2(last / 0.01))) + 1
+    steps = checkpoint_index(last) + 1
     for column, records in runs.items():
         for k in range(steps):
             values = np.array([work_at(record, k) for record in records])
@@ -94,7 +95,7 @@ def work_table(runs: dict[str, list[dict]], last: float) -> pd.DataFrame:
 
 def rho_ref(runs: dict[str, list[dict]], baseline: str, tau: float) -> dict[str, tuple]:
     """Per column: (rho_ref, its 95% interval, seeds) at ``tau``, paired by seed with ``baseline``."""
-    k = int(round(8 * math.log2(tau / 0.01)))
+    k = checkpoint_index(tau)
     base = {record["seed"]: work_at(record, k) for record in runs[baseline]}
     found = {}
     for column, records in runs.items():
@@ -102,12 +103,10 @@ def rho_ref(runs: dict[str, list[dict]], baseline: str, tau: float) -> dict[str,
         ratios = ratios[np.isfinite(ratios) & (ratios > 0)]
         if ratios.size == 0:
             continue
-        logs = np.log(ratios)
         if ratios.size < 2:
             found[column] = (float(ratios[0]), np.nan, np.nan, 1)
             continue
-        half = float(stats.t.ppf(0.975, logs.size - 1) * logs.std(ddof=1) / math.sqrt(logs.size))
-        found[column] = (math.exp(logs.mean()), math.exp(logs.mean() - half), math.exp(logs.mean() + half), int(logs.size))
+        found[column] = (*geometric_summary(ratios), int(ratios.size))  # rho's own summary (experiments/rates.py)
     return found
 
 
