@@ -179,15 +179,15 @@ def plot(measured: dict, path: Path) -> Path:
     work, cells, clock = measured["work"], measured["cells"], measured["clock"]
     baseline = measured["baseline"]
     columns = list(measured["experiment"].published_rate.fit_on) + [c for c in clock if c != baseline]
+    taus = np.sort(work["tau"].unique()) if len(work) else np.array([])
+    ratios = [rho_ref(clock, baseline, t) for t in taus] if baseline in clock else []  # every column's, once a tau
     for index, column in enumerate(dict.fromkeys(columns)):
         colour = column_colour(index)
         rows = work[work["column"] == column] if len(work) else work
         if len(rows):
             axes[0].plot(rows["tau"], rows["rate"], color=colour, label=column)
-        if column != baseline and column in clock and baseline in clock:
-            taus = rows["tau"].to_numpy()
-            found = [rho_ref(clock, baseline, t).get(column, (np.nan,))[0] for t in taus]
-            axes[1].plot(taus, found, color=colour, label=column)
+        if column != baseline and column in clock and ratios:
+            axes[1].plot(taus, [found.get(column, (np.nan,))[0] for found in ratios], color=colour, label=column)
             axes[1].axhline(measured["rho_ours"][column], color=colour, linestyle=":", linewidth=1)
         mine = cells[cells["column"] == column] if len(cells) else cells
         if len(mine):
