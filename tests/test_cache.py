@@ -202,20 +202,20 @@ def index_files(cache_root: Path) -> list[Path]:
     return list(cache_root.rglob("*.nbi"))
 
 
-@pytest.mark.slow
-def test_compiles_interrupted_at_any_moment_leave_a_cache_that_runs_the_right_kernel(tmp_path):
-    """Ctrl-C (SIGINT to the process group) or SIGKILL while the parallel kernels compile: after
-    a few kernels, after more, once the prange kernels are saved, and once all but the entry
-    point are (its own compile takes about 3 s more); every later run gives the run of a
-    clean compile."""
-    arguments = ONE_CALL + PARALLEL["shared"]
-    reference = outcome(run_py(arguments, tmp_path / "clean", tmp_path / "outputs"))
-    assert reference[0] == 0, reference
-    cache_root = tmp_path / "interrupted"
+INTERRUPT_ATTEMPTS = 3  # fresh caches to try the sequence of interrupts on (why: the test below)
+
+
+def interrupted_compiles(arguments, cache_root: Path, outputs: Path) -> list[str]:
+    """Ctrl-C (SIGINT to the process group) or SIGKILL while the parallel kernels compile into
+    ``cache_root``: after a few kernels, after more, once the prange kernels are saved, and once all
+    but the entry point are (its own compile takes about 3 s more). Returns the moments at which the
+    process still saved the entry point (the signal came too late to cut the compile), each with
+    the process's exit status, how long it lived after the signal and the end of its stderr."""
     moments = [(signal.SIGINT, 2), (signal.SIGKILL, 8), (signal.SIGINT, "leaf_node._shared_round-"),
                (signal.SIGKILL, "leaf_node._parallel_level-")]
+    missed = []
     for signal_number, moment in moments:
-        process = run_py(arguments, cache_root, tmp_path / "outputs", wait=False)
+        process = run_py(arguments, cache_root, outputs, wait=False)
         start = len(index_files(cache_root))
 
         def reached():
@@ -226,12 +226,37 @@ def test_compiles_interrupted_at_any_moment_leave_a_cache_that_runs_the_right_ke
 
         while process.poll() is None and not reached():
             time.sleep(0.02)
+        signalled = time.monotonic()
         if process.poll() is None:
             os.killpg(process.pid, signal_number)
-        process.communicate(timeout=120)
-        assert not list(cache_root.rglob("leaf_node.leaf_node_search-*.nbi")), moment  # the entry point: unfinished
+        _, stderr = process.communicate(timeout=120)
+        if list(cache_root.rglob("leaf_node.leaf_node_search-*.nbi")):  # the entry point: finished
+            missed.append(f"{moment}: exit {process.returncode}, {time.monotonic() - signalled:.1f} s after "
+                          f"{signal.Signals(signal_number).name}: {stderr.decode()[-300:]!r}")
+            break  # the later moments are past
+    return missed
+
+
+@pytest.mark.slow
+def test_compiles_interrupted_at_any_moment_leave_a_cache_that_runs_the_right_kernel(tmp_path):
+    """Compiles interrupted at four moments (``interrupted_compiles``) leave a cache from which
+    every later run gives the run of a clean compile. That the entry point is still unsaved after
+    each interrupt shows the interrupts cut the compile; on a loaded machine a signal can come
+    too late for that (CI once saw the entry point saved after the first SIGINT), so the sequence
+    is tried on up to INTERRUPT_ATTEMPTS fresh caches, and fails when no attempt cut every compile."""
+    arguments = ONE_CALL + PARALLEL["shared"]
+    reference = outcome(run_py(arguments, tmp_path / "clean", tmp_path / "outputs"))
+    assert reference[0] == 0, reference
+    missed = []
+    for attempt in range(INTERRUPT_ATTEMPTS):
+        cache_root = tmp_path / f"interrupted-{attempt}"
+        missed_now = interrupted_compiles(arguments, cache_root, tmp_path / "outputs")
+        missed += missed_now
+        if not missed_now:
+            break
+    assert len(missed) < INTERRUPT_ATTEMPTS, missed
     for _ in ("finishes the compile", "loaded"):
-        assert outcome(run_py(arguments, cache_root, tmp_path / "outputs")) == reference
+        assert outcome(run_py(arguments, cache_root, tmp_path / "outputs")) == reference, missed
 
 
 @pytest.mark.slow
