@@ -274,3 +274,29 @@ def test_the_summary_page_reads_each_tables_clocks(tmp_path):
     assert ("s = 1.50. The other columns (the baseline is fitted on each clock) fitting at t x R x rho: 0 of 0; "
             "at the reference clock: 0 of 1.") in text
     assert "| NRPA | reference clock | 13 (14) | 5 | 9 / 4 | 4.40 | 3.10 / 2.90 | no |" in text
+
+
+def test_a_gain_splits_into_its_equal_playouts_part_and_each_columns_extra_work():
+    """By hand: R = 10 and t = 10 s, so equal playouts is 100; rho is 1.5 for B and 1.2 for C. Run i
+    of B scores 10 + i at 100 playouts and 20 + i at 150; of C, 5 + 2i at 100 and 8 + 2i at 120; of
+    the baseline A, 7 + i at 100. B over A: 3 at equal playouts, 10 from B's extra work. B over C:
+    14.5 - 14 = 0.5, then 10 - 3 = 7, summing to B's equal-time mean less C's, 24.5 - 17."""
+    runs = range(10)
+    ours = {"A": ([((1, 100), (0, 7 + i)) for i in runs], [100] * 10),
+            "B": ([((1, 100, 150), (0, 10 + i, 20 + i)) for i in runs], [150] * 10),
+            "C": ([((1, 100, 120), (0, 5 + 2 * i, 8 + 2 * i)) for i in runs], [120] * 10)}
+    rate = type("Rate", (), {"R": 10.0, "rho": staticmethod({"A": 1.0, "B": 1.5, "C": 1.2}.get)})()
+    measured = {"experiment": type("Experiment", (), {"published_rate": rate})(), "baseline": "A", "clock": {},
+                "speed": np.nan}
+    over_a = engines.split_pair(measured, ours, {}, 1.0, "B", "A", 10.0)
+    assert (over_a["equal_playouts"], over_a["ours_part"], over_a["ours_part_low"]) == (3.0, 10.0, 10.0)
+    assert np.isnan(over_a["ref_equal_playouts"]) and np.isnan(over_a["ref_part"])  # no reference runs, no clock
+    over_c = engines.split_pair(measured, ours, {}, 1.0, "B", "C", 10.0)
+    assert over_c["equal_playouts"] == pytest.approx(0.5) and over_c["ours_part"] == pytest.approx(7.0)
+    assert over_c["equal_playouts"] + over_c["ours_part"] == pytest.approx(24.5 - 17.0)
+    flipped = engines.split_pair(measured, ours, {}, -1.0, "B", "C", 10.0)  # a lower-is-better unit
+    assert (flipped["equal_playouts"], flipped["ours_part"]) == pytest.approx((-0.5, -7.0))
+    short = engines.split_pair(measured, ours, {}, 1.0, "B", "A", 20.0)  # 200 playouts: beyond every run
+    assert np.isnan(short["equal_playouts"]) and np.isnan(short["ours_part"])
+    assert "ours not reached" in engines.split_text(short)
+    assert "this engine (rho 1.5) +10 [+10, +10], the reference engine (no clock measured)" in engines.split_text(over_a)

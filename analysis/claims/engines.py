@@ -168,27 +168,27 @@ def reference_traces(records: list[dict]) -> tuple[list[tuple], list[int]]:
             [int(record["end"]["playouts"]) for record in records])
 
 
-def our_traces(table: str, overrides=()) -> tuple[dict[str, tuple], object, pd.DataFrame]:
-    """Our runs of the table as the claims read them (up to 200 a column): column -> (traces,
-    playouts reached); the experiment; the published table."""
+def our_traces(table: str, overrides=(), source=None) -> tuple[dict[str, tuple], object, pd.DataFrame]:
+    """Our runs of the table as the claims read them (``source``, a PrefixSource; by default up to
+    200 a column): column -> (traces, playouts reached); the experiment; the published table."""
     from analysis.claims.decide import PrefixSource
     from experiments.paper_campaign import table_experiment
     from experiments.root_parallel import axis_trace
 
-    experiment = table_experiment(table, list(overrides))
-    source = PrefixSource(experiment, cap=PUBLISHED_RUNS)
+    if source is None:
+        source = PrefixSource(table_experiment(table, list(overrides)), cap=PUBLISHED_RUNS)
     found = {column: ([axis_trace(record, "playouts") for record in records],
                       [int(record["result"]["playouts"]) for record in records])
              for column, records in source.runs.records.items() if records}
-    return found, experiment, source.reference
+    return found, source.experiment, source.reference
 
 
-def measure(table: str, folder: Path = FOLDER, overrides=()) -> dict:
-    """Everything the page shows, from the committed runs."""
+def measure(table: str, folder: Path = FOLDER, overrides=(), source=None) -> dict:
+    """Everything the page shows, from the committed runs (ours: ``source``'s, our_traces)."""
     records = read_runs(table, folder)
     if not records:
         raise InputError(f"{table}: no reference runs in {folder} (make reference-runs TABLE={table})")
-    ours, experiment, published = our_traces(table, overrides)
+    ours, experiment, published = our_traces(table, overrides, source)
     last = float(published["time"].max())
     baseline = experiment.published_rate.fit_on[0]
     margin = MARGIN_FRACTION * abs(float(published[baseline].iloc[-1]))
@@ -202,7 +202,8 @@ def measure(table: str, folder: Path = FOLDER, overrides=()) -> dict:
                              experiment.value_scale) if baseline in clock else ([], np.nan)
     split = split_gains({"experiment": experiment, "baseline": baseline, "clock": clock, "speed": speed}, ours,
                         reference, published, experiment.value_scale)
-    return {"table": table, "baseline": baseline, "margin": margin, "last": last, "clock": clock,
+    return {"table": table, "baseline": baseline, "margin": margin, "last": last, "clock": clock, "ours": ours,
+            "reference": reference,
             "readings": readings, "speed": speed, "split": split,
             "work": work_table(clock, last) if clock else pd.DataFrame(), "rho_ref": rhos, "rho_ours": relative,
             "cells": cells, "verdicts": column_verdicts(cells) if len(cells) else {}, "records": records,
@@ -307,61 +308,124 @@ def clocks(measured: dict, ours: dict, published: pd.DataFrame, scale: float) ->
     return readings, speed
 
 
-SPLIT_TIMES = (1.28, 10.24, 40.96, 163.84)  # where gains are split (published times)
+SPLIT_TIMES = (1.28, 10.24, 40.96, 163.84)  # where the page splits each column's gain over the baseline
 
 
-def split_gains(measured: dict, ours: dict, reference: dict, published: pd.DataFrame, scale: float) -> pd.DataFrame:
-    """Each column's gain over the baseline at published time t, split in two: the algorithm's part,
-    the gain at equal playouts (both at t x R, R the table's), with Welch's 95% interval, on our runs
-    and on the reference engine's (``reference``: column -> (traces, reach), where MIN_RUNS reach it); and the
-    engine's part, what the column's own extra work adds, its mean at t x R x rho less its mean at
-    t x R (the same runs: a paired interval), for rho this engine's and rho_ref the reference's
-    (at tau = t / s, the clock's s). Cells our runs do not reach are NaN."""
+def split_pair(measured: dict, ours: dict, reference: dict, scale: float, column: str, other: str, t: float) -> dict:
+    """``column``'s gain over ``other`` at published time t, split in two. The algorithm's part:
+    the gain at equal playouts (both at t x R, R the table's), with Welch's 95% interval, on our
+    runs and on the reference engine's (``reference``: column -> (traces, reach); where MIN_RUNS
+    runs of each reach it). The engine's part: what each column's own extra work adds, its
+    mean at t x R x rho less its mean at t x R (the same runs: paired), column's less other's,
+    for rho this engine's and rho_ref the reference's (at tau = t / s, the clock's s); 95%
+    interval: the paired t interval where ``other`` is the baseline (its rho is 1), else Welch's
+    over the two columns' paired differences. The gain at equal time on an engine is the sum of
+    the two parts. NaN where our runs do not reach the work asked for."""
     experiment, baseline, clock = measured["experiment"], measured["baseline"], measured["clock"]
     rate, speed = experiment.published_rate, measured["speed"]
-    base_work = mean_work(clock[baseline]) if baseline in clock else None
+    equal = t * rate.R
 
-    def scores(column: str, playouts: float) -> np.ndarray:
-        traces, reach = ours[column]
+    def scores(label: str, playouts: float) -> np.ndarray:
+        traces, reach = ours[label]
         if playouts > min(reach) + ROUNDED_BUDGET_SLACK:
             return np.full(len(traces), np.nan)
         return np.array([best_at(p, sc, [playouts])[0] for p, sc in traces]) * scale
 
+    def rho_ref(label: str) -> float:
+        if label == baseline:
+            return 1.0
+        if label not in clock or baseline not in clock or not np.isfinite(speed):
+            return np.nan
+        tau = t / speed
+        return float(work_by_time(*mean_work(clock[label]), [tau])[0]
+                     / work_by_time(*mean_work(clock[baseline]), [tau])[0])
+
+    mine, theirs = scores(column, equal), scores(other, equal)
+    algorithm = (float(np.mean(mine) - np.mean(theirs)), *welch(mine, theirs, 0.95))
+    ref_algorithm = (np.nan, np.nan, np.nan)
+    if column in reference and other in reference:
+        a, b = (scores_at(*reference[label], int(round(equal))) * scale for label in (column, other))
+        if a.size >= MIN_RUNS and b.size >= MIN_RUNS:
+            ref_algorithm = (float(a.mean() - b.mean()), *welch(a, b, 0.95))
+    row = {"column": column, "other": other, "time": t,
+           "equal_playouts": algorithm[0], "equal_playouts_low": algorithm[1], "equal_playouts_high": algorithm[2],
+           "ref_equal_playouts": ref_algorithm[0], "ref_equal_playouts_low": ref_algorithm[1],
+           "ref_equal_playouts_high": ref_algorithm[2]}
+    for key, rho_of in (("ours", rate.rho), ("ref", rho_ref)):
+        rhos = {label: rho_of(label) for label in (column, other)}
+        extra = {label: (scores(label, equal * rho) - scores(label, equal)) if np.isfinite(rho) else np.array([np.nan])
+                 for label, rho in rhos.items()}
+        if not all(np.isfinite(values).all() for values in extra.values()):
+            part = (np.nan, np.nan, np.nan)
+        elif rhos[other] == 1.0:
+            part = t_interval(extra[column])
+        else:
+            part = (float(extra[column].mean() - extra[other].mean()), *welch(extra[column], extra[other], 0.95))
+        row.update({f"{key}_rho": rhos[column], f"{key}_other_rho": rhos[other], f"{key}_part": part[0],
+                    f"{key}_part_low": part[1], f"{key}_part_high": part[2]})
+    return row
+
+
+def split_gains(measured: dict, ours: dict, reference: dict, published: pd.DataFrame, scale: float) -> pd.DataFrame:
+    """Each column's gain over the baseline at the SPLIT_TIMES the table reaches (``split_pair``),
+    beside the published gain."""
+    baseline, last = measured["baseline"], float(published["time"].max())
     rows = []
     for column in ours:
-        if column == baseline or column not in published.columns:
+        if column == baseline or column not in published.columns or baseline not in ours:
             continue
-        for t in SPLIT_TIMES:
-            if t > float(published["time"].max()) + 1e-9:
-                continue
+        for t in (t for t in SPLIT_TIMES if t <= last + 1e-9):
             row = published.loc[np.isclose(published["time"], t)]
-            equal = t * rate.R
-            mine, theirs = scores(column, equal), scores(baseline, equal)
-            algorithm = (float(np.mean(mine) - np.mean(theirs)), *welch(mine, theirs, 0.95))
-            ref_algorithm = (np.nan, np.nan, np.nan)
-            if column in reference and baseline in reference:
-                a, b = (scores_at(*reference[c], int(round(equal))) * scale for c in (column, baseline))
-                if a.size >= MIN_RUNS and b.size >= MIN_RUNS:
-                    ref_algorithm = (float(a.mean() - b.mean()), *welch(a, b, 0.95))
-            parts = {}
-            rho_ref_t = np.nan
-            if column in clock and base_work is not None and np.isfinite(speed):
-                tau = t / speed
-                rho_ref_t = float(work_by_time(*mean_work(clock[column]), [tau])[0] / work_by_time(*base_work, [tau])[0])
-            for name, rho in (("this engine", rate.rho(column)), ("reference", rho_ref_t)):
-                more = scores(column, equal * rho) if np.isfinite(rho) else np.full(len(mine), np.nan)
-                paired = more - mine
-                mean, low, high = t_interval(paired) if np.isfinite(paired).all() else (np.nan, np.nan, np.nan)
-                parts[name] = (rho, mean, low, high)
-            rows.append({"column": column, "time": t,
-                         "published_gain": float(row[column].iloc[0] - row[baseline].iloc[0]) if len(row) else np.nan,
-                         "equal_playouts": algorithm[0], "equal_playouts_low": algorithm[1], "equal_playouts_high": algorithm[2],
-                         "ref_equal_playouts": ref_algorithm[0], "ref_equal_playouts_low": ref_algorithm[1],
-                         "ref_equal_playouts_high": ref_algorithm[2],
-                         **{f"{key}_{field}": value for key, (rho, mean, low, high) in
-                            (("ours", parts["this engine"]), ("ref", parts["reference"]))
-                            for field, value in (("rho", rho), ("part", mean), ("part_low", low), ("part_high", high))}})
+            gain = float(row[column].iloc[0] - row[baseline].iloc[0]) if len(row) else np.nan
+            split = split_pair(measured, ours, reference, scale, column, baseline, t)
+            rows.append({"column": column, "time": t, "published_gain": gain,
+                         **{k: v for k, v in split.items() if k not in ("column", "other", "time", "ours_other_rho",
+                                                                         "ref_other_rho")}})
     return pd.DataFrame(rows)
+
+
+def split_text(split: dict, unit: str = "") -> str:
+    """One line: a gain's two parts on both engines, for the claims report."""
+    def interval(key: str) -> str:
+        mean, low, high = (split[f"{key}{end}"] for end in ("", "_low", "_high"))
+        return f"{mean:+.4g} [{low:+.4g}, {high:+.4g}]" if np.isfinite(mean) else "not reached"
+
+    def rho(key: str) -> str:
+        mine, other = split[f"{key}_rho"], split[f"{key}_other_rho"]
+        if not (np.isfinite(mine) and np.isfinite(other)):
+            return "no clock measured"
+        return f"rho {mine:.3g}" + (f" against {other:.3g}" if other != 1.0 else "")
+
+    return (f"{split['column']} over {split['other']} at {split['time']:g} s{unit}: at equal playouts (t x R) "
+            f"ours {interval('equal_playouts')}, the reference engine's {interval('ref_equal_playouts')}, and the "
+            f"engine's part, this engine ({rho('ours')}) {interval('ours_part')}, the reference engine "
+            f"({rho('ref')}) {interval('ref_part')}")
+
+
+def claim_split(claim, source, measured: dict) -> str:
+    """The split of a compare claim made at equal time on a paper-scale table with reference runs
+    (``split_pair`` for each of its pairs, at its time: the last published time for "last", the
+    SPLIT_TIMES for "every"), in the claim's direction (> 0: as claimed, as the claims' effects),
+    one line (split_text) per pair and time; "" for any other claim.
+    ``measured``: table -> measure(...) or None, filled as tables are first asked for."""
+    experiment = source.experiment
+    if (claim.test != "compare" or claim.basis != "equal time" or claim.axis is not None
+            or experiment.scale != "paper" or experiment.published_rate is None):
+        return ""
+    if claim.experiment not in measured:
+        try:
+            measured[claim.experiment] = measure(claim.experiment, source=source)
+        except InputError:  # no reference runs of this table
+            measured[claim.experiment] = None
+    found = measured[claim.experiment]
+    if found is None:
+        return ""
+    times = ([found["last"]] if claim.at == "last" else
+             [t for t in SPLIT_TIMES if t <= found["last"] + 1e-9] if claim.at == "every" else list(claim.at))
+    return "\n".join(split_text(split_pair(found, found["ours"], found["reference"], abs(experiment.value_scale),
+                                           better, worse, t))
+                     for better, worse in claim.pairs for t in times
+                     if better in found["ours"] and worse in found["ours"])
 
 
 def tables(folder: Path = FOLDER) -> list[str]:

@@ -170,6 +170,15 @@ def detail_lines(row) -> list[str]:
                      f"decided by: {row['detail']}.")
     elif row["detail"]:
         lines.append(f"- Why no effect: {row['detail']}.")
+    split = row.get("engine_split")
+    if isinstance(split, str) and split:
+        lines.append("- Each gain split in two, on the runs the engines page reads "
+                     f"([engines_{row['experiment']}.md](engines_{row['experiment']}.md); 95% intervals; the gain at equal "
+                     "time on an engine is the sum of its two parts; \"not reached\": our runs stop short of the work, or "
+                     "the reference runs of that many playouts are too few; > 0: as claimed, in the effect's unit): the "
+                     "algorithm's part, the gain at equal playouts, and the engine's part, what each column's playouts "
+                     "per second over the baseline's (rho) adds, on this engine and on the reference engine:")
+        lines += [f"  - {part}." for part in split.splitlines()]
     cpu = row.get("cpu_hours", math.nan)
     to_decide = row.get("to_decide") if isinstance(row.get("to_decide"), str) else ""
     if isinstance(row.get("reading_fit"), str) and row["reading_fit"]:

@@ -41,6 +41,10 @@ CLAIMS = {
     "basis": "the reading of the runs the verdict rests on (e.g. equal time, matched: t x R x rho playouts)",
     "evaluated_at": "where the claim was judged: the checkpoints, or final scores",
     "detail": "the deciding comparison, or why no effect could be read",
+    "engine_split": "for a compare claim at equal time on a table the C++ reference engine has runs of: each pair's "
+                    "gain split in two, one line a pair and time (> 0: as claimed): the gain at equal playouts (t x R) "
+                    "on our runs and the reference engine's, and what each engine's relative speed (rho, rho_ref) adds "
+                    "(analysis/claims/engines.py split_pair; empty elsewhere)",
     "effect": "the deciding comparison's mean, > 0 meaning as claimed, in the unit column's unit",
     "effect_low": "the low end of its 95% confidence sequence (that comparison alone, not Holm-corrected)",
     "effect_high": "the high end",
