@@ -9,6 +9,7 @@ import json
 from dataclasses import replace
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from analysis.claims import engines, engines_page
@@ -300,3 +301,16 @@ def test_a_gain_splits_into_its_equal_playouts_part_and_each_columns_extra_work(
     assert np.isnan(short["equal_playouts"]) and np.isnan(short["ours_part"])
     assert "ours not reached" in engines.split_text(short)
     assert "this engine (rho 1.5) +10 [+10, +10], the reference engine (no clock measured)" in engines.split_text(over_a)
+
+
+def test_the_baseline_chooses_the_clock_by_the_readings_rule():
+    def rows(today: tuple, clock: tuple) -> pd.DataFrame:  # (cells, mean z^2, largest abs(z)) of the baseline
+        return pd.DataFrame([{"column": "NRPA", "reading": reading, "cells": cells, "mean_z2": z2, "max_z": z}
+                             for reading, (cells, z2, z) in (("t x R x rho (this engine)", today),
+                                                             ("reference clock", clock))])
+    assert "chooses **reference clock**" in engines_page.clock_choice(rows((14, 2.3, 2.5), (14, 1.4, 2.4)))
+    assert "t x R x rho (this engine): not told apart" in engines_page.clock_choice(rows((14, 2.3, 2.5), (14, 1.4, 2.4)))
+    # worse by more than a z^2 of 1 a cell: rejected
+    assert "rejected: worse" in engines_page.clock_choice(rows((14, 3.5, 2.5), (14, 1.4, 2.4)))
+    assert "chooses **t x R x rho" in engines_page.clock_choice(rows((14, 1.0, 2.0), (14, 12.0, 6.0)))
+    assert "chooses neither" in engines_page.clock_choice(rows((14, 10.8, 6.6), (13, 2.9, 3.01)))  # beyond its bound

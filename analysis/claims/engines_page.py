@@ -20,7 +20,7 @@ import pandas as pd
 from analysis.claims.basis import FIRST_SCORED
 from analysis.claims.engines import (FOLDER, MARGIN_FRACTION, MIN_RUNS, Reading, measure, mean_work, rho_ref,
                                      tables)
-from analysis.claims.readings import FIT_LIMIT
+from analysis.claims.readings import FIT_LIMIT, judge
 from experiments.store import PROJECT_ROOT
 from nrpa.errors import InputError
 
@@ -234,6 +234,22 @@ def write(table: str, folder: Path = PAGES, runs_folder: Path = FOLDER, override
     return [page, *csvs, figure]
 
 
+def clock_choice(frame: pd.DataFrame) -> str:
+    """Which clock the baseline column chooses, by the readings' rule (readings.judge: of the
+    readings that fit, the least sum of z^2; another fitting one is not told apart unless its sum is
+    larger by more than the number of cells), from a table's _clocks.csv rows."""
+    base = frame[frame["column"] == frame["column"].iloc[0]]
+    found = {row["reading"]: {"cells": int(row["cells"]), "chi2": float(row["mean_z2"]) * int(row["cells"]),
+                              "worst": float(row["max_z"])} if row["cells"] else None
+             for _, row in base.iterrows()}
+    statuses = judge(found)
+    chosen = [name for name, (status, _) in statuses.items() if status == "chosen"]
+    said = "; ".join(f"{name}: {status}" for name, (status, _) in statuses.items())
+    if not chosen:
+        return f"The baseline chooses neither clock: it fits on none ({said})."
+    return f"The baseline chooses **{chosen[0]}** ({said})."
+
+
 def summary(folder: Path = PAGES) -> Path:
     """engines_clocks.md: every table's columns read on both clocks, from the tables' _clocks.csv."""
     lines = ["# Equal time on two clocks, every table with reference runs", "",
@@ -255,9 +271,9 @@ def summary(folder: Path = PAGES) -> Path:
             continue
         others = frame[frame["column"] != frame["column"].iloc[0]]  # the baseline comes first
         today, clock = others[others["reading"] != "reference clock"], others[others["reading"] == "reference clock"]
-        lines += [f"s = {frame['s'].iloc[0]:.2f}. The other columns (the baseline is fitted on each clock) fitting at "
-                  f"t x R x rho: {int(today['fits'].sum())} of {len(today)}; at the reference clock: "
-                  f"{int(clock['fits'].sum())} of {len(clock)}.", "",
+        lines += [f"s = {frame['s'].iloc[0]:.2f}. {clock_choice(frame)} The other columns, nothing fitted to them, "
+                  f"fitting at t x R x rho: {int(today['fits'].sum())} of {len(today)}; at the reference "
+                  f"clock: {int(clock['fits'].sum())} of {len(clock)}.", "",
                   "| column | reading | cells read (published) | inside our 95% interval | ours above / below the published | "
                   "mean z^2 | largest abs(z) / bound | fits |", "|---|---|---|---|---|---:|---|---|"]
         for _, r in frame.iterrows():
