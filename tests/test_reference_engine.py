@@ -272,7 +272,8 @@ def test_the_summary_page_reads_each_tables_clocks(tmp_path):
             engines.Reading("SNRPA(2)", "reference clock", 13, 14, 2, 13, 9.0, 5.0, 3.3)]
     engines_page.readings_frame({"readings": rows, "speed": 1.5}).to_csv(tmp_path / "engines_t4_clocks.csv", index=False)
     text = engines_page.summary(tmp_path).read_text()
-    assert ("s = 1.50. The other columns (the baseline is fitted on each clock) fitting at t x R x rho: 0 of 0; "
+    assert ("s = 1.50. The baseline chooses **t x R x rho (this engine)** (t x R x rho (this engine): chosen; reference "
+            "clock: rejected: does not fit). The other columns, nothing fitted to them, fitting at t x R x rho: 0 of 0; "
             "at the reference clock: 0 of 1.") in text
     assert "| NRPA | reference clock | 13 (14) | 5 | 9 / 4 | 4.40 | 3.10 / 2.90 | no |" in text
 
@@ -314,3 +315,15 @@ def test_the_baseline_chooses_the_clock_by_the_readings_rule():
     assert "rejected: worse" in engines_page.clock_choice(rows((14, 3.5, 2.5), (14, 1.4, 2.4)))
     assert "chooses **t x R x rho" in engines_page.clock_choice(rows((14, 1.0, 2.0), (14, 12.0, 6.0)))
     assert "chooses neither" in engines_page.clock_choice(rows((14, 10.8, 6.6), (13, 2.9, 3.01)))  # beyond its bound
+
+
+def test_the_readings_report_shows_each_tables_two_clocks(tmp_path):
+    from analysis.claims import readings
+
+    rows = [engines.Reading("NRPA", "t x R x rho (this engine)", 14, 14, 6, 7, 2.3, 2.5, 2.9),
+            engines.Reading("NRPA", "reference clock", 13, 14, 5, 9, 4.4, 3.1, 2.9)]
+    engines_page.readings_frame({"readings": rows, "speed": 1.5}).to_csv(tmp_path / "engines_t4_clocks.csv", index=False)
+    text = readings.markdown(pd.DataFrame({"case": []}), [], "paper", {},
+                             engines_page.clock_sections(tmp_path, heading="###"))
+    assert "## Equal time: which clock" in text and "### [t4](engines_t4.md)" in text
+    assert "The baseline chooses **t x R x rho (this engine)**" in text

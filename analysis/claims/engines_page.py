@@ -250,22 +250,24 @@ def clock_choice(frame: pd.DataFrame) -> str:
     return f"The baseline chooses **{chosen[0]}** ({said})."
 
 
-def summary(folder: Path = PAGES) -> Path:
-    """engines_clocks.md: every table's columns read on both clocks, from the tables' _clocks.csv."""
-    lines = ["# Equal time on two clocks, every table with reference runs", "",
-             "Made by `python -m analysis.claims.engines_page --summary` from docs/results/engines_<table>_clocks.csv (written "
-             "with each table's page, `make engines`, `make results`). Each column of our runs read at today's "
-             "matched work (t x R x rho: R fitted on the baseline, rho this engine's) and at the C++ reference "
-             "engine's clock (W_ref,column(t / s): the column's own work on the reference engine, s fitted on the "
-             "baseline alone); nothing is fitted to the other columns. A reading fits when its mean z^2 is at most "
-             f"{FIT_LIMIT:g} and no abs(z) passes the bound. Each table's page says how and on which runs.", ""]
+SUMMARY_INTRO = ("Each column of our runs read at today's matched work (t x R x rho: R fitted on the baseline, rho "
+                 "this engine's) and at the C++ reference engine's clock (W_ref,column(t / s): the column's own work on "
+                 "the reference engine, s fitted on the baseline alone); nothing is fitted to the other columns. A "
+                 f"reading fits when its mean z^2 is at most {FIT_LIMIT:g} and no abs(z) passes the bound. Each "
+                 "table's page says how and on which runs (the runs the claims read, up to 200 a column).")
+
+
+def clock_sections(folder: Path = PAGES, heading: str = "##") -> list[str]:
+    """Per table with a _clocks.csv in ``folder``: which clock its baseline chooses, and every column
+    read on both clocks."""
+    lines = []
     found = sorted(folder.glob("engines_*_clocks.csv"))
     if not found:
         lines.append("No table has clock runs yet.")
     for path in found:
         table = path.name[len("engines_"):-len("_clocks.csv")]
         frame = pd.read_csv(path)
-        lines += [f"## [{table}](engines_{table}.md)", ""]
+        lines += [f"{heading} [{table}](engines_{table}.md)", ""]
         if frame.empty:
             lines += ["No clock runs yet.", ""]
             continue
@@ -281,6 +283,15 @@ def summary(folder: Path = PAGES) -> Path:
                          f"{r['above']} / {r['cells'] - r['above']} | {r['mean_z2']:.2f} | {r['max_z']:.2f} / {r['bound']:.2f} | "
                          f"{'yes' if r['fits'] else 'no'} |")
         lines.append("")
+    return lines
+
+
+def summary(folder: Path = PAGES) -> Path:
+    """engines_clocks.md: every table's columns read on both clocks, from the tables' _clocks.csv
+    (the readings report has the same sections: analysis/claims/readings.py)."""
+    lines = ["# Equal time on two clocks, every table with reference runs", "",
+             "Made by `python -m analysis.claims.engines_page --summary` from docs/results/engines_<table>_clocks.csv (written "
+             f"with each table's page, `make engines`, `make results`). {SUMMARY_INTRO}", "", *clock_sections(folder)]
     path = folder / "engines_clocks.md"
     path.write_text("\n".join(lines))
     return path

@@ -371,7 +371,8 @@ def plot_case(case: Case, fits: dict, stem: Path) -> Path:
     return path
 
 
-def markdown(table: pd.DataFrame, cases: list[Case], scale: str, figures: dict[str, str]) -> str:
+def markdown(table: pd.DataFrame, cases: list[Case], scale: str, figures: dict[str, str],
+             clocks: list[str] = ()) -> str:
     lines = [f"# Readings tested against the papers' published baselines ({scale} scale)", "",
              "Where a paper leaves a setting unsaid, each candidate reading is run on the column (or row) the "
              "paper published for its baseline, with the paper machine's speed R fitted jointly (one R for all the "
@@ -408,10 +409,24 @@ def markdown(table: pd.DataFrame, cases: list[Case], scale: str, figures: dict[s
         if case.case in figures:
             lines += ["", f"![{case.setting}]({figures[case.case]})"]
         lines.append("")
+    if clocks:
+        from analysis.claims.engines_page import SUMMARY_INTRO
+
+        lines += ["## Equal time: which clock, this engine's or the C++ reference engine's", "",
+                  "Not a setting of the paper's but the reading of \"equal time\" itself: the published baseline of each "
+                  "time table with reference engine runs chooses, by the rule above (each clock with one speed fitted on "
+                  f"the baseline), between today's t x R x rho and the reference engine's clock. {SUMMARY_INTRO} "
+                  "The same sections: [engines_clocks.md](engines_clocks.md).", "", *clocks]
     return "\n".join(lines)
 
 
-def write(scale: str, folder: Path, overrides=(), cases: list[Case] | None = None) -> list[Path]:
+def write(scale: str, folder: Path, overrides=(), cases: list[Case] | None = None,
+          clocks_from: Path | None = None) -> list[Path]:
+    """The report, its two CSVs and its figures into ``folder``; at paper scale, with the two clocks
+    of every table whose engines page is in ``clocks_from`` (default docs/results/, where `make
+    results` writes them)."""
+    from analysis.claims.engines_page import PAGES, clock_sections
+
     cases = cases if cases is not None else load_cases()
     table, fits = evaluate(scale, overrides, cases)
     folder.mkdir(parents=True, exist_ok=True)
@@ -421,7 +436,8 @@ def write(scale: str, folder: Path, overrides=(), cases: list[Case] | None = Non
     paths = [stem.with_suffix(".csv"), stem.with_name(stem.name + "_cells.csv"), stem.with_suffix(".md")]
     table.to_csv(paths[0], index=False)
     cells_table(fits, cases).to_csv(paths[1], index=False)
-    paths[2].write_text(markdown(table, cases, scale, figures) + "\n")
+    clocks = clock_sections(clocks_from or PAGES, heading="###") if scale == "paper" else []
+    paths[2].write_text(markdown(table, cases, scale, figures, clocks) + "\n")
     return paths + [folder / name for name in figures.values()]
 
 
