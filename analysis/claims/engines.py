@@ -117,7 +117,9 @@ def scores_at(traces: list[tuple], reach: list[int], cell: int) -> np.ndarray:
 
 
 def welch(a: np.ndarray, b: np.ndarray, confidence: float) -> tuple[float, float]:
-    """Welch's interval of mean(a) - mean(b)."""
+    """Welch's interval of mean(a) - mean(b); the difference itself where neither varies (scipy's
+    ttest_ind(equal_var=False).confidence_interval gives NaN there, and a constant paired difference,
+    a column's extra work that changes no run's score, is a case split_pair meets)."""
     va, vb = a.var(ddof=1) / a.size, b.var(ddof=1) / b.size
     se = math.sqrt(va + vb)
     diff = float(a.mean() - b.mean())
