@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Build the C++ reference engine (github.com/bnegreve/nrpa, the Distributed NRPA paper's code:
 # T. Cazenave's SameGame under B. Negrevergne's NRPA) with the harness's instrument.patch, beside
-# this script: three missing `return`s fixed; SNRPA(P) at level 1 (--playouts-per-step); the
+# this script: three missing `return`s fixed and a rollout's score kept as a double (the framework
+# truncated it to an int: docs/reference/cpp-reference.md); SNRPA(P) at level 1 (--playouts-per-step); the
 # SameGame playout rules none, tabu and selective t (--rule, --threshold); budgets in CPU-seconds
 # or playouts; work checkpoints and best scores written to an event file (src/instrument.hpp);
 # "PLAYOUTS n CPU s" on standard error at exit; the repository's other domains as the harness
