@@ -193,7 +193,8 @@ def measure(table: str, folder: Path = FOLDER, overrides=(), source=None) -> dic
     ours, experiment, published = our_traces(table, overrides, source)
     last = float(published["time"].max())
     baseline = experiment.published_rate.fit_on[0]
-    margin = MARGIN_FRACTION * abs(float(published[baseline].iloc[-1]))
+    # in the engines' own scores, as the cells are (the published table's unit over value_scale)
+    margin = MARGIN_FRACTION * abs(float(published[baseline].iloc[-1]) / experiment.value_scale)
     clock = clock_runs(records, last)
     every = by_column(records)
     reference = {column: reference_traces(runs) for column, runs in every.items()}

@@ -54,7 +54,8 @@ def markdown(measured: dict, figure: str | None) -> str:
              f"read them). The method: analysis/claims/engines.py and docs/reference/cpp-reference.md."
              + (" Scores and gains are in the published table's unit, where lower is better: a negative gain is an "
                 "improvement, and the playout-for-playout differences are in the engines' own scores (higher is "
-                "better)." if lower else ""), ""]
+                "better)." if lower else "") + (f" The playout-for-playout differences are in the engines' own scores, "
+                f"the published unit over {experiment.value_scale:g}." if abs(experiment.value_scale) != 1 else ""), ""]
     lines += ["## The clock: the reference engine's work by CPU time", ""]
     if clock:
         loads = [value for runs in clock.values() for r in runs for value in r["load_average"]]
@@ -96,8 +97,8 @@ def markdown(measured: dict, figure: str | None) -> str:
     lines += ["## Playout for playout: the same search?", "",
               f"Mean best score after n playouts, reference - ours, per column (all reference runs that reach n, at least {MIN_RUNS}, one a "
               f"seed; ours as the claims read them). A cell differs when its interval at the Bonferroni level over all "
-              f"the table's cells excludes 0, agrees when its 90% interval lies within +-{measured['margin']:.0f} (the "
-              f"margin: {MARGIN_FRACTION:.0%} of the published {baseline} at {last:g} s); a column agrees when all its "
+              f"the table's cells excludes 0, agrees when its 90% interval lies within +-{measured['margin']:.4g} (the "
+              f"margin: {MARGIN_FRACTION:.0%} of the published {baseline} at {last:g} s, in the engines' own scores); a column agrees when all its "
               "cells do, differs when one does. The 90% half-widths say how far the runs are from telling: a "
               "column's cells cannot agree while they exceed the margin.", ""]
     if not len(cells):
@@ -111,8 +112,8 @@ def markdown(measured: dict, figure: str | None) -> str:
             counts = [int((rows["verdict"] == v).sum()) for v in ("agrees", "differs", "inconclusive")]
             lines.append(f"| {column} | {verdict} | {counts[0]} / {counts[1]} / {counts[2]} | "
                          f"{rows['reference_runs'].min()}-{rows['reference_runs'].max()} | "
-                         f"{worst['difference']:+.0f} at {int(worst['playouts']):,} [{worst['low']:+.0f}, {worst['high']:+.0f}] | "
-                         f"{((rows['high90'] - rows['low90']) / 2).min():.0f}-{((rows['high90'] - rows['low90']) / 2).max():.0f} |")
+                         f"{worst['difference']:+.4g} at {int(worst['playouts']):,} [{worst['low']:+.4g}, {worst['high']:+.4g}] | "
+                         f"{((rows['high90'] - rows['low90']) / 2).min():.4g}-{((rows['high90'] - rows['low90']) / 2).max():.4g} |")
         lines.append("")
     readings = measured["readings"]
     if readings:
