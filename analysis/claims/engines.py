@@ -387,7 +387,7 @@ def split_gains(measured: dict, ours: dict, reference: dict, published: pd.DataF
     return pd.DataFrame(rows)
 
 
-def split_text(split: dict, unit: str = "") -> str:
+def split_text(split: dict) -> str:
     """One line: a gain's two parts on both engines, for the claims report."""
     def interval(key: str) -> str:
         mean, low, high = (split[f"{key}{end}"] for end in ("", "_low", "_high"))
@@ -399,7 +399,7 @@ def split_text(split: dict, unit: str = "") -> str:
             return "no clock measured"
         return f"rho {mine:.3g}" + (f" against {other:.3g}" if other != 1.0 else "")
 
-    return (f"{split['column']} over {split['other']} at {split['time']:g} s{unit}: at equal playouts (t x R) "
+    return (f"{split['column']} over {split['other']} at {split['time']:g} s: at equal playouts (t x R) "
             f"ours {interval('equal_playouts')}, the reference engine's {interval('ref_equal_playouts')}, and the "
             f"engine's part, this engine ({rho('ours')}) {interval('ours_part')}, the reference engine "
             f"({rho('ref')}) {interval('ref_part')}")
