@@ -114,6 +114,14 @@ def test_rho_ref_pairs_the_seeds():
     assert low == pytest.approx(2.0) and high == pytest.approx(2.0)
 
 
+def test_rho_ref_reads_each_column_over_its_own_baseline():
+    """Weak Schur's tables have a baseline a K: ws_rule_7 over ws_7, not over ws_6."""
+    runs = {name: [record(name, 1, [10, work], ([1], [1]), work)] for name, work in
+            (("ws_6", 20), ("ws_7", 40), ("ws_rule_7", 10))}
+    found = engines.rho_ref(runs, {"ws_6": "ws_6", "ws_7": "ws_7", "ws_rule_7": "ws_7"}, 0.01 * 2 ** (1 / 8))
+    assert found["ws_rule_7"][0] == pytest.approx(0.25) and found["ws_7"][0] == pytest.approx(1.0)
+
+
 def test_a_seed_counts_once_in_its_longest_run():
     runs = engines.by_column([record("A", 1, [1], ([1], [5]), 100), record("A", 1, [1], ([1], [5]), 300),
                               record("A", 2, [1], ([1], [5]), 50)])
@@ -287,7 +295,9 @@ def test_a_gain_splits_into_its_equal_playouts_part_and_each_columns_extra_work(
     ours = {"A": ([((1, 100), (0, 7 + i)) for i in runs], [100] * 10),
             "B": ([((1, 100, 150), (0, 10 + i, 20 + i)) for i in runs], [150] * 10),
             "C": ([((1, 100, 120), (0, 5 + 2 * i, 8 + 2 * i)) for i in runs], [120] * 10)}
-    rate = type("Rate", (), {"R": 10.0, "rho": staticmethod({"A": 1.0, "B": 1.5, "C": 1.2}.get)})()
+    against_a = type("Relative", (), {"against": "A"})()
+    rate = type("Rate", (), {"R": 10.0, "rho": staticmethod({"A": 1.0, "B": 1.5, "C": 1.2}.get), "fit_on": ("A",),
+                             "relative": (("B", against_a), ("C", against_a))})()
     measured = {"experiment": type("Experiment", (), {"published_rate": rate})(), "baseline": "A", "clock": {},
                 "speed": np.nan}
     over_a = engines.split_pair(measured, ours, {}, 1.0, "B", "A", 10.0)

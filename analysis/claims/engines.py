@@ -93,12 +93,25 @@ def work_table(runs: dict[str, list[dict]], last: float) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def rho_ref(runs: dict[str, list[dict]], baseline: str, tau: float) -> dict[str, tuple]:
-    """Per column: (rho_ref, its 95% interval, seeds) at ``tau``, paired by seed with ``baseline``."""
+def own_baseline(rate, column: str) -> str:
+    """The column rho is measured against (report.published_rate.relative's `against`): itself for a
+    column R is fitted on (a table with two baselines, Weak Schur's one a K, has two)."""
+    if column in rate.fit_on:
+        return column
+    return dict(rate.relative)[column].against
+
+
+def rho_ref(runs: dict[str, list[dict]], baseline, tau: float) -> dict[str, tuple]:
+    """Per column: (rho_ref, its 95% interval, seeds) at ``tau``, paired by seed with its baseline:
+    ``baseline``, one column or a mapping column -> its own (own_baseline; columns not in it are
+    left out)."""
     k = checkpoint_index(tau)
-    base = {record["seed"]: work_at(record, k) for record in runs[baseline]}
+    against = baseline if isinstance(baseline, dict) else {column: baseline for column in runs}
     found = {}
     for column, records in runs.items():
+        if against.get(column) not in runs:
+            continue
+        base = {record["seed"]: work_at(record, k) for record in runs[against[column]]}
         ratios = np.array([work_at(record, k) / base[record["seed"]] for record in records if record["seed"] in base])
         ratios = ratios[np.isfinite(ratios) & (ratios > 0)]
         if ratios.size == 0:
@@ -199,13 +212,14 @@ def measure(table: str, folder: Path = FOLDER, overrides=(), source=None) -> dic
     every = by_column(records)
     reference = {column: reference_traces(runs) for column, runs in every.items()}
     cells = agreement(reference, ours, margin)
-    rhos = {tau: rho_ref(clock, baseline, tau) for tau in RHO_TIMES if tau <= last} if baseline in clock else {}
+    against = {column: own_baseline(experiment.published_rate, column) for column in every}
+    rhos = {tau: rho_ref(clock, against, tau) for tau in RHO_TIMES if tau <= last} if baseline in clock else {}
     relative = {column: experiment.published_rate.rho(column) for column in every}
     readings, speed = clocks({"experiment": experiment, "baseline": baseline, "clock": clock}, ours, published,
                              experiment.value_scale) if baseline in clock else ([], np.nan)
     split = split_gains({"experiment": experiment, "baseline": baseline, "clock": clock, "speed": speed}, ours,
                         reference, published, experiment.value_scale)
-    return {"table": table, "baseline": baseline, "margin": margin, "last": last, "clock": clock, "ours": ours,
+    return {"table": table, "baseline": baseline, "against": against, "margin": margin, "last": last, "clock": clock, "ours": ours,
             "reference": reference,
             "readings": readings, "speed": speed, "split": split,
             "work": work_table(clock, last) if clock else pd.DataFrame(), "rho_ref": rhos, "rho_ours": relative,
@@ -324,7 +338,7 @@ def split_pair(measured: dict, ours: dict, reference: dict, scale: float, column
     interval: the paired t interval where ``other`` is the baseline (its rho is 1), else Welch's
     over the two columns' paired differences. The gain at equal time on an engine is the sum of
     the two parts. NaN where our runs do not reach the work asked for."""
-    experiment, baseline, clock = measured["experiment"], measured["baseline"], measured["clock"]
+    experiment, clock = measured["experiment"], measured["clock"]
     rate, speed = experiment.published_rate, measured["speed"]
     equal = t * rate.R
 
@@ -334,14 +348,15 @@ def split_pair(measured: dict, ours: dict, reference: dict, scale: float, column
             return np.full(len(traces), np.nan)
         return np.array([best_at(p, sc, [playouts])[0] for p, sc in traces]) * scale
 
-    def rho_ref(label: str) -> float:
-        if label == baseline:
+    def rho_ref(label: str) -> float:  # over the column's own baseline, as rho
+        own = own_baseline(rate, label)
+        if own == label:
             return 1.0
-        if label not in clock or baseline not in clock or not np.isfinite(speed):
+        if label not in clock or own not in clock or not np.isfinite(speed):
             return np.nan
         tau = t / speed
         return float(work_by_time(*mean_work(clock[label]), [tau])[0]
-                     / work_by_time(*mean_work(clock[baseline]), [tau])[0])
+                     / work_by_time(*mean_work(clock[own]), [tau])[0])
 
     mine, theirs = scores(column, equal), scores(other, equal)
     algorithm = (float(np.mean(mine) - np.mean(theirs)), *welch(mine, theirs, 0.95))
@@ -360,7 +375,7 @@ def split_pair(measured: dict, ours: dict, reference: dict, scale: float, column
                  for label, rho in rhos.items()}
         if not all(np.isfinite(values).all() for values in extra.values()):
             part = (np.nan, np.nan, np.nan)
-        elif rhos[other] == 1.0:
+        elif own_baseline(rate, other) == other:  # rho 1: no extra work
             part = t_interval(extra[column])
         else:
             part = (float(extra[column].mean() - extra[other].mean()), *welch(extra[column], extra[other], 0.95))
@@ -370,18 +385,19 @@ def split_pair(measured: dict, ours: dict, reference: dict, scale: float, column
 
 
 def split_gains(measured: dict, ours: dict, reference: dict, published: pd.DataFrame, scale: float) -> pd.DataFrame:
-    """Each column's gain over the baseline at the SPLIT_TIMES the table reaches (``split_pair``),
-    beside the published gain."""
-    baseline, last = measured["baseline"], float(published["time"].max())
+    """Each column's gain over its own baseline (own_baseline) at the SPLIT_TIMES the table reaches
+    (``split_pair``), beside the published gain."""
+    rate, last = measured["experiment"].published_rate, float(published["time"].max())
     rows = []
     for column in ours:
+        baseline = own_baseline(rate, column)
         if column == baseline or column not in published.columns or baseline not in ours:
             continue
         for t in (t for t in SPLIT_TIMES if t <= last + 1e-9):
             row = published.loc[np.isclose(published["time"], t)]
             gain = float(row[column].iloc[0] - row[baseline].iloc[0]) if len(row) else np.nan
             split = split_pair(measured, ours, reference, scale, column, baseline, t)
-            rows.append({"column": column, "time": t, "published_gain": gain,
+            rows.append({"column": column, "over": baseline, "time": t, "published_gain": gain,
                          **{k: v for k, v in split.items() if k not in ("column", "other", "time", "ours_other_rho",
                                                                          "ref_other_rho")}})
     return pd.DataFrame(rows)

@@ -79,18 +79,21 @@ def markdown(measured: dict, figure: str | None) -> str:
                 f"{float(r.iloc[0]):,.0f}" if len(r) and np.isfinite(r.iloc[0]) else "-" for r in rates) + " |")
         lines.append("")
     lines += ["## rho_ref: each column's work over the baseline's, on each engine", "",
-              f"The reference engine's rho_ref at tau (geometric mean of the seeds' ratios to {baseline}, 95% interval) "
+              f"The reference engine's rho_ref at tau (geometric mean of the seeds' ratios to the column's own baseline, "
+              f"{baseline} unless the row says another, 95% interval) "
               "beside this engine's rho (report.published_rate.relative in the table's config: playouts per CPU-second "
-              "over the baseline's, measured by experiments/rates.py), the factor matched time gives each column today.", ""]
+              "over the same baseline's, measured by experiments/rates.py), the factor matched time gives each column today.", ""]
     taus = list(measured["rho_ref"])
     if taus:
         lines += ["| column | " + " | ".join(f"rho_ref at {t:g} s" for t in taus) + " | this engine's rho |",
                   "|---|" + "---:|" * (len(taus) + 1)]
         for column in clock:
-            if column == baseline:
+            own = measured["against"].get(column, column)
+            if own == column:  # a baseline
                 continue
             ours = measured["rho_ours"].get(column)
-            lines.append(f"| {column} | " + " | ".join(rho_text(measured["rho_ref"][t].get(column)) for t in taus)
+            shown = column if own == baseline else f"{column} (over {own})"
+            lines.append(f"| {shown} | " + " | ".join(rho_text(measured["rho_ref"][t].get(column)) for t in taus)
                          + f" | {ours:.2f} |")
         lines.append("")
     cells, verdicts = measured["cells"], measured["verdicts"]
@@ -139,7 +142,8 @@ def markdown(measured: dict, figure: str | None) -> str:
     split = measured["split"]
     if len(split):
         lines += ["## Each gain split in two", "",
-                  f"A column's gain over {baseline} at published time t, as ours makes it at equal time: the algorithm's "
+                  f"A column's gain over its own baseline ({baseline} unless the row says another) at published time t, "
+                  "as ours makes it at equal time: the algorithm's "
                   f"part, the gain at equal playouts (both at t x R = t x {experiment.published_rate.R:,.0f}), plus the "
                   "engine's part, what the column's extra work adds (its own mean at t x R x rho less at t x R, the same "
                   "runs), with this engine's rho and with the reference's rho_ref(t / s) (the ratio of the columns' "
@@ -156,7 +160,8 @@ def markdown(measured: dict, figure: str | None) -> str:
             return prefix if rho is None else f"{prefix} (rho {rho:.2f})"
 
         for _, row in split.iterrows():
-            lines.append(f"| {row['column']} | {row['time']:g} | {row['published_gain']:+.0f} | "
+            shown = row["column"] if row["over"] == baseline else f"{row['column']} (over {row['over']})"
+            lines.append(f"| {shown} | {row['time']:g} | {row['published_gain']:+.0f} | "
                          f"{part(row['equal_playouts'], row['equal_playouts_low'], row['equal_playouts_high'])} | "
                          f"{part(row['ref_equal_playouts'], row['ref_equal_playouts_low'], row['ref_equal_playouts_high'])} | "
                          f"{part(row['ours_part'], row['ours_part_low'], row['ours_part_high'], row['ours_rho'])} | "
@@ -181,13 +186,13 @@ def plot(measured: dict, path: Path) -> Path:
     baseline = measured["baseline"]
     columns = list(measured["experiment"].published_rate.fit_on) + [c for c in clock if c != baseline]
     taus = np.sort(work["tau"].unique()) if len(work) else np.array([])
-    ratios = [rho_ref(clock, baseline, t) for t in taus] if baseline in clock else []  # every column's, once a tau
+    ratios = [rho_ref(clock, measured["against"], t) for t in taus] if baseline in clock else []  # once a tau
     for index, column in enumerate(dict.fromkeys(columns)):
         colour = column_colour(index)
         rows = work[work["column"] == column] if len(work) else work
         if len(rows):
             axes[0].plot(rows["tau"], rows["rate"], color=colour, label=column)
-        if column != baseline and column in clock and ratios:
+        if measured["against"].get(column, column) != column and column in clock and ratios:
             axes[1].plot(taus, [found.get(column, (np.nan,))[0] for found in ratios], color=colour, label=column)
             axes[1].axhline(measured["rho_ours"][column], color=colour, linestyle=":", linewidth=1)
         mine = cells[cells["column"] == column] if len(cells) else cells
