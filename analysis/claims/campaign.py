@@ -291,6 +291,7 @@ def run_campaign(overrides: list[str], budget_hours: float, files: list[str] | N
     confirm(budget_hours * 3600 / workers, workers, yes)  # the budget, spent on every core: its wall time at most
     states, plan, spent = adaptive_loop(campaign.observe, campaign.make, budget_hours * 3600, cap,
                                         say=lambda line: print(line, flush=True), fill=fill)
+    with_engine_split(campaign)
     paths = decide.write_report(campaign.table, plan, scale=scale, files=files, budget_hours=budget_hours, spent=spent,
                                 cap=cap, wall=time.time() - started, experiments=experiments,
                                 when=datetime.now(timezone.utc), code=code_version())
@@ -320,6 +321,20 @@ def run_fixed(overrides: list[str], files: list[str] | None = None, yes: bool = 
     reports = joblib.Parallel(n_jobs=-1)(joblib.delayed(write_report)(e) for e in experiments.values())
     paths = [path for report in reports for path in report]
     return paths + claims_report(overrides, files=files, experiments=experiments)
+
+
+def with_engine_split(campaign: Campaign) -> None:
+    """The decided table's engine_split column, after its detail: each equal-time compare claim's
+    gain split in two on a table with reference engine runs (engines.claim_split; "" elsewhere)."""
+    from analysis.claims import engines
+
+    measured = {}  # table -> its reference engine's measurements, made once
+    splits = {claim.id: engines.claim_split(claim, campaign.sources[claim.experiment], measured)
+              for claim in campaign.claims}
+    table = campaign.table
+    if "engine_split" in table.columns:
+        table.drop(columns="engine_split", inplace=True)
+    table.insert(table.columns.get_loc("detail") + 1, "engine_split", [splits.get(c, "") for c in table["claim"]])
 
 
 def main(argv: list[str] | None = None) -> int:

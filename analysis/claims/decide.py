@@ -36,7 +36,7 @@ import math
 import numpy as np
 import pandas as pd
 
-from analysis.claims import engines, sequential, verdicts
+from analysis.claims import sequential, verdicts
 from analysis.claims.basis import (PUBLISHED_RUNS, ROUNDED_BUDGET_SLACK, check_basis, checkpoint_times, final_reading,
                                    pair_name, published_difference, time_reading)
 from analysis.claims.files import MAKE_TARGETS, NEURAL, Claim, claim_variants, experiment_of
@@ -222,7 +222,6 @@ def decide_table(claims: list[Claim], sources: dict[str, PrefixSource], cap: int
     the runs per column that would decide it (inf: more than ``cap``, or no effect)."""
     rows = []
     column_costs = {}  # claim -> [(runs, mean CPU-seconds a run)] per column, to price the runs that would decide it
-    measured = {}  # table -> its reference engine's measurements (engines.claim_split)
     for claim in claims:
         source = sources[claim.experiment]
         about = claim_columns(claim, source)
@@ -254,7 +253,6 @@ def decide_table(claims: list[Claim], sources: dict[str, PrefixSource], cap: int
         if claim.test == "value":  # its contrasts' published value is the margin, not a number of the paper's
             evidence = dataclasses.replace(evidence, published=math.nan)
         rows.append({**row, "basis": basis, "evaluated_at": where, "runs": evidence.runs,
-                     "engine_split": engines.claim_split(claim, source, measured),
                      **evidence_columns(evidence), "detail": evidence.detail, "_evidence": evidence,
                      # a 20-board total's pairs are the boards: one run a board is a sample
                      "min_runs": 1 if claim.test == "total" else max(c.min_runs for c in found)})

@@ -427,8 +427,8 @@ def claim_split(claim, source, measured: dict) -> str:
     SPLIT_TIMES for "every"), in the claim's direction (> 0: as claimed, as the claims' effects),
     one line (split_text) per pair and time; "" for any other claim.
     ``measured``: table -> measure(...) or None, filled as tables are first asked for."""
-    experiment = source.experiment
-    if (claim.test != "compare" or claim.basis != "equal time" or claim.axis is not None
+    experiment = getattr(source, "experiment", None)  # none for the neural pipeline's results
+    if (experiment is None or claim.test != "compare" or claim.basis != "equal time" or claim.axis is not None
             or experiment.scale != "paper" or experiment.published_rate is None):
         return ""
     if claim.experiment not in measured:

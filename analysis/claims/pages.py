@@ -73,7 +73,7 @@ def remake(into: Path) -> Path:
             engines_page.write(name, into, overrides=[store_override])
         if engines_page.tables():
             engines_page.summary(into)
-        readings.write("paper", into, [store_override], clocks_from=into)  # after the engines pages it shows
+        readings.write("paper", into, [store_override], clocks=engines_page.clock_sections(into, heading="###"))
         # Morpion's Table 2 under the two games its rows are judged on, as `make morpion-table2` writes it
         if report.main(["experiment=morpion_table2", "scale=paper", "morpion_rules=standard,one_sided", store_override]):
             raise SystemExit("Morpion's Table 2 failed (above)")

@@ -410,23 +410,20 @@ def markdown(table: pd.DataFrame, cases: list[Case], scale: str, figures: dict[s
             lines += ["", f"![{case.setting}]({figures[case.case]})"]
         lines.append("")
     if clocks:
-        from analysis.claims.engines_page import SUMMARY_INTRO
-
         lines += ["## Equal time: which clock, this engine's or the C++ reference engine's", "",
                   "Not a setting of the paper's but the reading of \"equal time\" itself: the published baseline of each "
                   "time table with reference engine runs chooses, by the rule above (each clock with one speed fitted on "
-                  f"the baseline), between today's t x R x rho and the reference engine's clock. {SUMMARY_INTRO} "
-                  "The same sections: [engines_clocks.md](engines_clocks.md).", "", *clocks]
+                  "the baseline), between today's t x R x rho and the reference engine's clock. The same sections, and "
+                  "how they are read: [engines_clocks.md](engines_clocks.md) (added by `make results`).", "", *clocks]
     return "\n".join(lines)
 
 
 def write(scale: str, folder: Path, overrides=(), cases: list[Case] | None = None,
-          clocks_from: Path | None = None) -> list[Path]:
-    """The report, its two CSVs and its figures into ``folder``; at paper scale, with the two clocks
-    of every table whose engines page is in ``clocks_from`` (default docs/results/, where `make
-    results` writes them)."""
-    from analysis.claims.engines_page import PAGES, clock_sections
-
+          clocks: list[str] = ()) -> list[Path]:
+    """The report, its two CSVs and its figures into ``folder``; ``clocks``: the sections on the two
+    clocks of the tables with reference engine runs (engines_page.clock_sections), which `make
+    results` adds after making the engines pages (this module does not import that one: it imports
+    this one's rule)."""
     cases = cases if cases is not None else load_cases()
     table, fits = evaluate(scale, overrides, cases)
     folder.mkdir(parents=True, exist_ok=True)
@@ -436,7 +433,6 @@ def write(scale: str, folder: Path, overrides=(), cases: list[Case] | None = Non
     paths = [stem.with_suffix(".csv"), stem.with_name(stem.name + "_cells.csv"), stem.with_suffix(".md")]
     table.to_csv(paths[0], index=False)
     cells_table(fits, cases).to_csv(paths[1], index=False)
-    clocks = clock_sections(clocks_from or PAGES, heading="###") if scale == "paper" else []
     paths[2].write_text(markdown(table, cases, scale, figures, clocks) + "\n")
     return paths + [folder / name for name in figures.values()]
 
