@@ -332,8 +332,6 @@ def with_engine_split(campaign: Campaign) -> None:
     splits = {claim.id: engines.claim_split(claim, campaign.sources[claim.experiment], measured)
               for claim in campaign.claims}
     table = campaign.table
-    if "engine_split" in table.columns:
-        table.drop(columns="engine_split", inplace=True)
     table.insert(table.columns.get_loc("detail") + 1, "engine_split", [splits.get(c, "") for c in table["claim"]])
 
 

@@ -369,9 +369,10 @@ def split_pair(measured: dict, ours: dict, reference: dict, scale: float, column
            "equal_playouts": algorithm[0], "equal_playouts_low": algorithm[1], "equal_playouts_high": algorithm[2],
            "ref_equal_playouts": ref_algorithm[0], "ref_equal_playouts_low": ref_algorithm[1],
            "ref_equal_playouts_high": ref_algorithm[2]}
+    at_equal = {column: mine, other: theirs}
     for key, rho_of in (("ours", rate.rho), ("ref", rho_ref)):
         rhos = {label: rho_of(label) for label in (column, other)}
-        extra = {label: (scores(label, equal * rho) - scores(label, equal)) if np.isfinite(rho) else np.array([np.nan])
+        extra = {label: (scores(label, equal * rho) - at_equal[label]) if np.isfinite(rho) else np.array([np.nan])
                  for label, rho in rhos.items()}
         if not all(np.isfinite(values).all() for values in extra.values()):
             part = (np.nan, np.nan, np.nan)
