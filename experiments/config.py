@@ -237,6 +237,13 @@ class PublishedRate:
         """A matched_work run's playout budget: enough for matched time and for equal playouts."""
         return max(1, round(seconds * self.R * max(1.0, self.rho(column))))
 
+    def reach(self, playouts: float, column: str) -> float:
+        """The published seconds whose matched work for ``column`` is ``playouts``: work's inverse."""
+        return playouts / self.work(1.0, column)
+
+    # how a column's work at published time t is read, for the reports (engines.ReferenceClock has another)
+    describe = "t x R x rho playouts"
+
 
 def published_rate_of(report) -> PublishedRate | None:
     """The published runs' rate in an experiment's ``report`` section (None without);

@@ -203,3 +203,73 @@ def test_a_campaign_works_toward_the_verdict_under_the_reading_of_an_unstated_se
                           "gaps": ["the paper does not state the level", "2 threads for the paper's 32", "", ""]})
     # on a reading: its own verdict; not run for hardware: none; runs not made yet: the campaign makes them
     assert campaign_verdicts(table) == ["inconclusive", NOT_RUN, "not judged", "supported"]
+
+
+def test_the_reference_engines_clock_reads_each_column_at_its_own_work_on_that_engine():
+    """By hand: the baseline's clock runs make 100 playouts by 1 s and 400 by 4 s (a rate rising
+    from 100 to 100 a second: W = 100 tau), the other column 300 by 1 s and 600 by 4 s (W = 300
+    tau^(1/2) between them, log-log); s = 2, so published t = 4 s is tau = 2 s: 200 and
+    300 x 2^(1/2) = 424.26 playouts. reach inverts work; beyond the last checkpoint both go on at
+    the last mean rate (600 / 4 a second)."""
+    from types import SimpleNamespace
+
+    import pandas as pd
+
+    from analysis.claims.basis import checkpoint_times, matched_reach
+    from analysis.claims.engines import ReferenceClock
+    from analysis.claims.sources import Source
+
+    taus = np.array([1.0, 4.0])
+    clock = ReferenceClock({"base": (taus, np.array([100.0, 400.0])), "rule": (taus, np.array([300.0, 600.0]))}, 2.0)
+    assert clock.work(4.0, "base") == pytest.approx(200.0)
+    assert clock.work(4.0, "rule") == pytest.approx(300 * 2 ** 0.5)
+    assert clock.work(16.0, "rule") == pytest.approx(600 * 8 / 4)  # tau = 8: the last rate on
+    assert clock.work(1.0, "rule") == pytest.approx(150.0)  # tau = 0.5: in proportion before the first
+    for column in ("base", "rule"):
+        for t in (1.0, 3.0, 4.0, 16.0):
+            assert clock.reach(clock.work(t, column), column) == pytest.approx(t)
+    assert "s = 2.00" in clock.describe
+
+    runs = SimpleNamespace(records={"base": [{"result": {"playouts": 400}}] * 2,
+                                    "rule": [{"result": {"playouts": 500}}] * 2})
+
+    class Table(Source):
+        reference = pd.DataFrame({"time": [2.0, 4.0, 8.0], "base": [1.0, 2.0, 3.0], "rule": [1.0, 2.0, 3.0]})
+
+    source = Table(SimpleNamespace(variants=[]), runs)
+    # the rule's 500 playouts are its work at tau = 4 x (5/6)^2 (log-log): t = 2 x 2.78 = 5.56 s
+    assert matched_reach(source, "rule", clock) == pytest.approx(8 * (500.5 / 600) ** 2)
+    points, where = checkpoint_times(claim(pairs=(("rule", "base"),), at="every"), source, "playouts", clock)
+    assert [t for t, _ in points] == [2.0, 4.0]  # 8 s is beyond the rule's runs
+    assert points[1][1] == pytest.approx({"base": 200.0, "rule": 300 * 2 ** 0.5})
+    assert "W_ref(t / s) playouts" in where
+    points, where = checkpoint_times(claim(pairs=(("rule", "base"),)), source, "playouts", clock)  # at the last, 8 s
+    assert [t for t, _ in points] == pytest.approx([8 * (500.5 / 600) ** 2]) and "the runs end there" in where
+
+
+def test_the_claims_read_the_reference_clock_only_where_the_baseline_chooses_it_on_runs_long_enough():
+    """chosen_clock follows the readings' rule on the baseline's two readings; a column's extension
+    is the least power of two of the last time whose matched-work budget holds the clock's work there."""
+    from analysis.claims import engines
+    from analysis.claims.engines import REFERENCE_CLOCK, TODAY, Reading, chosen_clock, extensions
+
+    def reading(name: str, mean_z2: float, max_z: float) -> Reading:
+        return Reading("base", name, 13, 14, 10, 6, mean_z2, max_z, 3.0)
+
+    taus = np.array([1.0, 10.0])
+    rate = rate_with(1.5)  # R = 1000, the other column's rho 1.5
+    measured = {"baseline": "base", "speed": 1.0, "last": 10.0, "ours": {"base": None, "other": None},
+                "experiment": type("Experiment", (), {"published_rate": rate})(),
+                "clock": {"base": [], "other": []}}
+    works = {"base": (taus, np.array([1_000.0, 8_000.0])), "other": (taus, np.array([2_000.0, 40_000.0]))}
+    real_mean_work = engines.mean_work
+    try:
+        engines.mean_work = lambda records, column=iter(("base", "other")): works[next(column)]
+        clock = chosen_clock({**measured, "readings": [reading(TODAY, 2.3, 2.5), reading(REFERENCE_CLOCK, 1.4, 2.4)]})
+    finally:
+        engines.mean_work = real_mean_work
+    assert clock is not None and clock.s == 1.0
+    # the base's 8,000 at 10 s within its budget 10 x 1000; the other's 40,000 against 10 x 1000 x 1.5: x 2.67
+    assert extensions(measured, clock) == {"base": 1, "other": 4}
+    assert chosen_clock({**measured, "readings": [reading(TODAY, 1.0, 2.0), reading(REFERENCE_CLOCK, 3.5, 2.4)]}) is None
+    assert chosen_clock({**measured, "readings": [reading(TODAY, 9.0, 5.0), reading(REFERENCE_CLOCK, 8.0, 5.0)]}) is None

@@ -281,7 +281,7 @@ def test_the_summary_page_reads_each_tables_clocks(tmp_path):
     engines_page.readings_frame({"readings": rows, "speed": 1.5}).to_csv(tmp_path / "engines_t4_clocks.csv", index=False)
     text = engines_page.summary(tmp_path).read_text()
     assert ("s = 1.50. The baseline chooses **t x R x rho (this engine)** (t x R x rho (this engine): chosen; reference "
-            "clock: rejected: does not fit). The other columns, nothing fitted to them, fitting at t x R x rho: 0 of 0; "
+            "clock: rejected: does not fit): the claims read t x R x rho. The other columns, nothing fitted to them, fitting at t x R x rho: 0 of 0; "
             "at the reference clock: 0 of 1.") in text
     assert "| NRPA | reference clock | 13 (14) | 5 | 9 / 4 | 4.40 | 3.10 / 2.90 | no |" in text
 

@@ -4,7 +4,8 @@ A claim is judged only on a reading of the runs that makes its paper's compariso
 final scores or complete searches, equal time, equal playouts, wall time. A claim on a published
 CPU-time table is read twice by the fixed-n report (BASES): at the published time, and at matched
 time, each column at t x R x rho(column) playouts (checkpoint_times), the work the paper's machine
-did for that column in t seconds.
+did for that column in t seconds (or, where the table's baseline chooses it, at the reference
+engine's clock: analysis/claims/engines.py, ReferenceClock).
 """
 
 from __future__ import annotations
@@ -61,16 +62,18 @@ def time_reading(axis: str, rate) -> str:
 
 
 def matched_reach(source: Source, label: str, rate) -> float:
-    """The published seconds a column's runs reach at matched time: its fewest playouts over R x rho
-    (within a rounded budget's slack)."""
-    return (source.last("playouts", [label]) + ROUNDED_BUDGET_SLACK) / rate.work(1.0, label)
+    """The published seconds a column's runs reach at matched time: the time whose work its fewest
+    playouts are (within a rounded budget's slack), on ``rate``'s clock (t x R x rho, or the
+    reference engine's: engines.ReferenceClock)."""
+    return rate.reach(source.last("playouts", [label]) + ROUNDED_BUDGET_SLACK, label)
 
 
 def checkpoint_times(claim: Claim, source: Source, axis: str, rate=None) -> tuple[list[tuple[float, dict]], str]:
     """The points at which a claim is judged, each (t, {column: where the column is read on
     ``axis``}), and how the report says it. Without ``rate``: the published times, every column
     read at t. With ``rate`` (a PublishedRate: matched time, on the playouts axis): each column
-    at the paper's work for it in t seconds, t x R x rho(column). Where the claim's time is
+    at the paper's work for it in t seconds, t x R x rho(column) (or an engines.ReferenceClock's,
+    W_ref,column(t / s)). Where the claim's time is
     beyond the runs: the last point every column reaches, and the report says so."""
     labels = sorted(claim.variants())
     empty = [label for label in labels if not source.runs.records.get(label)]
@@ -93,7 +96,7 @@ def checkpoint_times(claim: Claim, source: Source, axis: str, rate=None) -> tupl
     else:
         wanted = [published[-1]] if claim.at == "last" else list(claim.at)
     times = [float(t) for t in wanted if t <= last * (1 + 1e-9)]
-    matched = "" if rate is None else " at matched time (each column at t x R x rho playouts)"
+    matched = "" if rate is None else f" at matched time (each column at {rate.describe})"
     if not times:
         return [(last, {label: position(last, label) for label in labels})], \
             f"{last:.4g} {unit}{matched}: the runs end there; the claim is at {wanted[-1]:g} {unit}"

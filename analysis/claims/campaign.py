@@ -22,7 +22,8 @@ Which runs: every experiment runs at SCALE's settings, with two exceptions that 
 verdicts affordable and comparable: a published CPU-time table runs at matched time
 (matched_work=true: a 163.84 s claim reads each column at 163.84 x R x rho playouts, R the
 published runs' rate and rho the column's relative rate, report.published_rate: the same run
-on any machine), and at SCALE=paper an
+on any machine; where the table's baseline chooses the reference engine's clock, at W_ref(t / s),
+on runs long enough for it: reading_clocks), and at SCALE=paper an
 experiment with budgets of its own per scale (the 20-board tables, the threaded Distributed
 NRPA figures, Morpion, SP-MCTS's speed-up) runs its quick budgets (12 CPU-s a board, 2
 threads), since its paper budgets are cluster-sized (7200 s a board, 16 threads); pass
@@ -196,11 +197,30 @@ def campaign_experiments(claims: list[Claim], scale: str, overrides: list[str], 
     return experiments
 
 
+def reading_clocks(experiments: dict[str, Experiment], overrides: list[str], cap: int) -> dict:
+    """The tables whose baseline chooses the reference engine's clock (engines.reading_experiment,
+    at scale=paper, chosen on the runs read at t x R x rho): their claims read each column at
+    W_ref(t / s), each on runs that reach that work at the last time (their experiment is replaced
+    by those runs'). The clock is chosen once, at the start: the runs a campaign makes do not move it."""
+    from analysis.claims import engines
+
+    clocks = {}
+    for name, experiment in list(experiments.items()):
+        if experiment.scale != "paper" or not experiment.matched_work or name not in engines.tables():
+            continue
+        chosen, clock = engines.reading_experiment(name, overrides, first=[f"repeats={cap}"])
+        if clock is not experiment.published_rate:
+            experiments[name], clocks[name] = chosen, clock
+    return clocks
+
+
 class Campaign:
     """The real columns: the experiments' variants, their runs in the store (or archive)."""
 
-    def __init__(self, claims: list[Claim], experiments: dict[str, Experiment], cap: int, scale: str):
+    def __init__(self, claims: list[Claim], experiments: dict[str, Experiment], cap: int, scale: str,
+                 clocks: dict | None = None):
         self.claims, self.experiments, self.cap, self.scale = claims, experiments, cap, scale
+        self.clocks = clocks or {}  # experiment -> the clock its claims read matched time at (reading_clocks)
         # One command line composed every experiment, so they share its backend, except that a
         # threaded experiment's own file sets backend.n_jobs: 1 (its runs go one at a time).
         backends = [experiment.backend for experiment in experiments.values()]
@@ -212,7 +232,8 @@ class Campaign:
 
     def observe(self):
         self.sources = with_neural_sources(
-            self.claims, {name: decide.PrefixSource(e, self.cap, decide.read_limits(self.claims, e, self.cap))
+            self.claims, {name: decide.PrefixSource(e, self.cap, decide.read_limits(self.claims, e, self.cap),
+                                                    self.clocks.get(name))
                           for name, e in self.experiments.items()}, self.scale)
         self.table = decide.decide_table(self.claims, self.sources, self.cap)
         states = [ClaimState(row["claim"], tuple((row["experiment"], key) for key in row["columns"]),
@@ -275,6 +296,7 @@ def run_campaign(overrides: list[str], budget_hours: float, files: list[str] | N
     others = [o for o in overrides if not o.startswith("scale=")]
     claims = load_claims(files=files)
     experiments = campaign_experiments(claims, scale, others, cap, own_paper_budgets)
+    clocks = reading_clocks(experiments, others, cap)
     claims = [resolve(claim, experiments[experiment_of(claim)]) for claim in claims]
     if cpu_clock_only:
         wall = {name for name, e in experiments.items() if any(v.job.settings.clock == "wall" for v in e.variants)}
@@ -282,7 +304,7 @@ def run_campaign(overrides: list[str], budget_hours: float, files: list[str] | N
         experiments = {name: e for name, e in experiments.items() if name not in wall}
         if not claims:
             raise InputError("--cpu-clock-only leaves no claim: every claim chosen is judged on wall-clock runs")
-    campaign = Campaign(claims, experiments, cap, scale)
+    campaign = Campaign(claims, experiments, cap, scale, clocks)
     started = time.time()
     print(f"Deciding {len(claims)} claims with at most {budget_hours:g} CPU-hours of new runs "
           f"(cap {cap} runs per column; {', '.join(f'{n}: {e.scale}' + (' at matched time' if e.matched_work else '') for n, e in experiments.items())})",
@@ -291,7 +313,7 @@ def run_campaign(overrides: list[str], budget_hours: float, files: list[str] | N
     confirm(budget_hours * 3600 / workers, workers, yes)  # the budget, spent on every core: its wall time at most
     states, plan, spent = adaptive_loop(campaign.observe, campaign.make, budget_hours * 3600, cap,
                                         say=lambda line: print(line, flush=True), fill=fill)
-    with_engine_split(campaign)
+    with_engine_split(campaign, others)
     paths = decide.write_report(campaign.table, plan, scale=scale, files=files, budget_hours=budget_hours, spent=spent,
                                 cap=cap, wall=time.time() - started, experiments=experiments,
                                 when=datetime.now(timezone.utc), code=code_version())
@@ -323,13 +345,12 @@ def run_fixed(overrides: list[str], files: list[str] | None = None, yes: bool = 
     return paths + claims_report(overrides, files=files, experiments=experiments)
 
 
-def with_engine_split(campaign: Campaign) -> None:
+def with_engine_split(campaign: Campaign, overrides=()) -> None:
     """The decided table's engine_split column, after its detail: each equal-time compare claim's
     gain split in two on a table with reference engine runs (engines.claim_split; "" elsewhere)."""
     from analysis.claims import engines
 
-    measured = {}  # table -> its reference engine's measurements, made once
-    splits = {claim.id: engines.claim_split(claim, campaign.sources[claim.experiment], measured)
+    splits = {claim.id: engines.claim_split(claim, campaign.sources[claim.experiment], overrides)
               for claim in campaign.claims}
     table = campaign.table
     table.insert(table.columns.get_loc("detail") + 1, "engine_split", [splits.get(c, "") for c in table["claim"]])

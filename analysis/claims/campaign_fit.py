@@ -47,6 +47,7 @@ class CampaignFit:
     bound: float
     runs: int = 0  # the fewest runs a baseline column has (0: not said)
     columns: tuple[str, ...] = ()  # the baseline columns scored
+    clock: str = ""  # "": read at ``rate`` (R, or R x rho); else the clock read at (engines.clock_fits)
 
     @property
     def fits(self) -> bool:
@@ -57,7 +58,8 @@ class CampaignFit:
         verb = "fits" if self.fits else "does not fit"
         sign = "<=" if self.max_z <= self.bound else ">"
         runs = f"{self.runs} runs a column, " if self.runs else ""
-        return (f"the published baseline {verb} at R = {self.rate:,.0f} ({runs}{self.cells} cells: mean z^2 "
+        at = f"at {self.clock}" if self.clock else f"at R = {self.rate:,.0f}"
+        return (f"the published baseline {verb} {at} ({runs}{self.cells} cells: mean z^2 "
                 f"{self.mean_z2:.2f}, largest abs(z) {self.max_z:.2f} {sign} {self.bound:.2f})")
 
 

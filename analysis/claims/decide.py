@@ -22,7 +22,11 @@ target would give it more games.
 Time-table claims are judged at matched time: each column at t x R x rho(column) playouts, R
 the published runs' rate and rho the column's playouts per CPU-second over its baseline's on
 this engine (report.published_rate; the runs are made with matched_work=true, a run of
-t x R x max(1, rho) playouts, the same run on any machine). A column's runs are
+t x R x max(1, rho) playouts, the same run on any machine). Where a table's published baseline
+chooses the C++ reference engine's clock over t x R x rho (the readings' rule on the baseline's two
+readings: analysis/claims/engines.py, reading_experiment), each column is read at W_ref,column(t / s)
+instead, its work by CPU time t / s on that engine, on runs that reach it at the last time (matched
+work to 2 or 4 times the last time where the t x R x rho runs stop short). A column's runs are
 read as a prefix (repeats 0, 1, ... up to the first missing one), so that the runs behind
 a verdict are the first n of a fixed sequence.
 """
@@ -70,7 +74,10 @@ class PrefixSource(Source):
     sequential.MIN_RUNS runs, so that later runs do not move the checkpoint a claim is
     judged at."""
 
-    def __init__(self, experiment: Experiment, cap: int, limits: dict | None = None):
+    def __init__(self, experiment: Experiment, cap: int, limits: dict | None = None, clock=None):
+        # the clock matched time reads the columns at: the config's t x R x rho, or the one the
+        # table's baseline chooses (engines.reading_clock: the reference engine's)
+        self.clock = clock or experiment.published_rate
         records, costs, starved, outliers = {}, {}, {}, {}
         for variant in experiment.variants:
             key = variant_key(experiment, variant)
@@ -168,7 +175,7 @@ def contrasts(claim: Claim, source: PrefixSource) -> tuple[list[sequential.Contr
         return [_paired(f"{a} vs {b}", source.finals(a), source.finals(b), unit) for a, b in claim.pairs], \
             "final scores", reading
     matched = source.experiment.matched_work and claim.axis != "playouts"
-    rate = source.experiment.published_rate if matched else None
+    rate = source.clock if matched else None
     axis = "playouts" if matched else claim.axis or source.time_axis
     check_basis(claim, time_reading(axis, rate))
     if claim.axis == "playouts" and source.last(axis, claim.variants()) < FIRST_PLAYOUTS:
@@ -184,7 +191,7 @@ def contrasts(claim: Claim, source: PrefixSource) -> tuple[list[sequential.Contr
 
 def reading_name(reading: str, rate=None) -> str:
     """The basis column of a row: the comparison its runs were read at, and how for matched time."""
-    return f"{reading} (matched: t x R x rho playouts)" if rate is not None else reading
+    return f"{reading} (matched: {rate.describe})" if rate is not None else reading
 
 
 def _paired(name: str, a: np.ndarray, b: np.ndarray, unit: float, published: float = math.nan) -> sequential.Contrast:
@@ -193,15 +200,16 @@ def _paired(name: str, a: np.ndarray, b: np.ndarray, unit: float, published: flo
 
 
 def _gain(claim: Claim, source: PrefixSource, unit: float) -> tuple[list[sequential.Contrast], str, str]:
-    # at matched time the runs have a playout budget: the doublings of time are read as
-    # doublings of the published work for the column, from claim.start x R playouts
-    rate = source.experiment.published_rate if source.experiment.matched_work else None
+    # at matched time the runs have a playout budget: the doublings of time are read at the
+    # column's work at each (t x R x rho: doublings of the work, from claim.start x R x rho playouts)
+    rate = source.clock if source.experiment.matched_work else None
     axis, unit_name = ("playouts", "playouts") if rate else (source.time_axis, "s")
     check_basis(claim, time_reading(axis, rate))
     start = rate.work(claim.start, claim.variant) if rate else claim.start
     # the runs reach the last doubling within a rounded budget's slack, as checkpoint_times reads them
     last = source.last(axis, claim.variants()) + (ROUNDED_BUDGET_SLACK if rate else 0.0)
-    checkpoints = doubling_checkpoints(start, last)
+    times = doubling_checkpoints(claim.start, rate.reach(last, claim.variant) * (1 + 1e-9)) if rate else None
+    checkpoints = [rate.work(t, claim.variant) for t in times] if rate else doubling_checkpoints(start, last)
     if len(checkpoints) < 3:
         raise NotJudged(f"needs 2 doublings from {start:g} {unit_name}; the runs end at {last:g} {unit_name}")
     matrix = np.array([best_at(*axis_trace(r, axis), checkpoints) for r in source.runs.records[claim.variant]])

@@ -31,6 +31,7 @@ questions a column at a time:
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -40,7 +41,7 @@ import pandas as pd
 from scipy import stats
 
 from analysis.claims.basis import FIRST_SCORED, PUBLISHED_RUNS, ROUNDED_BUDGET_SLACK
-from analysis.claims.readings import FIT_LIMIT, cell, worst_bound
+from analysis.claims.readings import FIT_LIMIT, cell, judge, worst_bound
 from analysis.stats import best_at, t_interval
 from experiments.rates import geometric_summary
 from experiments.reference_engine import checkpoint_index, checkpoint_time
@@ -53,6 +54,7 @@ PLAYOUT_CELLS = tuple(2 ** k for k in range(6, 21))  # 64 .. 1,048,576 playouts
 MIN_RUNS = 10
 MARGIN_FRACTION = 0.02
 RHO_TIMES = (0.16, 1.28, 10.24, 163.84)  # where rho_ref is reported (published times)
+REFERENCE_CLOCK, TODAY = "reference clock", "t x R x rho (this engine)"  # the two readings' names
 
 
 def by_column(records: list[dict]) -> dict[str, list[dict]]:
@@ -243,6 +245,118 @@ def work_by_time(taus: np.ndarray, works: np.ndarray, query) -> np.ndarray:
                     np.where(query > taus[-1], works[-1] * query / taus[-1], inside))
 
 
+def work_inverse(taus: np.ndarray, works: np.ndarray, playouts: float) -> float:
+    """The CPU time tau at which W(tau) = ``playouts``: work_by_time's inverse (the same log-log
+    interpolation, the same proportional ends)."""
+    works = np.maximum.accumulate(np.maximum(works, 1e-9))  # a mean of cumulative counts: never falls
+    if playouts < works[0]:
+        return float(taus[0] * playouts / works[0])
+    if playouts > works[-1]:
+        return float(taus[-1] * playouts / works[-1])
+    return float(np.exp(np.interp(np.log(playouts), np.log(works), np.log(taus))))
+
+
+@dataclass(frozen=True)
+class ReferenceClock:
+    """Equal time on the reference engine's clock: a column's work at published time t is
+    W_ref,column(t / s), its mean work on the reference engine by CPU time t / s (work_by_time over
+    its clock runs), s the speed ratio fitted on the table's baseline alone (``clocks``). It reads
+    our runs as PublishedRate does (work, reach, describe), where every column's work is t x R x rho."""
+
+    works: dict  # column -> (taus, mean work): mean_work of its clock runs
+    s: float
+
+    def work(self, seconds: float, column: str) -> float:
+        return float(work_by_time(*self.works[column], [seconds / self.s])[0])
+
+    def reach(self, playouts: float, column: str) -> float:
+        return work_inverse(*self.works[column], playouts) * self.s
+
+    @property
+    def describe(self) -> str:
+        return f"W_ref(t / s) playouts, the reference engine's clock, s = {self.s:.2f}"
+
+
+def clock_statuses(rows) -> dict[str, tuple[str, float]]:
+    """The baseline column's readings judged by the readings' rule (readings.judge: of the readings
+    that fit, the least sum of z^2; another fitting one is not told apart unless its sum is larger
+    by more than the number of cells): ``rows``, one per reading, with reading, cells, mean_z2, max_z."""
+    return judge({row["reading"]: {"cells": int(row["cells"]), "chi2": float(row["mean_z2"]) * int(row["cells"]),
+                                   "worst": float(row["max_z"])} if row["cells"] else None for row in rows})
+
+
+def chosen_clock(measured: dict) -> ReferenceClock | None:
+    """The reference engine's clock where the table's baseline chooses it (clock_statuses over the
+    baseline's two readings), else None: the claims then keep t x R x rho."""
+    rows = [vars(reading) for reading in measured["readings"] if reading.column == measured["baseline"]]
+    statuses = clock_statuses(rows)
+    if statuses.get(REFERENCE_CLOCK, ("",))[0] != "chosen":
+        return None
+    return ReferenceClock({column: mean_work(records) for column, records in measured["clock"].items()},
+                          float(measured["speed"]))
+
+
+def extensions(measured: dict, clock: ReferenceClock) -> dict[str, int]:
+    """Per column, the least power of two E such that its matched-work runs to E x the table's last
+    time (t x R x max(1, rho) playouts: PublishedRate.budget) hold the clock's work at the last time
+    (1: the runs read at t x R x rho do)."""
+    rate, last = measured["experiment"].published_rate, measured["last"]
+    need = {column: clock.work(last, column) / rate.budget(last, column) for column in measured["ours"]
+            if column in clock.works}
+    return {column: 2 ** max(0, math.ceil(math.log2(ratio) - 1e-9)) for column, ratio in need.items()}
+
+
+def clock_fits(measured: dict) -> tuple:
+    """The reference clock's readings (``clocks``) as the statuses read a table's curves
+    (campaign_fit.CampaignFit): the baseline's fit, and each other column's (column -> fit), on the
+    runs they were measured on (those the claims read at t x R x rho)."""
+    from analysis.claims.campaign_fit import CampaignFit
+
+    runs = {column: len(traces) for column, (traces, _) in measured["ours"].items()}
+    at = f"the reference engine's clock (s = {measured['speed']:.2f}, on the runs read at t x R x rho)"
+
+    def fit(reading: Reading) -> CampaignFit:
+        return CampaignFit(np.nan, np.nan, reading.cells, reading.mean_z2, reading.max_z, reading.bound,
+                           runs=runs[reading.column], columns=(reading.column,), clock=at)
+
+    found = [reading for reading in measured["readings"] if reading.reading == REFERENCE_CLOCK]
+    base = next(reading for reading in found if reading.column == measured["baseline"])
+    return fit(base), {reading.column: fit(reading) for reading in found if reading.column != measured["baseline"]}
+
+
+@functools.lru_cache(maxsize=None)
+def measured_table(table: str, overrides: tuple = ()) -> dict:
+    """measure(table) on the runs the claims read at t x R x rho (up to 200 a column), once a process:
+    the campaign's clock choice, the claims' splits, the engines pages and the statuses read it."""
+    return measure(table, overrides=overrides)
+
+
+def reading_experiment(table: str, overrides=(), first=()):
+    """The time table's experiment whose runs the claims read at matched time, and the clock they
+    read it at: at scale=paper, where the table has reference runs and its baseline chooses the
+    reference engine's clock (chosen_clock), each column's runs that reach the clock's work at the
+    last time (its runs to ``extensions`` x the last time: those read at t x R x rho where E = 1)
+    and that clock; else the runs read at t x R x rho and the config's published rate.
+    ``first``: overrides composed before ``overrides`` (the campaign's repeats=cap)."""
+    from experiments.experiment import load_experiment
+
+    base = [f"experiment={table}", *first, *overrides, "scale=paper", "matched_work=true"]
+    experiment = load_experiment(base)
+    clock = chosen_clock(measured_table(table, tuple(overrides))) if table in tables() else None
+    if clock is None:
+        return experiment, experiment.published_rate
+    measured = measured_table(table, tuple(overrides))
+    factors = extensions(measured, clock)
+    longer = {factor: load_experiment([*base, f"max_time={measured['last'] * factor:g}"])
+              for factor in set(factors.values()) if factor > 1}
+    variants = tuple(next(v for v in longer[factors[variant.label]].variants if v.label == variant.label)
+                     if factors.get(variant.label, 1) > 1 else variant for variant in experiment.variants)
+    target = table.replace("_", "-")
+    commands = "; ".join(f'make {target} SCALE=paper ARGS="matched_work=true max_time={measured["last"] * factor:g}"'
+                         for factor in sorted(longer))
+    return replace(experiment, variants=variants, command=commands or None), clock
+
+
 @dataclass(frozen=True)
 class Reading:
     """One column read at one clock: the cells our runs reach, and the fit's numbers."""
@@ -307,16 +421,16 @@ def clocks(measured: dict, ours: dict, published: pd.DataFrame, scale: float) ->
 
     base_rate = works[baseline][1][-1] / works[baseline][0][-1]
     grid = np.exp(np.linspace(np.log(base_rate / rate.R / 4), np.log(base_rate / rate.R * 4), 81))
-    fits = [read_column(baseline, "reference clock", at_clock(baseline, speed), times, values[baseline],
+    fits = [read_column(baseline, REFERENCE_CLOCK, at_clock(baseline, speed), times, values[baseline],
                         ours[baseline], scale) for speed in grid]
     fits = [replace(fit, bound=worst_bound(fit.cells)) for fit in fits]
     fitting = [k for k, fit in enumerate(fits) if fit.fits]
     best = (min(fitting, key=lambda k: (-fits[k].cells, fits[k].mean_z2)) if fitting
             else min(range(len(fits)), key=lambda k: fits[k].max_z - fits[k].bound))
     speed = float(grid[best])
-    today = [read_column(column, "t x R x rho (this engine)", times * rate.R * (1.0 if column == baseline else rate.rho(column)),
+    today = [read_column(column, TODAY, times * rate.R * (1.0 if column == baseline else rate.rho(column)),
                          times, values[column], ours[column], scale) for column in columns]
-    reference = [read_column(column, "reference clock", at_clock(column, speed), times, values[column],
+    reference = [read_column(column, REFERENCE_CLOCK, at_clock(column, speed), times, values[column],
                              ours[column], scale) for column in columns]
     readings = []
     for group in (today, reference):
@@ -422,24 +536,18 @@ def split_text(split: dict) -> str:
             f"({rho('ref')}) {interval('ref_part')}")
 
 
-def claim_split(claim, source, measured: dict) -> str:
+def claim_split(claim, source, overrides=()) -> str:
     """The split of a compare claim made at equal time on a paper-scale table with reference runs
     (``split_pair`` for each of its pairs, at its time: the last published time for "last", the
     SPLIT_TIMES for "every"), in the claim's direction (> 0: as claimed, as the claims' effects),
-    one line (split_text) per pair and time; "" for any other claim.
-    ``measured``: table -> measure(...) or None, filled as tables are first asked for."""
+    one line (split_text) per pair and time; "" for any other claim. It reads the runs the claims
+    read at t x R x rho (measured_table: up to 200 a column, the engines pages' runs; ``overrides``:
+    the campaign's, its store's)."""
     experiment = getattr(source, "experiment", None)  # none for the neural pipeline's results
     if (experiment is None or claim.test != "compare" or claim.basis != "equal time" or claim.axis is not None
-            or experiment.scale != "paper" or experiment.published_rate is None):
+            or experiment.scale != "paper" or experiment.published_rate is None or claim.experiment not in tables()):
         return ""
-    if claim.experiment not in measured:
-        try:
-            measured[claim.experiment] = measure(claim.experiment, source=source)
-        except InputError:  # no reference runs of this table
-            measured[claim.experiment] = None
-    found = measured[claim.experiment]
-    if found is None:
-        return ""
+    found = measured_table(claim.experiment, tuple(overrides))
     times = ([found["last"]] if claim.at == "last" else
              [t for t in SPLIT_TIMES if t <= found["last"] + 1e-9] if claim.at == "every" else list(claim.at))
     return "\n".join(split_text(split_pair(found, found["ours"], found["reference"], abs(experiment.value_scale),

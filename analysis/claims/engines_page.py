@@ -18,9 +18,9 @@ import numpy as np
 import pandas as pd
 
 from analysis.claims.basis import FIRST_SCORED
-from analysis.claims.engines import (FOLDER, MARGIN_FRACTION, MIN_RUNS, Reading, measure, mean_work, rho_ref,
-                                     tables)
-from analysis.claims.readings import FIT_LIMIT, judge
+from analysis.claims.engines import (FOLDER, MARGIN_FRACTION, MIN_RUNS, REFERENCE_CLOCK, Reading, clock_statuses,
+                                     measure, measured_table, mean_work, rho_ref, tables)
+from analysis.claims.readings import FIT_LIMIT
 from experiments.store import PROJECT_ROOT
 from nrpa.errors import InputError
 
@@ -227,7 +227,8 @@ def readings_frame(measured: dict) -> pd.DataFrame:
 def write(table: str, folder: Path = PAGES, runs_folder: Path = FOLDER, overrides=()) -> list[Path]:
     """engines_<table>.{md,png}, its cells (.csv: playout for playout), its two clocks' readings
     (_clocks.csv) and its split gains (_gains.csv)."""
-    measured = measure(table, runs_folder, overrides)
+    # the committed runs: measured once a process (the claims' campaign has read them already)
+    measured = measured_table(table, tuple(overrides)) if runs_folder == FOLDER else measure(table, runs_folder, overrides)
     folder.mkdir(parents=True, exist_ok=True)
     stem = folder / f"engines_{table}"
     figure = plot(measured, stem.with_suffix(".png"))
@@ -241,19 +242,17 @@ def write(table: str, folder: Path = PAGES, runs_folder: Path = FOLDER, override
 
 
 def clock_choice(frame: pd.DataFrame) -> str:
-    """Which clock the baseline column chooses, by the readings' rule (readings.judge: of the
-    readings that fit, the least sum of z^2; another fitting one is not told apart unless its sum is
-    larger by more than the number of cells), from a table's _clocks.csv rows."""
-    base = frame[frame["column"] == frame["column"].iloc[0]]
-    found = {row["reading"]: {"cells": int(row["cells"]), "chi2": float(row["mean_z2"]) * int(row["cells"]),
-                              "worst": float(row["max_z"])} if row["cells"] else None
-             for _, row in base.iterrows()}
-    statuses = judge(found)
+    """Which clock the baseline column chooses (engines.clock_statuses: the readings' rule), from a
+    table's _clocks.csv rows, and what the claims then read."""
+    statuses = clock_statuses(row for _, row in frame[frame["column"] == frame["column"].iloc[0]].iterrows())
     chosen = [name for name, (status, _) in statuses.items() if status == "chosen"]
     said = "; ".join(f"{name}: {status}" for name, (status, _) in statuses.items())
     if not chosen:
-        return f"The baseline chooses neither clock: it fits on none ({said})."
-    return f"The baseline chooses **{chosen[0]}** ({said})."
+        return f"The baseline chooses neither clock: it fits on none ({said}); the claims keep t x R x rho."
+    if chosen[0] == REFERENCE_CLOCK:
+        return (f"The baseline chooses **{chosen[0]}** ({said}): the claims read the columns at W_ref(t / s), on "
+                "runs that reach its work at the last time.")
+    return f"The baseline chooses **{chosen[0]}** ({said}): the claims read t x R x rho."
 
 
 SUMMARY_INTRO = ("Each column of our runs read at today's matched work (t x R x rho: R fitted on the baseline, rho "
@@ -278,7 +277,7 @@ def clock_sections(folder: Path = PAGES, heading: str = "##") -> list[str]:
             lines += ["No clock runs yet.", ""]
             continue
         others = frame[frame["column"] != frame["column"].iloc[0]]  # the baseline comes first
-        today, clock = others[others["reading"] != "reference clock"], others[others["reading"] == "reference clock"]
+        today, clock = others[others["reading"] != REFERENCE_CLOCK], others[others["reading"] == REFERENCE_CLOCK]
         lines += [f"s = {frame['s'].iloc[0]:.2f}. {clock_choice(frame)} The other columns, nothing fitted to them, "
                   f"fitting at t x R x rho: {int(today['fits'].sum())} of {len(today)}; at the reference "
                   f"clock: {int(clock['fits'].sum())} of {len(clock)}.", "",

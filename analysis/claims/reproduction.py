@@ -171,11 +171,15 @@ def runs_of(text: str) -> int | None:
 
 def time_table_cells(name: str, scale: str, overrides=()) -> pd.DataFrame:
     """Each published cell of a time table beside our mean and 95% t interval at matched time
-    (each column at t x R x rho playouts, read on the matched-time runs, the claims' runs; a
-    column read up to its first missing run): columns time, column, published, mean, low, high,
+    (each column at t x R x rho playouts, or at the reference engine's clock where the table's
+    baseline chooses it, read on the claims' runs; a column read up to its first missing run): columns time, column, published, mean, low, high,
     runs, inside."""
+    from analysis.claims.engines import reading_experiment
     from experiments.experiment import load_experiment
 
+    if scale == "paper":  # where the table's baseline chooses the reference engine's clock, the claims' runs at it
+        experiment, clock = reading_experiment(name, overrides)
+        return source_cells(PrefixSource(experiment, cap=200, clock=clock))
     experiment = load_experiment([f"experiment={name}", f"scale={scale}", "matched_work=true", *overrides])
     return source_cells(PrefixSource(experiment, cap=200))
 
@@ -183,8 +187,8 @@ def time_table_cells(name: str, scale: str, overrides=()) -> pd.DataFrame:
 def source_cells(source) -> pd.DataFrame:
     """time_table_cells of the runs ``source`` (an analysis.claims.decide.PrefixSource) holds."""
     experiment = source.experiment
-    rate, reference, scale_by = source.published_rate(), source.reference, experiment.value_scale
-    fitted = set(rate.fit_on)  # R is fitted on these columns' published cells
+    rate, reference, scale_by = source.clock, source.reference, experiment.value_scale
+    fitted = set(source.published_rate().fit_on)  # R (or the clock's s) is fitted on these columns' published cells
     rows = []
     for column in reference.columns[1:]:
         if not source.runs.records.get(column):
@@ -315,13 +319,17 @@ def reproduction_table(claims: pd.DataFrame, scale: str, cells=cells_of, overrid
 
 def baseline_fit(item: Item, scale: str, overrides=()):
     """The published baseline's fit at the table's R on the runs the claims read, and each other
-    column's at its matched work (analysis/claims/campaign_fit.table_fit), for a time table of the
+    column's at its matched work (analysis/claims/campaign_fit.table_fit), or where the claims read
+    the reference engine's clock the columns' fits at that clock (engines.clock_fits), for a time table of the
     campaign at paper scale; None elsewhere (an item without a baseline curve, or a scale whose runs
     the campaign does not make)."""
     from analysis.claims.campaign_fit import table_fit, tables
+    from analysis.claims.engines import ReferenceClock, clock_fits, measured_table, reading_experiment
 
     if scale != "paper" or item.experiment not in tables():
         return None
+    if isinstance(reading_experiment(item.experiment, overrides)[1], ReferenceClock):  # the claims read its clock
+        return clock_fits(measured_table(item.experiment, tuple(overrides)))
     fit, _, others = table_fit(item.experiment, overrides)
     return fit, others
 
@@ -466,10 +474,12 @@ def in_short(status: str, own: pd.DataFrame, curve, others: dict, sample: str, f
         if outside:
             pieces.append(f"the paper's values not ours for {outside} of {compared} claims")
         if curve is not None:
-            pieces.append("its baseline fitting at R" if curve.fits else "its baseline off at R")
+            at = "the reference clock" if curve.clock else "R"
+            pieces.append(f"its baseline fitting at {at}" if curve.fits else f"its baseline off at {at}")
         if others:
             off = sum(not fit.fits for fit in others.values())
-            pieces.append(f"{off} of {len(others)} other columns off at R x rho" if off else "the other columns fitting")
+            at = "the reference clock" if any(fit.clock for fit in others.values()) else "R x rho"
+            pieces.append(f"{off} of {len(others)} other columns off at {at}" if off else "the other columns fitting")
         if not len(apart) and against_the_text(basis).all():
             pieces.append("on a reading against the text")
     if len(apart):

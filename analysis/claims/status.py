@@ -141,9 +141,11 @@ def magnitudes_text(claims: pd.DataFrame) -> str:
 
 
 def others_text(others: dict) -> str:
-    """"the other published columns fit at R x rho: 0 of 7" (naming those that fit)."""
+    """"the other published columns fit at R x rho: 0 of 7" (naming those that fit); "at the reference
+    clock" where they are read at the reference engine's (their fits' clock)."""
     fitting = [column for column, fit in others.items() if fit.fits]
-    return (f"the other published columns fit at R x rho: {len(fitting)} of {len(others)}"
+    at = "the reference clock" if any(getattr(fit, "clock", "") for fit in others.values()) else "R x rho"
+    return (f"the other published columns fit at {at}: {len(fitting)} of {len(others)}"
             + (f" ({', '.join(fitting)})" if fitting else ""))
 
 
