@@ -342,10 +342,10 @@ def reading_experiment(table: str, overrides=(), first=()):
 
     base = [f"experiment={table}", *first, *overrides, "scale=paper", "matched_work=true"]
     experiment = load_experiment(base)
-    clock = chosen_clock(measured_table(table, tuple(overrides))) if table in tables() else None
+    measured = measured_table(table, tuple(overrides)) if table in tables() else None
+    clock = chosen_clock(measured) if measured is not None else None
     if clock is None:
         return experiment, experiment.published_rate
-    measured = measured_table(table, tuple(overrides))
     factors = extensions(measured, clock)
     longer = {factor: load_experiment([*base, f"max_time={measured['last'] * factor:g}"])
               for factor in set(factors.values()) if factor > 1}
