@@ -17,7 +17,8 @@ column against the paper's. The row says what decided it.
 A claim that no run can test (one run per row in the paper) counts with the claims not run, and
 an item whose claims are all such says so beside its status (runs would compare, not test). The
 share of published cells inside our 95% interval is shown beside the status, not folded into it
-(the baseline's fit is: it says whether the curves match at the R the claims read):
+(the baseline's fit is: it says whether the curves match at the R, or the reference engine's
+clock, the claims read):
 a table's cells are its curves at every checkpoint, while the claims are the sentences the paper
 draws from them, and either can hold without the other (cells_inside; R is fitted on each table's
 baseline column, so the other columns' share is given apart).
@@ -411,8 +412,9 @@ def markdown(table: pd.DataFrame, scale: str, made: str) -> str:
                          f"and the magnitude (do the paper's values of its comparisons fit ours: analysis/claims/"
                          f"status.py): {row['effects']}.")
         if row["baseline_fit"]:
-            lines.append(f"- The curves at the R the claims read: {row['baseline_fit']} "
-                         "(`python -m analysis.claims.campaign_fit`).")
+            lines.append(f"- The curves where the claims read them: {row['baseline_fit']} "
+                         + ("(`make engines`)." if "reference engine's clock" in row["baseline_fit"]
+                            else "(`python -m analysis.claims.campaign_fit`)."))
         if row["final_cells"]:
             lines.append(f"- Published cells beside ours (mean, 95% CI), {row['final_cells']}.")
         matched = " ARGS=matched_work=true" if str(row["basis"]).endswith("(matched)") else ""

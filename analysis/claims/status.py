@@ -18,8 +18,9 @@ A judged claim answers two questions:
 The status of an item (a table or figure) combines its claims' two answers with three facts of its
 runs: the published baseline curve's fit at the machine speed R the claims read, on the runs the
 claims read (analysis/claims/campaign_fit.py, the readings' test at the sample judged); the other
-published columns' fit by the same test at their matched work (t x R x rho); and our runs per column
-against the paper's. In this order, the first that applies:
+published columns' fit by the same test at their matched work (t x R x rho); where the table's
+baseline chooses the reference engine's clock, both fits at that clock instead (engines.clock_fits,
+on the runs read at t x R x rho); and our runs per column against the paper's. In this order, the first that applies:
 
   not run: needs hardware / compute   no claim judged (the machine or the CPU-hours, priced)
   no reading fits                     no claim judged: their reading does not fit the published baseline
