@@ -247,14 +247,16 @@ def test_the_reference_engines_clock_reads_each_column_at_its_own_work_on_that_e
     assert [t for t, _ in points] == pytest.approx([8 * (500.5 / 600) ** 2]) and "the runs end there" in where
 
 
-def test_the_claims_read_the_reference_clock_only_where_the_baseline_chooses_it_on_runs_long_enough():
-    """chosen_clock follows the readings' rule on the baseline's two readings; a column's extension
-    is the least power of two of the last time whose matched-work budget holds the clock's work there."""
+def test_the_claims_read_the_reference_clock_only_where_the_baseline_rejects_the_other_on_runs_long_enough():
+    """The claims leave t x R x rho for the reference clock only where the baseline chooses the clock
+    and rejects t x R x rho (not told apart is not enough), and where every other baseline fits
+    at it; a column's extension is the least power of two of the last time whose matched-work
+    budget holds the clock's work there."""
     from analysis.claims import engines
-    from analysis.claims.engines import REFERENCE_CLOCK, TODAY, Reading, chosen_clock, extensions
+    from analysis.claims.engines import REFERENCE_CLOCK, TODAY, Reading, chosen_clock, clock_decision, extensions
 
-    def reading(name: str, mean_z2: float, max_z: float) -> Reading:
-        return Reading("base", name, 13, 14, 10, 6, mean_z2, max_z, 3.0)
+    def reading(name: str, mean_z2: float, max_z: float, column: str = "base") -> Reading:
+        return Reading(column, name, 13, 14, 10, 6, mean_z2, max_z, 3.0)
 
     taus = np.array([1.0, 10.0])
     rate = rate_with(1.5)  # R = 1000, the other column's rho 1.5
@@ -265,11 +267,20 @@ def test_the_claims_read_the_reference_clock_only_where_the_baseline_chooses_it_
     real_mean_work = engines.mean_work
     try:
         engines.mean_work = lambda records, column=iter(("base", "other")): works[next(column)]
-        clock = chosen_clock({**measured, "readings": [reading(TODAY, 2.3, 2.5), reading(REFERENCE_CLOCK, 1.4, 2.4)]})
+        clock = chosen_clock({**measured, "readings": [reading(TODAY, 5.0, 3.5), reading(REFERENCE_CLOCK, 1.4, 2.4)]})
     finally:
         engines.mean_work = real_mean_work
     assert clock is not None and clock.s == 1.0
     # the base's 8,000 at 10 s within its budget 10 x 1000; the other's 40,000 against 10 x 1000 x 1.5: x 2.67
     assert extensions(measured, clock) == {"base": 1, "other": 4}
+    # chi^2 29.9 against 18.2 over 13 cells: t x R x rho not told apart, so the claims keep it
+    tied = {**measured, "readings": [reading(TODAY, 2.3, 2.5), reading(REFERENCE_CLOCK, 1.4, 2.4)]}
+    assert chosen_clock(tied) is None and clock_decision(tied)[1:] == (TODAY, "t x R x rho is not told apart from it")
     assert chosen_clock({**measured, "readings": [reading(TODAY, 1.0, 2.0), reading(REFERENCE_CLOCK, 3.5, 2.4)]}) is None
     assert chosen_clock({**measured, "readings": [reading(TODAY, 9.0, 5.0), reading(REFERENCE_CLOCK, 8.0, 5.0)]}) is None
+    # a second baseline (Weak Schur's one a K) that does not fit at the reference clock keeps t x R x rho
+    two = PublishedRate(1000.0, 900.0, 1100.0, ("base", "base2"), "test", ())
+    second = {**measured, "experiment": type("Experiment", (), {"published_rate": two})(),
+              "readings": [reading(TODAY, 5.0, 3.5), reading(REFERENCE_CLOCK, 1.4, 2.4),
+                           reading(REFERENCE_CLOCK, 5.1, 4.7, column="base2")]}
+    assert clock_decision(second)[1:] == (TODAY, "the table's other baseline base2 does not fit at it")

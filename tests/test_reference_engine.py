@@ -274,11 +274,15 @@ def test_work_by_time_interpolates_and_extends_at_the_end_rates():
     assert found == pytest.approx([5.0, 10.0, 20.0, 40.0 * 2 ** np.log2(0.03 / 0.02), 160.0])
 
 
+# a table whose R is fitted on NRPA alone, for the clocks' pages
+T4_LIKE = type("Experiment", (), {"published_rate": type("Rate", (), {"fit_on": ("NRPA",)})()})()
+
+
 def test_the_summary_page_reads_each_tables_clocks(tmp_path):
     rows = [engines.Reading("NRPA", "t x R x rho (this engine)", 14, 14, 6, 7, 2.3, 2.5, 2.9),
             engines.Reading("NRPA", "reference clock", 13, 14, 5, 9, 4.4, 3.1, 2.9),
             engines.Reading("SNRPA(2)", "reference clock", 13, 14, 2, 13, 9.0, 5.0, 3.3)]
-    engines_page.readings_frame({"readings": rows, "speed": 1.5}).to_csv(tmp_path / "engines_t4_clocks.csv", index=False)
+    engines_page.readings_frame({"readings": rows, "speed": 1.5, "baseline": "NRPA", "experiment": T4_LIKE}).to_csv(tmp_path / "engines_t4_clocks.csv", index=False)
     text = engines_page.summary(tmp_path).read_text()
     assert ("s = 1.50. The baseline chooses **t x R x rho (this engine)** (t x R x rho (this engine): chosen; reference "
             "clock: rejected: does not fit): the claims read t x R x rho. The other columns, nothing fitted to them, fitting at t x R x rho: 0 of 0; "
@@ -332,7 +336,7 @@ def test_the_readings_report_shows_each_tables_two_clocks(tmp_path):
 
     rows = [engines.Reading("NRPA", "t x R x rho (this engine)", 14, 14, 6, 7, 2.3, 2.5, 2.9),
             engines.Reading("NRPA", "reference clock", 13, 14, 5, 9, 4.4, 3.1, 2.9)]
-    engines_page.readings_frame({"readings": rows, "speed": 1.5}).to_csv(tmp_path / "engines_t4_clocks.csv", index=False)
+    engines_page.readings_frame({"readings": rows, "speed": 1.5, "baseline": "NRPA", "experiment": T4_LIKE}).to_csv(tmp_path / "engines_t4_clocks.csv", index=False)
     text = readings.markdown(pd.DataFrame({"case": []}), [], "paper", {},
                              engines_page.clock_sections(tmp_path, heading="###"))
     assert "## Equal time: which clock" in text and "### [t4](engines_t4.md)" in text

@@ -285,12 +285,30 @@ def clock_statuses(rows) -> dict[str, tuple[str, float]]:
                                    "worst": float(row["max_z"])} if row["cells"] else None for row in rows})
 
 
-def chosen_clock(measured: dict) -> ReferenceClock | None:
-    """The reference engine's clock where the table's baseline chooses it (clock_statuses over the
-    baseline's two readings), else None: the claims then keep t x R x rho."""
-    rows = [vars(reading) for reading in measured["readings"] if reading.column == measured["baseline"]]
-    statuses = clock_statuses(rows)
+def clock_decision(measured: dict) -> tuple[dict, str, str]:
+    """The baseline's two readings judged (clock_statuses), the reading the table's claims read,
+    and why. The claims leave t x R x rho, which they rested on, for the reference clock only where
+    the evidence asks it: the baseline chooses the reference clock, t x R x rho is rejected (not
+    merely not told apart), and every other baseline column of the table (Weak Schur has one a K)
+    fits at the reference clock too, at its own Bonferroni bound."""
+    rate = measured["experiment"].published_rate
+    readings = [r for r in measured["readings"] if r.column in rate.fit_on]
+    statuses = clock_statuses(vars(r) for r in readings if r.column == measured["baseline"])
+    misfits = [r.column for r in readings if r.reading == REFERENCE_CLOCK and r.column != measured["baseline"]
+               and not (r.cells and r.mean_z2 <= FIT_LIMIT and r.max_z <= worst_bound(r.cells))]
     if statuses.get(REFERENCE_CLOCK, ("",))[0] != "chosen":
+        return statuses, TODAY, "the baseline does not choose the reference clock"
+    if not statuses.get(TODAY, ("",))[0].startswith("rejected"):
+        return statuses, TODAY, "t x R x rho is not told apart from it"
+    if misfits:
+        return statuses, TODAY, f"the table's other baseline {', '.join(misfits)} does not fit at it"
+    return statuses, REFERENCE_CLOCK, "t x R x rho is rejected"
+
+
+def chosen_clock(measured: dict) -> ReferenceClock | None:
+    """The reference engine's clock where the table's claims read it (clock_decision), else None:
+    the claims then keep t x R x rho."""
+    if not measured["readings"] or clock_decision(measured)[1] != REFERENCE_CLOCK:
         return None
     return ReferenceClock({column: mean_work(records) for column, records in measured["clock"].items()},
                           float(measured["speed"]))

@@ -18,8 +18,8 @@ import numpy as np
 import pandas as pd
 
 from analysis.claims.basis import FIRST_SCORED
-from analysis.claims.engines import (FOLDER, MARGIN_FRACTION, MIN_RUNS, REFERENCE_CLOCK, Reading, clock_statuses,
-                                     measure, measured_table, mean_work, rho_ref, tables)
+from analysis.claims.engines import (FOLDER, MARGIN_FRACTION, MIN_RUNS, REFERENCE_CLOCK, Reading, clock_decision,
+                                     clock_statuses, measure, measured_table, mean_work, rho_ref, tables)
 from analysis.claims.readings import FIT_LIMIT
 from experiments.store import PROJECT_ROOT
 from nrpa.errors import InputError
@@ -220,8 +220,12 @@ def plot(measured: dict, path: Path) -> Path:
 
 
 def readings_frame(measured: dict) -> pd.DataFrame:
-    return pd.DataFrame([{**asdict(r), "fits": r.fits, "s": measured["speed"]} for r in measured["readings"]],
-                        columns=[*(f.name for f in fields(Reading)), "fits", "s"])
+    """The _clocks.csv rows: each column's two readings, s, and the reading the claims read and why
+    (engines.clock_decision)."""
+    _, read, why = clock_decision(measured) if measured["readings"] else ({}, "", "")
+    return pd.DataFrame([{**asdict(r), "fits": r.fits, "s": measured["speed"], "claims_read": read, "claims_why": why}
+                         for r in measured["readings"]],
+                        columns=[*(f.name for f in fields(Reading)), "fits", "s", "claims_read", "claims_why"])
 
 
 def write(table: str, folder: Path = PAGES, runs_folder: Path = FOLDER, overrides=()) -> list[Path]:
@@ -243,15 +247,19 @@ def write(table: str, folder: Path = PAGES, runs_folder: Path = FOLDER, override
 
 def clock_choice(frame: pd.DataFrame) -> str:
     """Which clock the baseline column chooses (engines.clock_statuses: the readings' rule), from a
-    table's _clocks.csv rows, and what the claims then read."""
+    table's _clocks.csv rows, and which the claims read (engines.clock_decision), and why."""
     statuses = clock_statuses(row for _, row in frame[frame["column"] == frame["column"].iloc[0]].iterrows())
     chosen = [name for name, (status, _) in statuses.items() if status == "chosen"]
     said = "; ".join(f"{name}: {status}" for name, (status, _) in statuses.items())
+    read = frame["claims_read"].iloc[0] if "claims_read" in frame else ""
+    why = frame["claims_why"].iloc[0] if "claims_why" in frame else ""
     if not chosen:
         return f"The baseline chooses neither clock: it fits on none ({said}); the claims keep t x R x rho."
-    if chosen[0] == REFERENCE_CLOCK:
+    if read == REFERENCE_CLOCK:
         return (f"The baseline chooses **{chosen[0]}** ({said}): the claims read the columns at W_ref(t / s), on "
                 "runs that reach its work at the last time.")
+    if chosen[0] == REFERENCE_CLOCK:
+        return f"The baseline chooses **{chosen[0]}** ({said}), but the claims keep t x R x rho: {why}."
     return f"The baseline chooses **{chosen[0]}** ({said}): the claims read t x R x rho."
 
 
