@@ -22,7 +22,7 @@ Which runs: every experiment runs at SCALE's settings, with two exceptions that 
 verdicts affordable and comparable: a published CPU-time table runs at matched time
 (matched_work=true: a 163.84 s claim reads each column at 163.84 x R x rho playouts, R the
 published runs' rate and rho the column's relative rate, report.published_rate: the same run
-on any machine; where the table's baseline chooses the reference engine's clock, at W_ref(t / s),
+on any machine; where the claims read the reference engine's clock (engines.clock_decision), at W_ref(t / s),
 on runs long enough for it: reading_clocks), and at SCALE=paper an
 experiment with budgets of its own per scale (the 20-board tables, the threaded Distributed
 NRPA figures, Morpion, SP-MCTS's speed-up) runs its quick budgets (12 CPU-s a board, 2
@@ -198,8 +198,8 @@ def campaign_experiments(claims: list[Claim], scale: str, overrides: list[str], 
 
 
 def reading_clocks(experiments: dict[str, Experiment], overrides: list[str], cap: int) -> dict:
-    """The tables whose baseline chooses the reference engine's clock (engines.reading_experiment,
-    at scale=paper, chosen on the runs read at t x R x rho): their claims read each column at
+    """The tables whose claims read the reference engine's clock (engines.clock_decision, at
+    scale=paper, decided on the runs read at t x R x rho): their claims read each column at
     W_ref(t / s), each on runs that reach that work at the last time (their experiment is replaced
     by those runs'). The clock is chosen once, at the start: the runs a campaign makes do not move it."""
     from analysis.claims import engines

@@ -23,8 +23,8 @@ Time-table claims are judged at matched time: each column at t x R x rho(column)
 the published runs' rate and rho the column's playouts per CPU-second over its baseline's on
 this engine (report.published_rate; the runs are made with matched_work=true, a run of
 t x R x max(1, rho) playouts, the same run on any machine). Where a table's published baseline
-chooses the C++ reference engine's clock over t x R x rho (the readings' rule on the baseline's two
-readings: analysis/claims/engines.py, reading_experiment), each column is read at W_ref,column(t / s)
+chooses the C++ reference engine's clock and rejects t x R x rho, and every other baseline fits at
+it (analysis/claims/engines.py, clock_decision and reading_experiment), each column is read at W_ref,column(t / s)
 instead, its work by CPU time t / s on that engine, on runs that reach it at the last time (matched
 work to 2 or 4 times the last time where the t x R x rho runs stop short). A column's runs are
 read as a prefix (repeats 0, 1, ... up to the first missing one), so that the runs behind
@@ -76,7 +76,7 @@ class PrefixSource(Source):
 
     def __init__(self, experiment: Experiment, cap: int, limits: dict | None = None, clock=None):
         # the clock matched time reads the columns at: the config's t x R x rho, or the one the
-        # table's baseline chooses (engines.reading_clock: the reference engine's)
+        # table's claims read (engines.reading_experiment: the reference engine's, where clock_decision says so)
         self.clock = clock or experiment.published_rate
         records, costs, starved, outliers = {}, {}, {}, {}
         for variant in experiment.variants:

@@ -172,13 +172,13 @@ def runs_of(text: str) -> int | None:
 
 def time_table_cells(name: str, scale: str, overrides=()) -> pd.DataFrame:
     """Each published cell of a time table beside our mean and 95% t interval at matched time
-    (each column at t x R x rho playouts, or at the reference engine's clock where the table's
-    baseline chooses it, read on the claims' runs; a column read up to its first missing run): columns time, column, published, mean, low, high,
-    runs, inside."""
+    (each column at t x R x rho playouts, or at the reference engine's clock where the claims read
+    it, on the claims' runs; a column read up to its first missing run): columns time, column,
+    published, mean, low, high, runs, inside."""
     from analysis.claims.engines import reading_experiment
     from experiments.experiment import load_experiment
 
-    if scale == "paper":  # where the table's baseline chooses the reference engine's clock, the claims' runs at it
+    if scale == "paper":  # where the claims read the reference engine's clock, their runs at it
         experiment, clock = reading_experiment(name, overrides)
         return source_cells(PrefixSource(experiment, cap=200, clock=clock))
     experiment = load_experiment([f"experiment={name}", f"scale={scale}", "matched_work=true", *overrides])
@@ -375,8 +375,8 @@ def markdown(table: pd.DataFrame, scale: str, made: str) -> str:
              "for the time tables); the magnitudes (do the paper's values of the claims' comparisons fit ours, with "
              "both samples' errors?); the curves (does the published baseline fit our runs at the table's R, the one "
              "R its claims read, on the runs they read, and each other published column at its matched work, t x R "
-             "x rho, rho measured on this engine: `python -m analysis.claims.campaign_fit`; where a table's baseline "
-             "chooses the C++ reference engine's clock, every column at that clock, W_ref(t / s), for the claims, the "
+             "x rho, rho measured on this engine: `python -m analysis.claims.campaign_fit`; where a table's claims "
+             "read the C++ reference engine's clock, every column at that clock, W_ref(t / s), for the claims, the "
              "curves and the cells alike: [the two clocks](engines_clocks.md)); and our runs per column "
              "against the paper's. \"Fits\" means not rejected at 5% (Bonferroni), nothing stronger, with R and rho "
              "taken as exact. \"What "
