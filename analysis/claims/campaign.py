@@ -206,11 +206,8 @@ def reading_clocks(experiments: dict[str, Experiment], overrides: list[str], cap
 
     clocks = {}
     for name, experiment in list(experiments.items()):
-        if experiment.scale != "paper" or not experiment.matched_work or name not in engines.tables():
-            continue
-        chosen, clock = engines.reading_experiment(name, overrides, first=[f"repeats={cap}"])
-        if clock is not experiment.published_rate:
-            experiments[name], clocks[name] = chosen, clock
+        if experiment.scale == "paper" and experiment.matched_work and engines.claims_clock(name, overrides) is not None:
+            experiments[name], clocks[name] = engines.reading_experiment(name, overrides, first=[f"repeats={cap}"])
     return clocks
 
 

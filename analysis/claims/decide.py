@@ -208,8 +208,11 @@ def _gain(claim: Claim, source: PrefixSource, unit: float) -> tuple[list[sequent
     start = rate.work(claim.start, claim.variant) if rate else claim.start
     # the runs reach the last doubling within a rounded budget's slack, as checkpoint_times reads them
     last = source.last(axis, claim.variants()) + (ROUNDED_BUDGET_SLACK if rate else 0.0)
-    times = doubling_checkpoints(claim.start, rate.reach(last, claim.variant) * (1 + 1e-9)) if rate else None
-    checkpoints = [rate.work(t, claim.variant) for t in times] if rate else doubling_checkpoints(start, last)
+    if rate:  # the doublings of the published time the runs reach, each read at the column's work then
+        times = doubling_checkpoints(claim.start, rate.reach(last, claim.variant) * (1 + 1e-9))
+        checkpoints = [rate.work(t, claim.variant) for t in times]
+    else:
+        checkpoints = doubling_checkpoints(start, last)
     if len(checkpoints) < 3:
         raise NotJudged(f"needs 2 doublings from {start:g} {unit_name}; the runs end at {last:g} {unit_name}")
     matrix = np.array([best_at(*axis_trace(r, axis), checkpoints) for r in source.runs.records[claim.variant]])

@@ -295,7 +295,7 @@ def clock_decision(measured: dict) -> tuple[dict, str, str]:
     readings = [r for r in measured["readings"] if r.column in rate.fit_on]
     statuses = clock_statuses(vars(r) for r in readings if r.column == measured["baseline"])
     misfits = [r.column for r in readings if r.reading == REFERENCE_CLOCK and r.column != measured["baseline"]
-               and not (r.cells and r.mean_z2 <= FIT_LIMIT and r.max_z <= worst_bound(r.cells))]
+               and not replace(r, bound=worst_bound(r.cells)).fits]
     if statuses.get(REFERENCE_CLOCK, ("",))[0] != "chosen":
         return statuses, TODAY, "the baseline does not choose the reference clock"
     if not statuses.get(TODAY, ("",))[0].startswith("rejected"):
@@ -349,6 +349,12 @@ def measured_table(table: str, overrides: tuple = ()) -> dict:
     return measure(table, overrides=overrides)
 
 
+def claims_clock(table: str, overrides=()) -> ReferenceClock | None:
+    """The reference engine's clock where ``table``'s claims read it (chosen_clock on its committed
+    runs, measured_table), else None: a table without reference runs, or whose claims keep t x R x rho."""
+    return chosen_clock(measured_table(table, tuple(overrides))) if table in tables() else None
+
+
 def reading_experiment(table: str, overrides=(), first=()):
     """The time table's experiment whose runs the claims read at matched time, and the clock they
     read it at: at scale=paper, where the table has reference runs and its baseline chooses the
@@ -360,10 +366,10 @@ def reading_experiment(table: str, overrides=(), first=()):
 
     base = [f"experiment={table}", *first, *overrides, "scale=paper", "matched_work=true"]
     experiment = load_experiment(base)
-    measured = measured_table(table, tuple(overrides)) if table in tables() else None
-    clock = chosen_clock(measured) if measured is not None else None
+    clock = claims_clock(table, overrides)
     if clock is None:
         return experiment, experiment.published_rate
+    measured = measured_table(table, tuple(overrides))
     factors = extensions(measured, clock)
     longer = {factor: load_experiment([*base, f"max_time={measured['last'] * factor:g}"])
               for factor in set(factors.values()) if factor > 1}

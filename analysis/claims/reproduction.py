@@ -325,11 +325,11 @@ def baseline_fit(item: Item, scale: str, overrides=()):
     campaign at paper scale; None elsewhere (an item without a baseline curve, or a scale whose runs
     the campaign does not make)."""
     from analysis.claims.campaign_fit import table_fit, tables
-    from analysis.claims.engines import ReferenceClock, clock_fits, measured_table, reading_experiment
+    from analysis.claims.engines import claims_clock, clock_fits, measured_table
 
     if scale != "paper" or item.experiment not in tables():
         return None
-    if isinstance(reading_experiment(item.experiment, overrides)[1], ReferenceClock):  # the claims read its clock
+    if claims_clock(item.experiment, overrides) is not None:  # the claims read the reference engine's clock
         return clock_fits(measured_table(item.experiment, tuple(overrides)))
     fit, _, others = table_fit(item.experiment, overrides)
     return fit, others
