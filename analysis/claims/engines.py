@@ -185,27 +185,26 @@ def reference_traces(records: list[dict]) -> tuple[list[tuple], list[int]]:
             [int(record["end"]["playouts"]) for record in records])
 
 
-def our_traces(table: str, overrides=(), source=None) -> tuple[dict[str, tuple], object, pd.DataFrame]:
-    """Our runs of the table as the claims read them (``source``, a PrefixSource; by default up to
-    200 a column): column -> (traces, playouts reached); the experiment; the published table."""
+def our_traces(table: str, overrides=()) -> tuple[dict[str, tuple], object, pd.DataFrame]:
+    """Our runs of the table as the claims read them at t x R x rho (up to 200 a column): column ->
+    (traces, playouts reached); the experiment; the published table."""
     from analysis.claims.decide import PrefixSource
     from experiments.paper_campaign import table_experiment
     from experiments.root_parallel import axis_trace
 
-    if source is None:
-        source = PrefixSource(table_experiment(table, list(overrides)), cap=PUBLISHED_RUNS)
+    source = PrefixSource(table_experiment(table, list(overrides)), cap=PUBLISHED_RUNS)
     found = {column: ([axis_trace(record, "playouts") for record in records],
                       [int(record["result"]["playouts"]) for record in records])
              for column, records in source.runs.records.items() if records}
     return found, source.experiment, source.reference
 
 
-def measure(table: str, folder: Path = FOLDER, overrides=(), source=None) -> dict:
-    """Everything the page shows, from the committed runs (ours: ``source``'s, our_traces)."""
+def measure(table: str, folder: Path = FOLDER, overrides=()) -> dict:
+    """Everything the page shows, from the committed runs (ours: our_traces)."""
     records = read_runs(table, folder)
     if not records:
         raise InputError(f"{table}: no reference runs in {folder} (make reference-runs TABLE={table})")
-    ours, experiment, published = our_traces(table, overrides, source)
+    ours, experiment, published = our_traces(table, overrides)
     last = float(published["time"].max())
     baseline = experiment.published_rate.fit_on[0]
     # in the engines' own scores, as the cells are (the published table's unit over value_scale)
