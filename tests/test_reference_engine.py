@@ -274,6 +274,25 @@ def test_work_by_time_interpolates_and_extends_at_the_end_rates():
     assert found == pytest.approx([5.0, 10.0, 20.0, 40.0 * 2 ** np.log2(0.03 / 0.02), 160.0])
 
 
+def test_a_cell_the_judged_runs_stop_short_of_is_read_on_longer_runs():
+    def runs(count: int, reach: int, score: float) -> tuple:  # each run's best: score from playout 1 on
+        return [(np.array([1.0]), np.array([score + k % 2])) for k in range(count)], [reach] * count
+
+    times, values = np.array([0.02, 0.04, 0.08]), np.array([10.5, 10.5, 20.5])
+    work = np.array([100.0, 200.0, 400.0])
+    judged, longer = runs(30, 200, 10.0), runs(engines.MIN_RUNS, 400, 20.0)
+    found = engines.read_column("NRPA", engines.TODAY, work, times, values, [judged, longer], 1.0)
+    # the first two cells on the 30 judged runs (mean 10.5: z = 0), the third on the longer ones (20.5)
+    assert (found.cells, found.inside, found.longer_cells, found.longer_runs) == (3, 3, 1, engines.MIN_RUNS)
+    assert found.mean_z2 == pytest.approx(0.0)
+    # fewer than MIN_RUNS longer runs read nothing: the third cell is left out
+    short = runs(engines.MIN_RUNS - 1, 400, 20.0)
+    found = engines.read_column("NRPA", engines.TODAY, work, times, values, [judged, short], 1.0)
+    assert (found.cells, found.longer_cells) == (2, 0)
+    assert engines_page.cells_text({"cells": 3, "published_cells": 3, "longer_cells": 1, "longer_runs": 25}) == \
+        "3 (3; 1 on 25 longer runs)"
+
+
 # a table whose R is fitted on NRPA alone, for the clocks' pages
 T4_LIKE = type("Experiment", (), {"published_rate": type("Rate", (), {"fit_on": ("NRPA",)})()})()
 

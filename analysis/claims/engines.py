@@ -190,13 +190,36 @@ def our_traces(table: str, overrides=()) -> tuple[dict[str, tuple], object, pd.D
     (traces, playouts reached); the experiment; the published table."""
     from analysis.claims.decide import PrefixSource
     from experiments.paper_campaign import table_experiment
-    from experiments.root_parallel import axis_trace
 
     source = PrefixSource(table_experiment(table, list(overrides)), cap=PUBLISHED_RUNS)
-    found = {column: ([axis_trace(record, "playouts") for record in records],
-                      [int(record["result"]["playouts"]) for record in records])
-             for column, records in source.runs.records.items() if records}
-    return found, source.experiment, source.reference
+    return traces_of(source), source.experiment, source.reference
+
+
+def traces_of(source) -> dict[str, tuple]:
+    """column -> (traces on the playouts axis, playouts each run reached), of a PrefixSource."""
+    from experiments.root_parallel import axis_trace
+
+    return {column: ([axis_trace(record, "playouts") for record in records],
+                     [int(record["result"]["playouts"]) for record in records])
+            for column, records in source.runs.records.items() if records}
+
+
+LONGER = (2, 4)  # the matched-work runs to these times the table's last time, where the archive has them
+
+
+def our_longer_traces(table: str, last: float, overrides=()) -> dict[str, list[tuple]]:
+    """Our matched-work runs of the table to 2 and 4 times its last time (made for the reference
+    clock's work, ``extensions``), those there: column -> [(traces, reached), ...], shortest first."""
+    from analysis.claims.decide import PrefixSource
+    from experiments.experiment import load_experiment
+
+    found: dict[str, list[tuple]] = {}
+    for factor in LONGER:
+        experiment = load_experiment([f"experiment={table}", *overrides, "scale=paper", "matched_work=true",
+                                      f"max_time={last * factor:g}"])
+        for column, sample in traces_of(PrefixSource(experiment, cap=PUBLISHED_RUNS)).items():
+            found.setdefault(column, []).append(sample)
+    return found
 
 
 def measure(table: str, folder: Path = FOLDER, overrides=()) -> dict:
@@ -216,8 +239,9 @@ def measure(table: str, folder: Path = FOLDER, overrides=()) -> dict:
     against = {column: own_baseline(experiment.published_rate, column) for column in every}
     rhos = {tau: rho_ref(clock, against, tau) for tau in RHO_TIMES if tau <= last} if baseline in clock else {}
     relative = {column: experiment.published_rate.rho(column) for column in every}
-    readings, speed = clocks({"experiment": experiment, "baseline": baseline, "clock": clock}, ours, published,
-                             experiment.value_scale) if baseline in clock else ([], np.nan)
+    longer = our_longer_traces(table, last, overrides)
+    readings, speed = clocks({"experiment": experiment, "baseline": baseline, "clock": clock, "longer": longer}, ours,
+                             published, experiment.value_scale) if baseline in clock else ([], np.nan)
     split = split_gains({"experiment": experiment, "baseline": baseline, "clock": clock, "speed": speed}, ours,
                         reference, published, experiment.value_scale)
     return {"table": table, "baseline": baseline, "against": against, "margin": margin, "last": last, "clock": clock, "ours": ours,
@@ -326,13 +350,16 @@ def extensions(measured: dict, clock: ReferenceClock) -> dict[str, int]:
 def clock_fits(measured: dict) -> tuple:
     """The reference clock's readings (``clocks``) as the statuses read a table's curves
     (campaign_fit.CampaignFit): the baseline's fit, and each other column's (column -> fit), on the
-    runs they were measured on (those the claims read at t x R x rho)."""
+    runs they were measured on (those the claims read at t x R x rho, and longer ones for the cells
+    those stop short of: read_column)."""
     from analysis.claims.campaign_fit import CampaignFit
 
     runs = {column: len(traces) for column, (traces, _) in measured["ours"].items()}
-    at = f"the reference engine's clock (s = {measured['speed']:.2f}, on the runs read at t x R x rho)"
 
     def fit(reading: Reading) -> CampaignFit:
+        longer = (f", the last {reading.longer_cells} on {reading.longer_runs} longer runs" if reading.longer_cells > 1
+                  else f", the last on {reading.longer_runs} longer runs" if reading.longer_cells else "")
+        at = f"the reference engine's clock (s = {measured['speed']:.2f}, on the runs read at t x R x rho{longer})"
         return CampaignFit(np.nan, np.nan, reading.cells, reading.mean_z2, reading.max_z, reading.bound,
                            runs=runs[reading.column], columns=(reading.column,), clock=at)
 
@@ -393,6 +420,8 @@ class Reading:
     mean_z2: float
     max_z: float
     bound: float = np.nan
+    longer_cells: int = 0  # of ``cells``, those read on longer runs than the judged ones (our_longer_traces)
+    longer_runs: int = 0  # the fewest runs such a cell is read on
 
     @property
     def fits(self) -> bool:
@@ -400,24 +429,30 @@ class Reading:
 
 
 def read_column(column: str, reading: str, work: np.ndarray, times: np.ndarray, values: np.ndarray,
-                ours: tuple, scale: float) -> Reading:
+                samples: list[tuple], scale: float) -> Reading:
     """Our runs of ``column`` read at ``work`` playouts for each published time, beside the published
-    ``values``: the cells from FIRST_SCORED on that every run reaches."""
-    traces, reach = ours
-    budget = min(reach)
+    ``values``: the cells from FIRST_SCORED on that every run of a sample reaches, each on the first
+    of ``samples`` (the judged runs, then longer ones: our_longer_traces) whose runs all reach it,
+    MIN_RUNS of them or more."""
     scored = times >= FIRST_SCORED - 1e-9
-    keep = scored & (work <= budget + ROUNDED_BUDGET_SLACK)
-    zs, inside, above = [], 0, 0
-    for k in np.flatnonzero(keep):
+    zs, inside, above, longer = [], 0, 0, []
+    for k in np.flatnonzero(scored):
+        found = next(((n, traces) for n, (traces, reach) in enumerate(samples)
+                      if len(traces) >= MIN_RUNS and work[k] <= min(reach) + ROUNDED_BUDGET_SLACK), None)
+        if found is None:
+            continue
+        n, traces = found
+        if n:
+            longer.append(len(traces))
         found = cell(np.array([best_at(p, sc, [work[k]])[0] for p, sc in traces]) * scale, float(values[k]),
                      PUBLISHED_RUNS)
         zs.append(abs(found["z"]))
         inside += found["inside"]
         above += bool(found["mean"] > values[k])
     zs = np.array(zs, dtype=float)
-    return Reading(column, reading, int(keep.sum()), int(scored.sum()), inside, above,
+    return Reading(column, reading, zs.size, int(scored.sum()), inside, above,
                    float(np.square(zs).mean()) if zs.size else np.nan, float(zs.max()) if zs.size else np.nan,
-                   worst_bound(zs.size) if zs.size else np.nan)
+                   worst_bound(zs.size) if zs.size else np.nan, len(longer), min(longer, default=0))
 
 
 def with_family_bound(readings: list[Reading]) -> list[Reading]:
@@ -444,17 +479,18 @@ def clocks(measured: dict, ours: dict, published: pd.DataFrame, scale: float) ->
 
     base_rate = works[baseline][1][-1] / works[baseline][0][-1]
     grid = np.exp(np.linspace(np.log(base_rate / rate.R / 4), np.log(base_rate / rate.R * 4), 81))
+    samples = {column: [ours[column], *measured.get("longer", {}).get(column, [])] for column in columns}
     fits = [read_column(baseline, REFERENCE_CLOCK, at_clock(baseline, speed), times, values[baseline],
-                        ours[baseline], scale) for speed in grid]
+                        samples[baseline], scale) for speed in grid]
     fits = [replace(fit, bound=worst_bound(fit.cells)) for fit in fits]
     fitting = [k for k, fit in enumerate(fits) if fit.fits]
     best = (min(fitting, key=lambda k: (-fits[k].cells, fits[k].mean_z2)) if fitting
             else min(range(len(fits)), key=lambda k: fits[k].max_z - fits[k].bound))
     speed = float(grid[best])
     today = [read_column(column, TODAY, times * rate.R * (1.0 if column == baseline else rate.rho(column)),
-                         times, values[column], ours[column], scale) for column in columns]
+                         times, values[column], samples[column], scale) for column in columns]
     reference = [read_column(column, REFERENCE_CLOCK, at_clock(column, speed), times, values[column],
-                             ours[column], scale) for column in columns]
+                             samples[column], scale) for column in columns]
     readings = []
     for group in (today, reference):
         base = [replace(r, bound=worst_bound(r.cells)) for r in group if r.column == baseline]
