@@ -336,6 +336,14 @@ def test_a_gain_splits_into_its_equal_playouts_part_and_each_columns_extra_work(
     assert "ours not reached" in engines.split_text(short)
     assert "this engine (rho 1.5) +10 [+10, +10], the reference engine (no clock measured)" in engines.split_text(over_a)
 
+    # B's judged runs stop at 100 playouts: its extra work is read, paired, on its 10 longer runs
+    # (12 + i at 100, 20 + i at 150: +8), the equal-playouts part still on the judged runs
+    cut = {**ours, "B": ([((1, 100), (0, 10 + i)) for i in runs], [100] * 10)}
+    longer = {"B": [([((1, 100, 150), (0, 12 + i, 20 + i)) for i in runs], [150] * 10)]}
+    found = engines.split_pair({**measured, "longer": longer}, cut, {}, 1.0, "B", "A", 10.0)
+    assert (found["equal_playouts"], found["ours_part"], found["ours_longer_runs"]) == (3.0, 8.0, 10)
+    assert "this engine (rho 1.5) +8 [+8, +8] (on 10 longer runs)" in engines.split_text(found)
+
 
 def test_the_baseline_chooses_the_clock_by_the_readings_rule():
     def rows(today: tuple, clock: tuple) -> pd.DataFrame:  # (cells, mean z^2, largest abs(z)) of the baseline

@@ -242,9 +242,10 @@ def measure(table: str, folder: Path = FOLDER, overrides=()) -> dict:
     longer = our_longer_traces(table, last, overrides)
     readings, speed = clocks({"experiment": experiment, "baseline": baseline, "clock": clock, "longer": longer}, ours,
                              published, experiment.value_scale) if baseline in clock else ([], np.nan)
-    split = split_gains({"experiment": experiment, "baseline": baseline, "clock": clock, "speed": speed}, ours,
-                        reference, published, experiment.value_scale)
+    split = split_gains({"experiment": experiment, "baseline": baseline, "clock": clock, "speed": speed, "longer": longer},
+                        ours, reference, published, experiment.value_scale)
     return {"table": table, "baseline": baseline, "against": against, "margin": margin, "last": last, "clock": clock, "ours": ours,
+            "longer": longer,
             "reference": reference,
             "readings": readings, "speed": speed, "split": split,
             "work": work_table(clock, last) if clock else pd.DataFrame(), "rho_ref": rhos, "rho_ours": relative,
@@ -515,11 +516,19 @@ def split_pair(measured: dict, ours: dict, reference: dict, scale: float, column
     rate, speed = experiment.published_rate, measured["speed"]
     equal = t * rate.R
 
-    def scores(label: str, playouts: float) -> np.ndarray:
-        traces, reach = ours[label]
+    def scores(label: str, playouts: float, sample: tuple | None = None) -> np.ndarray:
+        traces, reach = sample or ours[label]
         if playouts > min(reach) + ROUNDED_BUDGET_SLACK:
             return np.full(len(traces), np.nan)
         return np.array([best_at(p, sc, [playouts])[0] for p, sc in traces]) * scale
+
+    def reaching(label: str, playouts: float) -> tuple[tuple, int]:
+        """The judged runs where they reach ``playouts``, else the first longer sample of MIN_RUNS or
+        more that does (our_longer_traces), and its runs (0: the judged runs)."""
+        for n, sample in enumerate([ours[label], *measured.get("longer", {}).get(label, [])]):
+            if (n == 0 or len(sample[0]) >= MIN_RUNS) and playouts <= min(sample[1]) + ROUNDED_BUDGET_SLACK:
+                return sample, (len(sample[0]) if n else 0)
+        return ours[label], 0
 
     def rho_ref(label: str) -> float:  # over the column's own baseline, as rho
         own = own_baseline(rate, label)
@@ -542,19 +551,21 @@ def split_pair(measured: dict, ours: dict, reference: dict, scale: float, column
            "equal_playouts": algorithm[0], "equal_playouts_low": algorithm[1], "equal_playouts_high": algorithm[2],
            "ref_equal_playouts": ref_algorithm[0], "ref_equal_playouts_low": ref_algorithm[1],
            "ref_equal_playouts_high": ref_algorithm[2]}
-    at_equal = {column: mine, other: theirs}
     for key, rho_of in (("ours", rate.rho), ("ref", rho_ref)):
         rhos = {label: rho_of(label) for label in (column, other)}
-        extra = {label: (scores(label, equal * rho) - at_equal[label]) if np.isfinite(rho) else np.array([np.nan])
-                 for label, rho in rhos.items()}
+        # each column's extra work on one sample of runs (paired): the judged runs, or longer ones
+        samples = {label: reaching(label, equal * rho) if np.isfinite(rho) else (None, 0) for label, rho in rhos.items()}
+        extra = {label: (scores(label, equal * rho, samples[label][0]) - scores(label, equal, samples[label][0]))
+                 if np.isfinite(rho) else np.array([np.nan]) for label, rho in rhos.items()}
         if not all(np.isfinite(values).all() for values in extra.values()):
             part = (np.nan, np.nan, np.nan)
         elif own_baseline(rate, other) == other:  # rho 1: no extra work
             part = t_interval(extra[column])
         else:
             part = (float(extra[column].mean() - extra[other].mean()), *welch(extra[column], extra[other], 0.95))
+        longer = [runs for _, runs in samples.values() if runs]
         row.update({f"{key}_rho": rhos[column], f"{key}_other_rho": rhos[other], f"{key}_part": part[0],
-                    f"{key}_part_low": part[1], f"{key}_part_high": part[2]})
+                    f"{key}_part_low": part[1], f"{key}_part_high": part[2], f"{key}_longer_runs": min(longer, default=0)})
     return row
 
 
@@ -581,7 +592,9 @@ def split_text(split: dict) -> str:
     """One line: a gain's two parts on both engines, for the claims report."""
     def interval(key: str) -> str:
         mean, low, high = (split[f"{key}{end}"] for end in ("", "_low", "_high"))
-        return f"{mean:+.4g} [{low:+.4g}, {high:+.4g}]" if np.isfinite(mean) else "not reached"
+        longer = split.get(key.replace("_part", "_longer_runs"), 0) if key.endswith("_part") else 0
+        on = f" (on {longer:.0f} longer runs)" if longer == longer and longer else ""
+        return f"{mean:+.4g} [{low:+.4g}, {high:+.4g}]{on}" if np.isfinite(mean) else "not reached"
 
     def rho(key: str) -> str:
         mine, other = split[f"{key}_rho"], split[f"{key}_other_rho"]

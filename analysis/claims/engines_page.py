@@ -150,16 +150,19 @@ def markdown(measured: dict, figure: str | None) -> str:
                   "engine's part, what the column's extra work adds (its own mean at t x R x rho less at t x R, the same "
                   "runs), with this engine's rho and with the reference's rho_ref(t / s) (the ratio of the columns' "
                   "mean work, log-log interpolated, not the per-seed geometric mean above). 95% intervals, which leave "
-                  "out the error of rho and rho_ref; '-' where our runs stop short of the work.", "",
+                  "out the error of rho and rho_ref; '-' where our runs stop short of the work. Where the runs the claims "
+                  "read stop short of a column's work at rho_ref, that column's extra work is read on its runs to 2 or 4 "
+                  f"times the last time ({MIN_RUNS} or more; the cell says how many).", "",
                   "| column | t | published gain | algorithm's part (equal playouts), ours | the same, the reference engine's "
                   "| + engine's part, this engine's rho | + engine's part, the reference's rho_ref |",
                   "|---|---:|---:|---|---|---|---|"]
 
-        def part(mean, low, high, rho=None) -> str:
+        def part(mean, low, high, rho=None, longer=0) -> str:
             if not np.isfinite(mean):
                 return "-" if rho is None or not np.isfinite(rho) else f"- (rho {rho:.2f})"
             prefix = f"{mean:+.0f} [{low:+.0f}, {high:+.0f}]"
-            return prefix if rho is None else f"{prefix} (rho {rho:.2f})"
+            on = f", {longer:.0f} longer runs" if longer == longer and longer else ""
+            return prefix if rho is None else f"{prefix} (rho {rho:.2f}{on})"
 
         for _, row in split.iterrows():
             shown = row["column"] if row["over"] == baseline else f"{row['column']} (over {row['over']})"
@@ -167,7 +170,7 @@ def markdown(measured: dict, figure: str | None) -> str:
                          f"{part(row['equal_playouts'], row['equal_playouts_low'], row['equal_playouts_high'])} | "
                          f"{part(row['ref_equal_playouts'], row['ref_equal_playouts_low'], row['ref_equal_playouts_high'])} | "
                          f"{part(row['ours_part'], row['ours_part_low'], row['ours_part_high'], row['ours_rho'])} | "
-                         f"{part(row['ref_part'], row['ref_part_low'], row['ref_part_high'], row['ref_rho'])} |")
+                         f"{part(row['ref_part'], row['ref_part_low'], row['ref_part_high'], row['ref_rho'], row['ref_longer_runs'])} |")
         lines.append("")
     if figure:
         lines += [f"![the reference engine's clock and the two searches playout for playout]({figure})", ""]
