@@ -247,7 +247,7 @@ def test_the_reference_engines_clock_reads_each_column_at_its_own_work_on_that_e
     assert [t for t, _ in points] == pytest.approx([8 * (500.5 / 600) ** 2]) and "the runs end there" in where
 
 
-def test_the_claims_read_the_reference_clock_only_where_the_baseline_rejects_the_other_on_runs_long_enough():
+def test_the_claims_read_the_reference_clock_only_where_the_baseline_rejects_the_other_on_runs_long_enough(monkeypatch):
     """The claims leave t x R x rho for the reference clock only where the baseline chooses the clock
     and rejects t x R x rho (not told apart is not enough), and where every other baseline fits
     at it; a column's extension is the least power of two of the last time whose matched-work
@@ -276,6 +276,11 @@ def test_the_claims_read_the_reference_clock_only_where_the_baseline_rejects_the
     # chi^2 29.9 against 18.2 over 13 cells: t x R x rho not told apart, so the claims keep it
     tied = {**measured, "readings": [reading(TODAY, 2.3, 2.5), reading(REFERENCE_CLOCK, 1.4, 2.4)]}
     assert chosen_clock(tied) is None and clock_decision(tied)[1:] == (TODAY, "t x R x rho is not told apart from it")
+    # ... and read the reference clock too, as a second verdict (campaign.with_other_clock)
+    monkeypatch.setattr(engines, "reference_clock", lambda measured: "the reference clock")
+    assert engines.tied_clock(tied) == "the reference clock" and engines.tied_clock({**measured, "readings": tied["readings"][::-1]})
+    assert engines.tied_clock({**measured, "readings": [reading(TODAY, 5.0, 3.5), reading(REFERENCE_CLOCK, 1.4, 2.4)]}) \
+        is None  # t x R x rho rejected: the claims read the reference clock alone
     assert chosen_clock({**measured, "readings": [reading(TODAY, 1.0, 2.0), reading(REFERENCE_CLOCK, 3.5, 2.4)]}) is None
     assert chosen_clock({**measured, "readings": [reading(TODAY, 9.0, 5.0), reading(REFERENCE_CLOCK, 8.0, 5.0)]}) is None
     # a second baseline (Weak Schur's one a K) that does not fit at the reference clock keeps t x R x rho
@@ -284,3 +289,4 @@ def test_the_claims_read_the_reference_clock_only_where_the_baseline_rejects_the
               "readings": [reading(TODAY, 5.0, 3.5), reading(REFERENCE_CLOCK, 1.4, 2.4),
                            reading(REFERENCE_CLOCK, 5.1, 4.7, column="base2")]}
     assert clock_decision(second)[1:] == (TODAY, "the table's other baseline base2 does not fit at it")
+    assert engines.tied_clock({**second, "readings": [reading(TODAY, 2.3, 2.5), *second["readings"][1:]]}) is None

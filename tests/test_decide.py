@@ -207,3 +207,16 @@ def test_a_gain_at_matched_time_reads_up_to_the_last_doubling_the_runs_were_budg
     _, where, _ = decide.contrasts(claim, source)
     assert where.startswith("4 checkpoints, ")  # 0.01, 0.02, 0.04, 0.08 s of the paper's work for tabu
     assert where.endswith(f"-{rate.work(0.08, 'tabu'):g} playouts")
+
+
+def test_a_claim_decided_at_the_second_clock_is_said_with_its_runs_and_interval():
+    from analysis.claims.campaign import other_clock_text
+
+    row = {"verdict": "inconclusive", "basis": "equal time (matched: W_ref)", "runs": 23, "effect": -87.65,
+           "effect_low": -193.4, "effect_high": -13.65, "detail": "SNRPA(4) vs SNRPA(10) at 163.8 s"}
+    assert other_clock_text(row) == ("inconclusive at equal time (matched: W_ref) (23 runs a column): effect -87.65 "
+                                     "[-193.4, -13.65], decided by: SNRPA(4) vs SNRPA(10) at 163.8 s")
+    unbounded = other_clock_text({**row, "effect_low": -math.inf, "effect_high": math.inf})
+    assert "effect -87.65 (no bounded confidence sequence at so few runs)" in unbounded
+    assert other_clock_text({**row, "effect": math.nan, "detail": "no runs"}) == \
+        "inconclusive at equal time (matched: W_ref): no runs"

@@ -311,6 +311,7 @@ def run_campaign(overrides: list[str], budget_hours: float, files: list[str] | N
     states, plan, spent = adaptive_loop(campaign.observe, campaign.make, budget_hours * 3600, cap,
                                         say=lambda line: print(line, flush=True), fill=fill)
     with_engine_split(campaign, others)
+    with_other_clock(campaign, others)
     paths = decide.write_report(campaign.table, plan, scale=scale, files=files, budget_hours=budget_hours, spent=spent,
                                 cap=cap, wall=time.time() - started, experiments=experiments,
                                 when=datetime.now(timezone.utc), code=code_version())
@@ -351,6 +352,48 @@ def with_engine_split(campaign: Campaign, overrides=()) -> None:
               for claim in campaign.claims}
     table = campaign.table
     table.insert(table.columns.get_loc("detail") + 1, "engine_split", [splits.get(c, "") for c in table["claim"]])
+
+
+def with_other_clock(campaign: Campaign, overrides=()) -> None:
+    """The decided table's other_clock and other_clock_verdict columns, after engine_split. Where a
+    table's claims keep t x R x rho only because its baseline does not tell it apart from the
+    reference engine's clock, which it chooses (engines.other_clock), its claims are decided again
+    at that clock, each column on runs that reach its work (engines.clock_experiment; no run is
+    made), with every other claim as decided (the same Holm families): the verdict there and its
+    effect. A claim whose two verdicts differ is clock-dependent (analysis/claims/status.py says so).
+    "" elsewhere."""
+    from analysis.claims import engines
+
+    tied = {name: engines.other_clock(name, overrides) for name, experiment in campaign.experiments.items()
+            if experiment.scale == "paper" and experiment.matched_work and name not in campaign.clocks}
+    tied = {name: clock for name, clock in tied.items() if clock is not None}
+    texts, verdicts, runs = {}, {}, {}
+    if tied:
+        sources = dict(campaign.sources)
+        for name, clock in tied.items():
+            experiment = engines.clock_experiment(name, clock, overrides, first=[f"repeats={campaign.cap}"])
+            sources[name] = decide.PrefixSource(experiment, campaign.cap,
+                                                decide.read_limits(campaign.claims, experiment, campaign.cap), clock)
+        found = decide.decide_table(campaign.claims, sources, campaign.cap)
+        for _, row in found[found["experiment"].isin(list(tied))].iterrows():
+            verdicts[row["claim"]], runs[row["claim"]] = row["verdict"], row["runs"]
+            texts[row["claim"]] = other_clock_text(row)
+    table = campaign.table
+    at = table.columns.get_loc("engine_split") + 1
+    table.insert(at, "other_clock_verdict", [verdicts.get(c, "") for c in table["claim"]])
+    table.insert(at + 1, "other_clock_runs", [runs.get(c, math.nan) for c in table["claim"]])
+    table.insert(at + 2, "other_clock", [texts.get(c, "") for c in table["claim"]])
+
+
+def other_clock_text(row) -> str:
+    """A claim decided at the second clock, in words: its verdict, runs, effect and what decided it."""
+    if not isinstance(row["effect"], float) or row["effect"] != row["effect"]:
+        return f"{row['verdict']} at {row['basis']}: {row['detail']}"
+    bounded = math.isfinite(row["effect_low"]) and math.isfinite(row["effect_high"])
+    interval = (f"[{row['effect_low']:+.4g}, {row['effect_high']:+.4g}]" if bounded
+                else "(no bounded confidence sequence at so few runs)")
+    return (f"{row['verdict']} at {row['basis']} ({row['runs']:.0f} runs a column): effect "
+            f"{row['effect']:+.4g} {interval}, decided by: {row['detail']}")
 
 
 def main(argv: list[str] | None = None) -> int:

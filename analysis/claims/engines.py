@@ -55,6 +55,7 @@ MIN_RUNS = 10
 MARGIN_FRACTION = 0.02
 RHO_TIMES = (0.16, 1.28, 10.24, 163.84)  # where rho_ref is reported (published times)
 REFERENCE_CLOCK, TODAY = "reference clock", "t x R x rho (this engine)"  # the two readings' names
+NOT_TOLD_APART = "t x R x rho is not told apart from it"  # clock_decision's why, where the claims read both clocks
 
 
 def by_column(records: list[dict]) -> dict[str, list[dict]]:
@@ -322,10 +323,10 @@ def clock_decision(measured: dict) -> tuple[dict, str, str]:
                and not replace(r, bound=worst_bound(r.cells)).fits]
     if statuses.get(REFERENCE_CLOCK, ("",))[0] != "chosen":
         return statuses, TODAY, "the baseline does not choose the reference clock"
-    if not statuses.get(TODAY, ("",))[0].startswith("rejected"):
-        return statuses, TODAY, "t x R x rho is not told apart from it"
     if misfits:
         return statuses, TODAY, f"the table's other baseline {', '.join(misfits)} does not fit at it"
+    if not statuses.get(TODAY, ("",))[0].startswith("rejected"):
+        return statuses, TODAY, NOT_TOLD_APART
     return statuses, REFERENCE_CLOCK, "t x R x rho is rejected"
 
 
@@ -334,6 +335,20 @@ def chosen_clock(measured: dict) -> ReferenceClock | None:
     the claims then keep t x R x rho."""
     if not measured["readings"] or clock_decision(measured)[1] != REFERENCE_CLOCK:
         return None
+    return reference_clock(measured)
+
+
+def tied_clock(measured: dict) -> ReferenceClock | None:
+    """The reference engine's clock where the table's claims keep t x R x rho only because the
+    baseline, which chooses the reference clock (and every other baseline fits at it), does not
+    tell t x R x rho apart from it (clock_decision): the claims are then decided at both clocks,
+    and a verdict that differs is clock-dependent (campaign.with_other_clock). Else None."""
+    if not measured["readings"] or clock_decision(measured)[2] != NOT_TOLD_APART:
+        return None
+    return reference_clock(measured)
+
+
+def reference_clock(measured: dict) -> ReferenceClock:
     return ReferenceClock({column: mean_work(records) for column, records in measured["clock"].items()},
                           float(measured["speed"]))
 
@@ -385,17 +400,26 @@ def claims_clock(table: str, overrides=()) -> ReferenceClock | None:
 def reading_experiment(table: str, overrides=(), first=()):
     """The time table's experiment whose runs the claims read at matched time, and the clock they
     read it at: at scale=paper, where the table has reference runs and its baseline chooses the
-    reference engine's clock (chosen_clock), each column's runs that reach the clock's work at the
-    last time (its runs to ``extensions`` x the last time: those read at t x R x rho where E = 1)
-    and that clock; else the runs read at t x R x rho and the config's published rate.
-    ``first``: overrides composed before ``overrides`` (the campaign's repeats=cap)."""
+    reference engine's clock (chosen_clock), clock_experiment's runs and that clock; else the runs
+    read at t x R x rho and the config's published rate. ``first``: overrides composed before
+    ``overrides`` (the campaign's repeats=cap)."""
+    from experiments.experiment import load_experiment
+
+    clock = claims_clock(table, overrides)
+    if clock is None:
+        experiment = load_experiment([f"experiment={table}", *first, *overrides, "scale=paper", "matched_work=true"])
+        return experiment, experiment.published_rate
+    return clock_experiment(table, clock, overrides, first), clock
+
+
+def clock_experiment(table: str, clock: ReferenceClock, overrides=(), first=()):
+    """The time table's matched-work experiment whose runs reach ``clock``'s work at the last time:
+    each column's runs to ``extensions`` x the last time (those read at t x R x rho where E = 1),
+    with the commands that make them."""
     from experiments.experiment import load_experiment
 
     base = [f"experiment={table}", *first, *overrides, "scale=paper", "matched_work=true"]
     experiment = load_experiment(base)
-    clock = claims_clock(table, overrides)
-    if clock is None:
-        return experiment, experiment.published_rate
     measured = measured_table(table, tuple(overrides))
     factors = extensions(measured, clock)
     longer = {factor: load_experiment([*base, f"max_time={measured['last'] * factor:g}"])
@@ -405,7 +429,12 @@ def reading_experiment(table: str, overrides=(), first=()):
     target = table.replace("_", "-")
     commands = "; ".join(f'make {target} SCALE=paper ARGS="matched_work=true max_time={measured["last"] * factor:g}"'
                          for factor in sorted(longer))
-    return replace(experiment, variants=variants, command=commands or None), clock
+    return replace(experiment, variants=variants, command=commands or None)
+
+
+def other_clock(table: str, overrides=()) -> ReferenceClock | None:
+    """The second clock ``table``'s claims are decided at (tied_clock on its committed runs), else None."""
+    return tied_clock(measured_table(table, tuple(overrides))) if table in tables() else None
 
 
 @dataclass(frozen=True)

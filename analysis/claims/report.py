@@ -179,6 +179,11 @@ def detail_lines(row) -> list[str]:
                      "algorithm's part, the gain at equal playouts, and the engine's part, what each column's playouts "
                      "per second over the baseline's (rho) adds, on this engine and on the reference engine:")
         lines += [f"  - {part}." for part in split.splitlines()]
+    other = row.get("other_clock")
+    if isinstance(other, str) and other:
+        lines.append("- Decided at the reference engine's clock too, which the table's baseline does not tell apart "
+                     "from t x R x rho (the readings' rule; each column on runs that reach the clock's work, every "
+                     f"other claim as above: the same Holm family): {other}.")
     cpu = row.get("cpu_hours", math.nan)
     to_decide = row.get("to_decide") if isinstance(row.get("to_decide"), str) else ""
     if isinstance(row.get("reading_fit"), str) and row["reading_fit"]:

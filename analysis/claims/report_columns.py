@@ -45,6 +45,12 @@ CLAIMS = {
                     "gain split in two, one line a pair and time (> 0: as claimed): the gain at equal playouts (t x R) "
                     "on our runs and the reference engine's, and what each engine's relative speed (rho, rho_ref) adds "
                     "(analysis/claims/engines.py split_pair; empty elsewhere)",
+    "other_clock_verdict": "where the table's baseline does not tell the reference engine's clock apart from t x R x rho "
+                           "(engines.clock_decision): the claim's verdict at the reference clock (campaign.with_other_clock; "
+                           "empty elsewhere)",
+    "other_clock_runs": "the runs per column behind other_clock_verdict",
+    "other_clock": "the same in words: the verdict at the reference clock, its deciding comparison's effect and 95% "
+                   "confidence sequence",
     "effect": "the deciding comparison's mean, > 0 meaning as claimed, in the unit column's unit",
     "effect_low": "the low end of its 95% confidence sequence (that comparison alone, not Holm-corrected)",
     "effect_high": "the high end",

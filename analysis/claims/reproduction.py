@@ -44,7 +44,7 @@ from analysis.claims.basis import matched_reach
 from analysis.claims.judging import JUDGED, ON_READING, UNTESTABLE
 from analysis.claims.paper_settings import parts_once
 from analysis.claims.status import (against_the_text, basis_of, magnitude_counts, magnitude_words,
-                                   magnitudes_text, status_of, verdicts_text)
+                                   magnitudes_text, other_clock, other_clock_short, status_of, verdicts_text)
 from analysis.claims.decide import PrefixSource, stem_of
 from analysis.stats import t_interval
 from experiments.config import overrides_parser, print_outputs
@@ -438,7 +438,8 @@ def anchor(row) -> str:
 
 
 # The README's summary: the words of each status in a sentence, in the order of status.STATUSES
-SAID = {"reproduced": "reproduced", "reproduced on a reading": "reproduced on a named reading",
+SAID = {"clock-dependent": "a direction holds at one engine's clock and not at the other",
+        "reproduced": "reproduced", "reproduced on a reading": "reproduced on a named reading",
         "qualitatively reproduced": "the directions hold, not all the magnitudes or curves",
         "partly reproduced": "some directions hold", "not reproduced": "not reproduced",
         "inconclusive": "inconclusive so far", "no reading fits": "no reading of its unsaid settings fits",
@@ -486,6 +487,8 @@ def in_short(status: str, own: pd.DataFrame, curve, others: dict, sample: str, f
             pieces.append(f"{off} of {len(others)} other columns off at {at}" if off else "the other columns fitting")
         if not len(apart) and against_the_text(basis).all():
             pieces.append("on a reading against the text")
+    if len(other_clock(basis)):
+        pieces.append(f"at the reference clock too, not told apart: {other_clock_short(basis)}")
     if len(apart):
         pieces.append(f"{len(apart)} claims on a reading against the text apart")
     return f" ({'; '.join(pieces)})" if pieces else ""

@@ -24,6 +24,11 @@ on the runs read at t x R x rho); and our runs per column against the paper's. I
 
   not run: needs hardware / compute   no claim judged (the machine or the CPU-hours, priced)
   no reading fits                     no claim judged: their reading does not fit the published baseline
+  clock-dependent                     where the table's baseline does not tell the reference engine's
+                                      clock apart from t x R x rho and the claims are decided at both
+                                      (campaign.with_other_clock), a claim supported at one clock and
+                                      contradicted at the other: which one holds depends on the
+                                      engine's relative costs, which the papers do not give
   reproduced                          every claim supported, every published value fits ours, the
                                       baseline and the other columns fit, on the stated settings
   reproduced on a reading             the same, some verdict on a named reading of a setting the
@@ -59,8 +64,9 @@ from analysis.claims.paper_settings import NEEDS_HARDWARE
 
 INSIDE = "inside"
 PAPER_ABOVE, PAPER_BELOW = "outside: the paper's above ours", "outside: the paper's below ours"
-STATUSES = ("reproduced", "reproduced on a reading", "qualitatively reproduced", "partly reproduced",
+STATUSES = ("clock-dependent", "reproduced", "reproduced on a reading", "qualitatively reproduced", "partly reproduced",
             "not reproduced", "inconclusive", "no reading fits", "not run: needs hardware", "not run: needs compute")
+DECIDED = {"supported", "contradicted"}
 
 
 def magnitude(row) -> str:
@@ -141,6 +147,45 @@ def magnitudes_text(claims: pd.DataFrame) -> str:
     return f"the paper's values do not fit ours for {len(outside)} of {len(compared)} claims ({names})"
 
 
+def other_clock(claims: pd.DataFrame) -> pd.DataFrame:
+    """The claims also decided at a second clock (their other_clock_verdict: campaign.with_other_clock)."""
+    if "other_clock_verdict" not in claims:
+        return claims.iloc[0:0]
+    return claims[claims["other_clock_verdict"].fillna("").astype(str) != ""]
+
+
+def clock_dependent(claims: pd.DataFrame) -> pd.DataFrame:
+    """The claims decided one way at one clock and the other way at the other: supported at one,
+    contradicted at the other (a claim decided at one clock and not at the other is not: its runs
+    there are too few to say)."""
+    both = other_clock(claims)
+    if both.empty:
+        return both
+    return both[both["verdict"].isin(DECIDED) & both["other_clock_verdict"].isin(DECIDED)
+                & (both["verdict"] != both["other_clock_verdict"])]
+
+
+def other_clock_text(claims: pd.DataFrame) -> str:
+    """"at the reference engine's clock too, which the baseline does not tell apart from t x R x rho
+    (23-25 runs a column): 0 of 2 supported, 2 inconclusive; clock-dependent: none" ("" where no claim
+    was decided there)."""
+    both = other_clock(claims)
+    if both.empty:
+        return ""
+    flipped = clock_dependent(claims)
+    return (f"at the reference engine's clock too, which the baseline does not tell apart from t x R x rho "
+            f"({other_clock_short(claims)}); clock-dependent (supported at one clock, contradicted at the "
+            f"other): {', '.join(flipped['claim']) or 'none'}")
+
+
+def other_clock_short(claims: pd.DataFrame) -> str:
+    """"23-25 runs a column: 0 of 2 supported, 2 inconclusive": the claims' verdicts at the second clock."""
+    both = other_clock(claims)
+    runs = both["other_clock_runs"].astype(float)
+    counted = f"{runs.min():.0f}" + (f"-{runs.max():.0f}" if runs.max() > runs.min() else "")
+    return f"{counted} runs a column: {verdicts_text(both.assign(verdict=both['other_clock_verdict']))}"
+
+
 def others_text(others: dict) -> str:
     """"the other published columns fit at R x rho: 0 of 7" (naming those that fit); "at the reference
     clock" where they are read at the reference engine's (their fits' clock)."""
@@ -186,12 +231,15 @@ def status_of(claims: pd.DataFrame, curve=None, runs: int | None = None,
     facts = [verdicts_text(basis) + " (the directions)", magnitudes_text(basis),
              curve.text() if curve is not None else "",
              others_text(others) if others else "",
+             other_clock_text(basis),
              departs,
              sample,
              f"{unjudged} of the item's {len(claims)} claims not judged (not run, or no run can test them)" if unjudged else "",
              (f"apart, on a reading against the text ({apart['against_text'].iloc[0]}): {verdicts_text(apart)}, "
               + (magnitudes_text(apart) or "no published effect to compare")) if len(apart) else ""]
     detail = "; ".join(fact for fact in facts if fact)
+    if not clock_dependent(basis).empty:
+        return "clock-dependent", detail
     if supported == len(basis) and not unjudged:
         if problems:
             return "qualitatively reproduced", detail
