@@ -293,6 +293,21 @@ def test_a_cell_the_judged_runs_stop_short_of_is_read_on_longer_runs():
         "3 (3; 1 on 25 longer runs)"
 
 
+def test_the_clock_ends_are_rho_refs_95_percent_interval_over_its_mean():
+    """By hand: three seeds whose column B does 1.5, 2 and 2.5 times the baseline's work at every
+    checkpoint; on the logarithms, mean m and the Student-t half-width h with 2 degrees of freedom:
+    the ends are exp(-h) and exp(+h) times rho_ref, at any tau (before the first checkpoint and past
+    the last ones, the nearest checkpoint's)."""
+    from scipy import stats
+
+    ratios = [1.5, 2.0, 2.5]
+    base = [{"seed": i, "work": {"playouts": [100.0, 200.0, 400.0]}} for i in range(3)]
+    column = [{"seed": i, "work": {"playouts": [100.0 * r, 200.0 * r, 400.0 * r]}} for i, r in enumerate(ratios)]
+    half = stats.t.ppf(0.975, 2) * np.log(ratios).std(ddof=1) / np.sqrt(3)
+    low, high = engines.clock_ends({"A": base, "B": column}, {"B": "A"}, "B", np.array([0.001, 0.01, 1.0]))
+    assert low == pytest.approx([np.exp(-half)] * 3) and high == pytest.approx([np.exp(half)] * 3)
+
+
 # a table whose R is fitted on NRPA alone, for the clocks' pages
 T4_LIKE = type("Experiment", (), {"published_rate": type("Rate", (), {"fit_on": ("NRPA",)})()})()
 
@@ -300,13 +315,18 @@ T4_LIKE = type("Experiment", (), {"published_rate": type("Rate", (), {"fit_on": 
 def test_the_summary_page_reads_each_tables_clocks(tmp_path):
     rows = [engines.Reading("NRPA", "t x R x rho (this engine)", 14, 14, 6, 7, 2.3, 2.5, 2.9),
             engines.Reading("NRPA", "reference clock", 13, 14, 5, 9, 4.4, 3.1, 2.9),
-            engines.Reading("SNRPA(2)", "reference clock", 13, 14, 2, 13, 9.0, 5.0, 3.3)]
+            engines.Reading("SNRPA(2)", "reference clock", 13, 14, 2, 13, 9.0, 5.0, 3.3,
+                            above_low=2, above_high=13, fits_low=1.0, fits_high=0.0)]
     engines_page.readings_frame({"readings": rows, "speed": 1.5, "baseline": "NRPA", "experiment": T4_LIKE}).to_csv(tmp_path / "engines_t4_clocks.csv", index=False)
     text = engines_page.summary(tmp_path).read_text()
     assert ("s = 1.50. The baseline chooses **t x R x rho (this engine)** (t x R x rho (this engine): chosen; reference "
             "clock: rejected: does not fit): the claims read t x R x rho. The other columns, nothing fitted to them, fitting at t x R x rho: 0 of 0; "
-            "at the reference clock: 0 of 1.") in text
+            "at the reference clock: 0 of 1; read at the ends of rho_ref's 95% interval, ours mostly below the "
+            "published at the low end and mostly above at the high end (the clock's own error spans the published "
+            "values): 1 of 1.") in text
     assert "| NRPA | reference clock | 13 (14) | 5 | 9 / 4 | 4.40 | 3.10 / 2.90 | no |" in text
+    assert ("| SNRPA(2) | reference clock | 13 (14) | 2 | 13 / 0 | 9.00 | 5.00 / 3.30 | no; at rho_ref's 95% ends "
+            "above in 2 / 13 of 13 cells, fitting at the low end |") in text
 
 
 def test_a_gain_splits_into_its_equal_playouts_part_and_each_columns_extra_work():

@@ -452,6 +452,12 @@ class Reading:
     bound: float = np.nan
     longer_cells: int = 0  # of ``cells``, those read on longer runs than the judged ones (our_longer_traces)
     longer_runs: int = 0  # the fewest runs such a cell is read on
+    # at the reference clock, a non-baseline column read again at the ends of rho_ref's 95% interval
+    # (clock_ends): ours above the published in how many of the cells, and whether it fits there
+    above_low: float = np.nan
+    above_high: float = np.nan
+    fits_low: float = np.nan
+    fits_high: float = np.nan
 
     @property
     def fits(self) -> bool:
@@ -525,7 +531,35 @@ def clocks(measured: dict, ours: dict, published: pd.DataFrame, scale: float) ->
     for group in (today, reference):
         base = [replace(r, bound=worst_bound(r.cells)) for r in group if r.column == baseline]
         readings += base + with_family_bound([r for r in group if r.column != baseline])
+    against = {column: own_baseline(rate, column) for column in columns}
+    ends = {}
+    for column in columns:
+        if against[column] == column or against[column] not in clock:
+            continue
+        factors = clock_ends(clock, against, column, times / speed)
+        ends[column] = [read_column(column, REFERENCE_CLOCK, at_clock(column, speed) * factor, times, values[column],
+                                    samples[column], scale) for factor in factors]
+    bound = {r.column: r.bound for r in readings if r.reading == REFERENCE_CLOCK}
+    readings = [replace(r, **{f"{key}_{end}": value for end, found in zip(("low", "high"), ends[r.column])
+                              for key, value in (("above", found.above),
+                                                 ("fits", float(replace(found, bound=bound[r.column]).fits)))})
+                if r.reading == REFERENCE_CLOCK and r.column in ends else r for r in readings]
     return readings, speed
+
+
+def clock_ends(clock: dict, against: dict, column: str, taus: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The factors that take ``column``'s reference-clock work at each tau to the low and the high end
+    of rho_ref's 95% interval there (rho_ref at the work checkpoint nearest tau, within the clock
+    runs; seeds paired with its own baseline): W_ref's own error, which the readings' z leave out,
+    as the ratio of two columns' work measured in the same rounds. 1 where rho_ref has no interval."""
+    last = min(len(record["work"]["playouts"]) for records in clock.values() for record in records) - 1
+    low, high = np.ones(len(taus)), np.ones(len(taus))
+    for i, tau in enumerate(taus):
+        k = min(max(checkpoint_index(tau), 0), last)
+        found = rho_ref(clock, against, checkpoint_time(k)).get(column)
+        if found is not None and np.isfinite(found[1]):
+            low[i], high[i] = found[1] / found[0], found[2] / found[0]
+    return low, high
 
 
 SPLIT_TIMES = (1.28, 10.24, 40.96, 163.84)  # where the page splits each column's gain over the baseline
