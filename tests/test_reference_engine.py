@@ -306,6 +306,8 @@ def test_the_clock_ends_are_rho_refs_95_percent_interval_over_its_mean():
     half = stats.t.ppf(0.975, 2) * np.log(ratios).std(ddof=1) / np.sqrt(3)
     low, high = engines.clock_ends({"A": base, "B": column}, {"B": "A"}, "B", np.array([0.001, 0.01, 1.0]))
     assert low == pytest.approx([np.exp(-half)] * 3) and high == pytest.approx([np.exp(half)] * 3)
+    one = engines.clock_ends({"A": base[:1], "B": column[:1]}, {"B": "A"}, "B", np.array([0.01]))
+    assert np.isnan(one).all()  # one seed: no interval, no ends
 
 
 # a table whose R is fitted on NRPA alone, for the clocks' pages

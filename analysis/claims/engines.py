@@ -537,6 +537,8 @@ def clocks(measured: dict, ours: dict, published: pd.DataFrame, scale: float) ->
         if against[column] == column or against[column] not in clock:
             continue
         factors = clock_ends(clock, against, column, times / speed)
+        if not np.isfinite(factors).all():  # read at the ends only where rho_ref has an interval at every time
+            continue
         ends[column] = [read_column(column, REFERENCE_CLOCK, at_clock(column, speed) * factor, times, values[column],
                                     samples[column], scale) for factor in factors]
     bound = {r.column: r.bound for r in readings if r.reading == REFERENCE_CLOCK}
@@ -551,9 +553,10 @@ def clock_ends(clock: dict, against: dict, column: str, taus: np.ndarray) -> tup
     """The factors that take ``column``'s reference-clock work at each tau to the low and the high end
     of rho_ref's 95% interval there (rho_ref at the work checkpoint nearest tau, within the clock
     runs; seeds paired with its own baseline): W_ref's own error, which the readings' z leave out,
-    as the ratio of two columns' work measured in the same rounds. 1 where rho_ref has no interval."""
+    as the ratio of two columns' work measured in the same rounds. NaN where rho_ref has no interval
+    (one seed)."""
     last = min(len(record["work"]["playouts"]) for records in clock.values() for record in records) - 1
-    low, high = np.ones(len(taus)), np.ones(len(taus))
+    low, high = np.full(len(taus), np.nan), np.full(len(taus), np.nan)
     for i, tau in enumerate(taus):
         k = min(max(checkpoint_index(tau), 0), last)
         found = rho_ref(clock, against, checkpoint_time(k)).get(column)
