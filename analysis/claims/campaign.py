@@ -23,7 +23,8 @@ verdicts affordable and comparable: a published CPU-time table runs at matched t
 (matched_work=true: a 163.84 s claim reads each column at 163.84 x R x rho playouts, R the
 published runs' rate and rho the column's relative rate, report.published_rate: the same run
 on any machine; where the claims read the reference engine's clock (engines.clock_decision), at W_ref(t / s),
-on runs long enough for it: reading_clocks), and at SCALE=paper an
+on runs long enough for it: reading_clocks; where the baseline does not tell the two clocks apart,
+at both, the second as a verdict beside the first: with_other_clock), and at SCALE=paper an
 experiment with budgets of its own per scale (the 20-board tables, the threaded Distributed
 NRPA figures, Morpion, SP-MCTS's speed-up) runs its quick budgets (12 CPU-s a board, 2
 threads), since its paper budgets are cluster-sized (7200 s a board, 16 threads); pass
