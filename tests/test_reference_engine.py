@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from analysis.claims import engines, engines_page
+from analysis.claims import engines, engines_page, gain_split
 from experiments import reference_engine as ref
 from experiments import reference_runs
 from nrpa.domains import samegame_rules as rules
@@ -345,26 +345,26 @@ def test_a_gain_splits_into_its_equal_playouts_part_and_each_columns_extra_work(
                              "relative": (("B", against_a), ("C", against_a))})()
     measured = {"experiment": type("Experiment", (), {"published_rate": rate})(), "baseline": "A", "clock": {},
                 "speed": np.nan}
-    over_a = engines.split_pair(measured, ours, {}, 1.0, "B", "A", 10.0)
+    over_a = gain_split.split_pair(measured, ours, {}, 1.0, "B", "A", 10.0)
     assert (over_a["equal_playouts"], over_a["ours_part"], over_a["ours_part_low"]) == (3.0, 10.0, 10.0)
     assert np.isnan(over_a["ref_equal_playouts"]) and np.isnan(over_a["ref_part"])  # no reference runs, no clock
-    over_c = engines.split_pair(measured, ours, {}, 1.0, "B", "C", 10.0)
+    over_c = gain_split.split_pair(measured, ours, {}, 1.0, "B", "C", 10.0)
     assert over_c["equal_playouts"] == pytest.approx(0.5) and over_c["ours_part"] == pytest.approx(7.0)
     assert over_c["equal_playouts"] + over_c["ours_part"] == pytest.approx(24.5 - 17.0)
-    flipped = engines.split_pair(measured, ours, {}, -1.0, "B", "C", 10.0)  # a lower-is-better unit
+    flipped = gain_split.split_pair(measured, ours, {}, -1.0, "B", "C", 10.0)  # a lower-is-better unit
     assert (flipped["equal_playouts"], flipped["ours_part"]) == pytest.approx((-0.5, -7.0))
-    short = engines.split_pair(measured, ours, {}, 1.0, "B", "A", 20.0)  # 200 playouts: beyond every run
+    short = gain_split.split_pair(measured, ours, {}, 1.0, "B", "A", 20.0)  # 200 playouts: beyond every run
     assert np.isnan(short["equal_playouts"]) and np.isnan(short["ours_part"])
-    assert "ours not reached" in engines.split_text(short)
-    assert "this engine (rho 1.5) +10 [+10, +10], the reference engine (no clock measured)" in engines.split_text(over_a)
+    assert "ours not reached" in gain_split.split_text(short)
+    assert "this engine (rho 1.5) +10 [+10, +10], the reference engine (no clock measured)" in gain_split.split_text(over_a)
 
     # B's judged runs stop at 100 playouts: its extra work is read, paired, on its 10 longer runs
     # (12 + i at 100, 20 + i at 150: +8), the equal-playouts part still on the judged runs
     cut = {**ours, "B": ([((1, 100), (0, 10 + i)) for i in runs], [100] * 10)}
     longer = {"B": [([((1, 100, 150), (0, 12 + i, 20 + i)) for i in runs], [150] * 10)]}
-    found = engines.split_pair({**measured, "longer": longer}, cut, {}, 1.0, "B", "A", 10.0)
+    found = gain_split.split_pair({**measured, "longer": longer}, cut, {}, 1.0, "B", "A", 10.0)
     assert (found["equal_playouts"], found["ours_part"], found["ours_longer_runs"]) == (3.0, 8.0, 10)
-    assert "this engine (rho 1.5) +8 [+8, +8] (on 10 longer runs)" in engines.split_text(found)
+    assert "this engine (rho 1.5) +8 [+8, +8] (on 10 longer runs)" in gain_split.split_text(found)
 
 
 def test_the_baseline_chooses_the_clock_by_the_readings_rule():

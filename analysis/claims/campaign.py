@@ -346,10 +346,10 @@ def run_fixed(overrides: list[str], files: list[str] | None = None, yes: bool = 
 
 def with_engine_split(campaign: Campaign, overrides=()) -> None:
     """The decided table's engine_split column, after its detail: each equal-time compare claim's
-    gain split in two on a table with reference engine runs (engines.claim_split; "" elsewhere)."""
-    from analysis.claims import engines
+    gain split in two on a table with reference engine runs (gain_split.claim_split; "" elsewhere)."""
+    from analysis.claims import gain_split
 
-    splits = {claim.id: engines.claim_split(claim, campaign.sources[claim.experiment], overrides)
+    splits = {claim.id: gain_split.claim_split(claim, campaign.sources[claim.experiment], overrides)
               for claim in campaign.claims}
     table = campaign.table
     table.insert(table.columns.get_loc("detail") + 1, "engine_split", [splits.get(c, "") for c in table["claim"]])

@@ -20,6 +20,7 @@ import pandas as pd
 from analysis.claims.basis import FIRST_SCORED
 from analysis.claims.engines import (FOLDER, MARGIN_FRACTION, MIN_RUNS, REFERENCE_CLOCK, Reading, clock_decision,
                                      clock_statuses, measure, measured_table, mean_work, rho_ref, tables)
+from analysis.claims.gain_split import split_gains
 from analysis.claims.readings import FIT_LIMIT
 from experiments.store import PROJECT_ROOT
 from nrpa.errors import InputError
@@ -258,6 +259,7 @@ def write(table: str, folder: Path = PAGES, runs_folder: Path = FOLDER, override
     (_clocks.csv) and its split gains (_gains.csv)."""
     # the committed runs: measured once a process (the claims' campaign has read them already)
     measured = measured_table(table, tuple(overrides)) if runs_folder == FOLDER else measure(table, runs_folder, overrides)
+    measured = {**measured, "split": split_gains(measured)}
     folder.mkdir(parents=True, exist_ok=True)
     stem = folder / f"engines_{table}"
     figure = plot(measured, stem.with_suffix(".png"))

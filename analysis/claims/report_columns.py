@@ -44,7 +44,7 @@ CLAIMS = {
     "engine_split": "for a compare claim at equal time on a table the C++ reference engine has runs of: each pair's "
                     "gain split in two, one line a pair and time (> 0: as claimed): the gain at equal playouts (t x R) "
                     "on our runs and the reference engine's, and what each engine's relative speed (rho, rho_ref) adds "
-                    "(analysis/claims/engines.py split_pair; empty elsewhere)",
+                    "(analysis/claims/gain_split.py split_pair; empty elsewhere)",
     "other_clock_verdict": "where the table's baseline does not tell the reference engine's clock apart from t x R x rho "
                            "(engines.clock_decision): the claim's verdict at the reference clock (campaign.with_other_clock; "
                            "empty elsewhere)",
