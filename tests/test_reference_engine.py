@@ -410,3 +410,15 @@ def test_archived_runs_of_an_earlier_patch_replay_on_the_current_engine(table):
         archived = [(n, s) for n, s in zip(record["improvements"]["playouts"], record["improvements"]["score"])
                     if n <= 2_048]
         assert list(zip(again["improvements"]["playouts"], again["improvements"]["score"])) == archived, column
+
+
+def test_a_log_scored_domains_cells_compare_log10_of_the_scores():
+    """The same runs, one engine's scores ten times the other's: on log10 the means differ by exactly
+    1, clear of 0 (differs); the absolute comparison's difference is 9 times our mean."""
+    runs = [(np.array([1.0]), np.array([10.0 ** (3 + k % 3)])) for k in range(12)]
+    tenfold = [(p, s * 10) for p, s in runs]
+    reference, ours = {"A": (tenfold, [64] * 12)}, {"A": (runs, [64] * 12)}
+    found = engines.agreement(reference, ours, 0.0086, cells=(64,), log=True)
+    assert found["difference"].tolist() == pytest.approx([1.0]) and found["verdict"].tolist() == ["differs"]
+    assert engines.agreement(reference, ours, 0.0086, cells=(64,))["difference"].iloc[0] == pytest.approx(
+        9 * np.mean([10.0 ** (3 + k % 3) for k in range(12)]))

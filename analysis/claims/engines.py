@@ -46,12 +46,17 @@ from analysis.stats import best_at, t_interval
 from experiments.rates import geometric_summary
 from experiments.reference_engine import checkpoint_index, checkpoint_time
 from experiments.reference_runs import FOLDER, budget_of, read_runs
+from nrpa.domains.maximum_adapter import MaximumOptions
 from nrpa.errors import InputError
 
 PLAYOUT_CELLS = tuple(2 ** k for k in range(6, 21))  # 64 .. 1,048,576 playouts
 # A cell is compared where each side has this many runs or more: with fewer, a sample variance
 # near 0 by chance leaves Welch's interval to the other side's error, and a cell "differs" falsely.
 MIN_RUNS = 10
+# Domains whose playout-for-playout cells compare log10 of the best scores: the Maximum problem's
+# values span nine orders of magnitude, and its runs spread by a factor, not a sum (an absolute
+# margin of 2% of the last published value, 6.7e13, holds every cell below 1e13 trivially).
+LOG_SCORED = (MaximumOptions,)
 MARGIN_FRACTION = 0.02
 RHO_TIMES = (0.16, 1.28, 10.24, 163.84)  # where rho_ref is reported (published times)
 REFERENCE_CLOCK, TODAY = "reference clock", "t x R x rho (this engine)"  # the two readings' names
@@ -147,11 +152,12 @@ def welch(a: np.ndarray, b: np.ndarray, confidence: float) -> tuple[float, float
 
 
 def agreement(reference: dict[str, tuple], ours: dict[str, tuple], margin: float,
-              cells: tuple[int, ...] = PLAYOUT_CELLS) -> pd.DataFrame:
+              cells: tuple[int, ...] = PLAYOUT_CELLS, log: bool = False) -> pd.DataFrame:
     """Per column and playout cell both sides reach with MIN_RUNS runs or more: the means, their difference
     (reference - ours), its interval at the Bonferroni level over all the table's cells and its 90%
     interval, and the cell's verdict. ``reference`` and
-    ``ours``: column -> (traces [(positions, scores)], playouts each run reached)."""
+    ``ours``: column -> (traces [(positions, scores)], playouts each run reached). ``log``: each run's
+    best score as its log10 (a domain in LOG_SCORED)."""
     found = []
     for column in reference:
         if column not in ours:
@@ -159,7 +165,7 @@ def agreement(reference: dict[str, tuple], ours: dict[str, tuple], margin: float
         for cell in cells:
             a, b = scores_at(*reference[column], cell), scores_at(*ours[column], cell)
             if a.size >= MIN_RUNS and b.size >= MIN_RUNS:
-                found.append((column, cell, a, b))
+                found.append((column, cell, *((np.log10(a), np.log10(b)) if log else (a, b))))
     rows = []
     level = 1 - 0.05 / max(len(found), 1)  # Bonferroni over every cell of the table, all columns
     for column, cell, a, b in found:
@@ -232,19 +238,22 @@ def measure(table: str, folder: Path = FOLDER, overrides=()) -> dict:
     ours, experiment, published = our_traces(table, overrides)
     last = float(published["time"].max())
     baseline = experiment.published_rate.fit_on[0]
-    # in the engines' own scores, as the cells are (the published table's unit over value_scale)
-    margin = MARGIN_FRACTION * abs(float(published[baseline].iloc[-1]) / experiment.value_scale)
+    log = isinstance(experiment.variants[0].job.domain_options, LOG_SCORED)
+    # in the engines' own scores, as the cells are (the published table's unit over value_scale); on
+    # log10 of the scores, the same fraction as a ratio
+    margin = (math.log10(1 + MARGIN_FRACTION) if log else
+              MARGIN_FRACTION * abs(float(published[baseline].iloc[-1]) / experiment.value_scale))
     clock = clock_runs(records, last)
     every = by_column(records)
     reference = {column: reference_traces(runs) for column, runs in every.items()}
-    cells = agreement(reference, ours, margin)
+    cells = agreement(reference, ours, margin, log=log)
     against = {column: own_baseline(experiment.published_rate, column) for column in every}
     rhos = {tau: rho_ref(clock, against, tau) for tau in RHO_TIMES if tau <= last} if baseline in clock else {}
     relative = {column: experiment.published_rate.rho(column) for column in every}
     longer = our_longer_traces(table, last, overrides)
     readings, speed = clocks({"experiment": experiment, "baseline": baseline, "clock": clock, "longer": longer}, ours,
                              published, experiment.value_scale) if baseline in clock else ([], np.nan)
-    return {"table": table, "baseline": baseline, "against": against, "margin": margin, "last": last, "clock": clock, "ours": ours,
+    return {"table": table, "baseline": baseline, "against": against, "margin": margin, "log": log, "last": last, "clock": clock, "ours": ours,
             "longer": longer, "reference": reference, "published": published, "readings": readings, "speed": speed,
             "work": work_table(clock, last) if clock else pd.DataFrame(), "rho_ref": rhos, "rho_ours": relative,
             "cells": cells, "verdicts": column_verdicts(cells) if len(cells) else {}, "records": records,

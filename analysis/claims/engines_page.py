@@ -98,11 +98,18 @@ def markdown(measured: dict, figure: str | None) -> str:
                          + f" | {ours:.2f} |")
         lines.append("")
     cells, verdicts = measured["cells"], measured["verdicts"]
+    if measured.get("log"):
+        scored = "Mean log10 of the best score"
+        margin = (f"the margin: {MARGIN_FRACTION:.0%} as a ratio, log10(1 + {MARGIN_FRACTION:g}); this domain's scores span "
+                  "orders of magnitude and its runs spread by a factor, so the cells compare log10 of each run's best")
+    else:
+        scored = "Mean best score"
+        margin = f"the margin: {MARGIN_FRACTION:.0%} of the published {baseline} at {last:g} s, in the engines' own scores"
     lines += ["## Playout for playout: the same search?", "",
-              f"Mean best score after n playouts, reference - ours, per column (all reference runs that reach n, at least {MIN_RUNS}, one a "
+              f"{scored} after n playouts, reference - ours, per column (all reference runs that reach n, at least {MIN_RUNS}, one a "
               f"seed; ours as the claims read them). A cell differs when its interval at the Bonferroni level over all "
-              f"the table's cells excludes 0, agrees when its 90% interval lies within +-{measured['margin']:.4g} (the "
-              f"margin: {MARGIN_FRACTION:.0%} of the published {baseline} at {last:g} s, in the engines' own scores); a column agrees when all its "
+              f"the table's cells excludes 0, agrees when its 90% interval lies within +-{measured['margin']:.4g} ("
+              f"{margin}); a column agrees when all its "
               "cells do, differs when one does. The 90% half-widths say how far the runs are from telling: a "
               "column's cells cannot agree while they exceed the margin.", ""]
     if not len(cells):
@@ -216,7 +223,8 @@ def plot(measured: dict, path: Path) -> Path:
     axes[2].axhline(0, color="k", linewidth=0.8)
     for sign in (-1, 1):
         axes[2].axhline(sign * measured["margin"], color="0.5", linestyle="--", linewidth=0.8)
-    axes[2].set(xscale="log", xlabel="playouts n", ylabel="mean best score, reference - ours",
+    scored = "mean log10 of the best score" if measured.get("log") else "mean best score"
+    axes[2].set(xscale="log", xlabel="playouts n", ylabel=f"{scored}, reference - ours",
                 title="playout for playout (Bonferroni intervals; dashed: the margin)")
     for ax in axes:
         if ax.get_legend_handles_labels()[0]:
