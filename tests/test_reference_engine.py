@@ -422,3 +422,16 @@ def test_a_log_scored_domains_cells_compare_log10_of_the_scores():
     assert found["difference"].tolist() == pytest.approx([1.0]) and found["verdict"].tolist() == ["differs"]
     assert engines.agreement(reference, ours, 0.0086, cells=(64,))["difference"].iloc[0] == pytest.approx(
         9 * np.mean([10.0 ** (3 + k % 3) for k in range(12)]))
+
+
+def test_the_baseline_chooses_the_cpu_model_whose_clock_it_fits_best():
+    """Each model's clock read apart: the baseline's reference-clock reading on each, judged by the
+    readings' rule (chi^2 8.7 against 23.7 over 14 cells: the second model, the first rejected as
+    worse); where no model's clock fits the baseline, the first made."""
+    def candidate(mean_z2: float, max_z: float) -> tuple:
+        return [engines.Reading("NRPA", engines.REFERENCE_CLOCK, 14, 14, 10, 7, mean_z2, max_z, 2.91)], 1.0
+
+    model, statuses = engines.clock_model({"AMD": candidate(1.69, 2.3), "Intel": candidate(0.62, 1.7)}, "NRPA")
+    assert model == "Intel" and statuses["AMD"][0] == "rejected: worse"
+    model, statuses = engines.clock_model({"AMD": candidate(9.0, 5.0), "Intel": candidate(8.0, 4.0)}, "NRPA")
+    assert model == "AMD" and statuses["Intel"][0] == "rejected: does not fit"

@@ -60,7 +60,8 @@ def markdown(measured: dict, figure: str | None) -> str:
     lines += ["## The clock: the reference engine's work by CPU time", ""]
     if clock:
         loads = [value for runs in clock.values() for r in runs for value in r["load_average"]]
-        lines += [f"Clock runs: {', '.join(f'{c} {len(r)}' for c, r in clock.items())} runs of {last:g} CPU-seconds, "
+        lines += [f"Clock runs on {measured['clock_model']}{model_choice(measured)}: "
+                  f"{', '.join(f'{c} {len(r)}' for c, r in clock.items())} runs of {last:g} CPU-seconds, "
                   "seed by seed, every column once a round, on a machine whose load average (1 minute) read "
                   f"{min(loads):.2f} to {max(loads):.2f} at their starts and ends (each run's in its record): CPU-time "
                   "rates depend on what else runs, so a rate here is this machine's under that load, and the "
@@ -97,6 +98,7 @@ def markdown(measured: dict, figure: str | None) -> str:
             lines.append(f"| {shown} | " + " | ".join(rho_text(measured["rho_ref"][t].get(column)) for t in taus)
                          + f" | {ours:.2f} |")
         lines.append("")
+    lines += rho_by_model_lines(measured, clock, last)
     cells, verdicts = measured["cells"], measured["verdicts"]
     if measured.get("log"):
         scored = "Mean log10 of the best score"
@@ -240,6 +242,36 @@ def cells_text(reading) -> str:
     """A reading's cells read (of the published), and those read on longer runs than the judged ones."""
     longer = (f"; {reading['longer_cells']} on {reading['longer_runs']} longer runs" if reading["longer_cells"] else "")
     return f"{reading['cells']} ({reading['published_cells']}{longer})"
+
+
+def model_choice(measured: dict) -> str:
+    """Why the clock is read on its CPU model, where the clock runs were made on several: work and
+    rho_ref are a machine's, so each model's clock is read apart and the baseline chooses (engines.clock_model)."""
+    statuses = measured["model_statuses"]
+    if len(statuses) < 2:
+        return ""
+    said = "; ".join(f"{name}: s = {measured['model_speeds'][name]:.2f}, {status}" for name, (status, _) in statuses.items())
+    return (f" (work and rho_ref are a machine's, so each CPU model the clock runs were made on is read apart and "
+            f"the baseline {measured['baseline']} chooses among them by the readings' rule: {said}; the other models' "
+            "rho_ref is set beside it below)")
+
+
+def rho_by_model_lines(measured: dict, clock: dict, last: float) -> list[str]:
+    """rho_ref at the last time on each CPU model the clock runs were made on, the clock's first
+    (nothing where they were made on one)."""
+    by_model = measured["rho_by_model"]
+    if len(by_model) < 2:
+        return []
+    ordered = [measured["clock_model"], *(name for name in by_model if name != measured["clock_model"])]
+    lines = [f"rho_ref at {last:g} s on each CPU model the clock runs were made on (seeds paired within a round, as "
+             "above; the clock reads the first):", "",
+             "| column | " + " | ".join(f"{name} (seeds)" for name in ordered) + " |", "|---|" + "---|" * len(ordered)]
+    for column in clock:
+        if measured["against"].get(column, column) == column:  # a baseline
+            continue
+        found = [by_model[name].get(column) for name in ordered]
+        lines.append(f"| {column} | " + " | ".join(f"{rho_text(rho)} ({rho[3] if rho else 0})" for rho in found) + " |")
+    return lines + [""]
 
 
 def fits_text(reading, fits: bool) -> str:
