@@ -471,6 +471,8 @@ def in_short(status: str, own: pd.DataFrame, curve, others: dict, sample: str, f
         pieces.append("its directions inconclusive")
     if sample and (status == "inconclusive" or not full):
         pieces.append(f"{sample} runs")
+    if status == "inconclusive" and curve is not None and curve.clock:
+        pieces.append("read at the reference engine's clock")
     if status in ("qualitatively reproduced", "partly reproduced", "not reproduced"):
         contradicted = int((basis["verdict"] == "contradicted").sum())
         if status == "not reproduced" and contradicted:
