@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from analysis.claims import engines, engines_page, gain_split
+from analysis.claims import engines, engines_page, gain_split, same_search
 from experiments import reference_engine as ref
 from experiments import reference_runs
 from nrpa.domains import samegame_rules as rules
@@ -142,10 +142,10 @@ def synthetic(shift, runs, seed):
 def test_the_same_search_agrees_and_a_shifted_one_differs():
     ours = {"A": synthetic(0, 200, 1), "B": synthetic(0, 200, 2)}
     reference = {"A": synthetic(0, 200, 3), "B": synthetic(100, 200, 4)}
-    cells = engines.agreement(reference, ours, margin=15.0, cells=tuple(2 ** k for k in range(6, 15)))
-    assert engines.column_verdicts(cells) == {"A": "agrees", "B": "differs"}
-    few = engines.agreement({"A": synthetic(0, engines.MIN_RUNS, 5)}, {"A": ours["A"]}, margin=5.0, cells=(2 ** 10,))
-    assert engines.column_verdicts(few) == {"A": "inconclusive"}
+    cells = same_search.agreement(reference, ours, margin=15.0, cells=tuple(2 ** k for k in range(6, 15)))
+    assert same_search.column_verdicts(cells) == {"A": "agrees", "B": "differs"}
+    few = same_search.agreement({"A": synthetic(0, same_search.MIN_RUNS, 5)}, {"A": ours["A"]}, margin=5.0, cells=(2 ** 10,))
+    assert same_search.column_verdicts(few) == {"A": "inconclusive"}
 
 
 def test_a_cut_last_line_is_dropped_and_made_again(tmp_path):
@@ -280,13 +280,13 @@ def test_a_cell_the_judged_runs_stop_short_of_is_read_on_longer_runs():
 
     times, values = np.array([0.02, 0.04, 0.08]), np.array([10.5, 10.5, 20.5])
     work = np.array([100.0, 200.0, 400.0])
-    judged, longer = runs(30, 200, 10.0), runs(engines.MIN_RUNS, 400, 20.0)
+    judged, longer = runs(30, 200, 10.0), runs(same_search.MIN_RUNS, 400, 20.0)
     found = engines.read_column("NRPA", engines.TODAY, work, times, values, [judged, longer], 1.0)
     # the first two cells on the 30 judged runs (mean 10.5: z = 0), the third on the longer ones (20.5)
-    assert (found.cells, found.inside, found.longer_cells, found.longer_runs) == (3, 3, 1, engines.MIN_RUNS)
+    assert (found.cells, found.inside, found.longer_cells, found.longer_runs) == (3, 3, 1, same_search.MIN_RUNS)
     assert found.mean_z2 == pytest.approx(0.0)
     # fewer than MIN_RUNS longer runs read nothing: the third cell is left out
-    short = runs(engines.MIN_RUNS - 1, 400, 20.0)
+    short = runs(same_search.MIN_RUNS - 1, 400, 20.0)
     found = engines.read_column("NRPA", engines.TODAY, work, times, values, [judged, short], 1.0)
     assert (found.cells, found.longer_cells) == (2, 0)
     assert engines_page.cells_text({"cells": 3, "published_cells": 3, "longer_cells": 1, "longer_runs": 25}) == \
@@ -418,9 +418,9 @@ def test_a_log_scored_domains_cells_compare_log10_of_the_scores():
     runs = [(np.array([1.0]), np.array([10.0 ** (3 + k % 3)])) for k in range(12)]
     tenfold = [(p, s * 10) for p, s in runs]
     reference, ours = {"A": (tenfold, [64] * 12)}, {"A": (runs, [64] * 12)}
-    found = engines.agreement(reference, ours, 0.0086, cells=(64,), log=True)
+    found = same_search.agreement(reference, ours, 0.0086, cells=(64,), log=True)
     assert found["difference"].tolist() == pytest.approx([1.0]) and found["verdict"].tolist() == ["differs"]
-    assert engines.agreement(reference, ours, 0.0086, cells=(64,))["difference"].iloc[0] == pytest.approx(
+    assert same_search.agreement(reference, ours, 0.0086, cells=(64,))["difference"].iloc[0] == pytest.approx(
         9 * np.mean([10.0 ** (3 + k % 3) for k in range(12)]))
 
 
@@ -435,3 +435,18 @@ def test_the_baseline_chooses_the_cpu_model_whose_clock_it_fits_best():
     assert model == "Intel" and statuses["AMD"][0] == "rejected: worse"
     model, statuses = engines.clock_model({"AMD": candidate(9.0, 5.0), "Intel": candidate(8.0, 4.0)}, "NRPA")
     assert model == "AMD" and statuses["Intel"][0] == "rejected: does not fit"
+
+
+def test_a_second_cpu_models_clock_the_baseline_does_not_tell_apart_is_the_claims_second_clock():
+    rate = type("Rate", (), {"fit_on": ("NRPA",)})()
+    readings = [engines.Reading("NRPA", engines.TODAY, 14, 14, 6, 1, 5.0, 3.5, 2.91),
+                engines.Reading("NRPA", engines.REFERENCE_CLOCK, 14, 14, 12, 5, 0.7, 1.6, 2.91)]
+    runs = {"NRPA": [{"work": {"playouts": [10.0, 20.0]}}]}
+    measured = {"readings": readings, "baseline": "NRPA", "experiment": type("E", (), {"published_rate": rate})(),
+                "model_statuses": {"AMD": ("not told apart", 13.8), "Intel": ("chosen", 0.0)},
+                "model_clocks": {"AMD": runs, "Intel": runs}, "model_speeds": {"AMD": 1.19, "Intel": 1.67}}
+    assert engines.clock_decision(measured)[1] == engines.REFERENCE_CLOCK  # t x R x rho rejected
+    second = engines.tied_clock(measured)
+    assert (second.model, second.s) == ("AMD", 1.19) and "on AMD, s = 1.19" in second.describe
+    measured["model_statuses"]["AMD"] = ("rejected: worse", 15.0)
+    assert engines.tied_clock(measured) is None

@@ -357,16 +357,16 @@ def with_engine_split(campaign: Campaign, overrides=()) -> None:
 
 def with_other_clock(campaign: Campaign, overrides=()) -> None:
     """The decided table's other_clock and other_clock_verdict columns, after engine_split. Where a
-    table's claims keep t x R x rho only because its baseline does not tell it apart from the
-    reference engine's clock, which it chooses (engines.other_clock), its claims are decided again
-    at that clock, each column on runs that reach its work (engines.clock_experiment; no run is
+    table's baseline does not tell a second clock apart from the one its claims read (t x R x rho
+    kept against the reference clock it chooses, or another CPU model's reference clock:
+    engines.tied_clock), its claims are decided again at that clock, each column on runs that reach its work (engines.clock_experiment; no run is
     made), with every other claim as decided (the same Holm families): the verdict there and its
     effect. A claim whose two verdicts differ is clock-dependent (analysis/claims/status.py says so).
     "" elsewhere."""
     from analysis.claims import engines
 
     tied = {name: engines.other_clock(name, overrides) for name, experiment in campaign.experiments.items()
-            if experiment.scale == "paper" and experiment.matched_work and name not in campaign.clocks}
+            if experiment.scale == "paper" and experiment.matched_work}
     tied = {name: clock for name, clock in tied.items() if clock is not None}
     texts, verdicts, runs = {}, {}, {}
     if tied:

@@ -38,10 +38,10 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 from analysis.claims.basis import FIRST_SCORED, PUBLISHED_RUNS, ROUNDED_BUDGET_SLACK
 from analysis.claims.readings import FIT_LIMIT, cell, judge, worst_bound
+from analysis.claims.same_search import MIN_RUNS, agreement, column_verdicts
 from analysis.stats import best_at, t_interval
 from experiments.rates import geometric_summary
 from experiments.reference_engine import checkpoint_index, checkpoint_time
@@ -49,10 +49,6 @@ from experiments.reference_runs import FOLDER, budget_of, read_runs
 from nrpa.domains.maximum_adapter import MaximumOptions
 from nrpa.errors import InputError
 
-PLAYOUT_CELLS = tuple(2 ** k for k in range(6, 21))  # 64 .. 1,048,576 playouts
-# A cell is compared where each side has this many runs or more: with fewer, a sample variance
-# near 0 by chance leaves Welch's interval to the other side's error, and a cell "differs" falsely.
-MIN_RUNS = 10
 # Domains whose playout-for-playout cells compare log10 of the best scores: the Maximum problem's
 # values span nine orders of magnitude, and its runs spread by a factor, not a sum (an absolute
 # margin of 2% of the last published value, 6.7e13, holds every cell below 1e13 trivially).
@@ -155,62 +151,6 @@ def rho_ref(runs: dict[str, list[dict]], baseline, tau: float) -> dict[str, tupl
     return found
 
 
-def scores_at(traces: list[tuple], reach: list[int], cell: int) -> np.ndarray:
-    """The best score after ``cell`` playouts of each run that reached it."""
-    return np.array([best_at(positions, scores, [cell])[0]
-                     for (positions, scores), reached in zip(traces, reach) if reached >= cell])
-
-
-def welch(a: np.ndarray, b: np.ndarray, confidence: float) -> tuple[float, float]:
-    """Welch's interval of mean(a) - mean(b); the difference itself where neither varies (scipy's
-    ttest_ind(equal_var=False).confidence_interval gives NaN there, and a constant paired difference,
-    a column's extra work that changes no run's score, is a case split_pair meets)."""
-    va, vb = a.var(ddof=1) / a.size, b.var(ddof=1) / b.size
-    se = math.sqrt(va + vb)
-    diff = float(a.mean() - b.mean())
-    if se == 0:
-        return diff, diff
-    df = (va + vb) ** 2 / (va ** 2 / (a.size - 1) + vb ** 2 / (b.size - 1))
-    half = float(stats.t.ppf(0.5 + confidence / 2, df)) * se
-    return diff - half, diff + half
-
-
-def agreement(reference: dict[str, tuple], ours: dict[str, tuple], margin: float,
-              cells: tuple[int, ...] = PLAYOUT_CELLS, log: bool = False) -> pd.DataFrame:
-    """Per column and playout cell both sides reach with MIN_RUNS runs or more: the means, their difference
-    (reference - ours), its interval at the Bonferroni level over all the table's cells and its 90%
-    interval, and the cell's verdict. ``reference`` and
-    ``ours``: column -> (traces [(positions, scores)], playouts each run reached). ``log``: each run's
-    best score as its log10 (a domain in LOG_SCORED)."""
-    found = []
-    for column in reference:
-        if column not in ours:
-            continue
-        for cell in cells:
-            a, b = scores_at(*reference[column], cell), scores_at(*ours[column], cell)
-            if a.size >= MIN_RUNS and b.size >= MIN_RUNS:
-                found.append((column, cell, *((np.log10(a), np.log10(b)) if log else (a, b))))
-    rows = []
-    level = 1 - 0.05 / max(len(found), 1)  # Bonferroni over every cell of the table, all columns
-    for column, cell, a, b in found:
-        low, high = welch(a, b, level)
-        low90, high90 = welch(a, b, 0.90)
-        verdict = ("differs" if low > 0 or high < 0 else
-                   "agrees" if -margin <= low90 and high90 <= margin else "inconclusive")
-        rows.append({"column": column, "playouts": cell, "reference_runs": a.size, "our_runs": b.size,
-                     "reference": float(a.mean()), "ours": float(b.mean()), "difference": float(a.mean() - b.mean()),
-                     "low": low, "high": high, "low90": low90, "high90": high90, "verdict": verdict})
-    return pd.DataFrame(rows)
-
-
-def column_verdicts(cells: pd.DataFrame) -> dict[str, str]:
-    verdicts = {}
-    for column, rows in cells.groupby("column", sort=False):
-        verdicts[column] = ("differs" if (rows["verdict"] == "differs").any() else
-                            "agrees" if (rows["verdict"] == "agrees").all() else "inconclusive")
-    return verdicts
-
-
 def reference_traces(records: list[dict]) -> tuple[list[tuple], list[int]]:
     return ([(record["improvements"]["playouts"], record["improvements"]["score"]) for record in records],
             [int(record["end"]["playouts"]) for record in records])
@@ -289,6 +229,7 @@ def measure(table: str, folder: Path = FOLDER, overrides=()) -> dict:
             "longer": longer, "reference": reference, "published": published, "readings": readings, "speed": speed,
             "clock_model": model, "model_statuses": model_statuses,
             "model_speeds": {name: found[1] for name, found in candidates.items()}, "rho_by_model": rho_by_model,
+            "model_clocks": {name: on_model(every_clock, name) for name in candidates},
             "work": work_table(clock, last) if clock else pd.DataFrame(), "rho_ref": rhos, "rho_ours": relative,
             "cells": cells, "verdicts": column_verdicts(cells) if len(cells) else {}, "records": records,
             "experiment": experiment}
@@ -330,6 +271,7 @@ class ReferenceClock:
 
     works: dict  # column -> (taus, mean work): mean_work of its clock runs
     s: float
+    model: str = ""  # the CPU model its clock runs were made on
 
     def work(self, seconds: float, column: str) -> float:
         return float(work_by_time(*self.works[column], [seconds / self.s])[0])
@@ -339,7 +281,7 @@ class ReferenceClock:
 
     @property
     def describe(self) -> str:
-        return f"W_ref(t / s) playouts, the reference engine's clock, s = {self.s:.2f}"
+        return f"W_ref(t / s) playouts, the reference engine's clock{' on ' + self.model if self.model else ''}, s = {self.s:.2f}"
 
 
 def clock_statuses(rows) -> dict[str, tuple[str, float]]:
@@ -379,18 +321,30 @@ def chosen_clock(measured: dict) -> ReferenceClock | None:
 
 
 def tied_clock(measured: dict) -> ReferenceClock | None:
-    """The reference engine's clock where the table's claims keep t x R x rho only because the
-    baseline, which chooses the reference clock (and every other baseline fits at it), does not
-    tell t x R x rho apart from it (clock_decision): the claims are then decided at both clocks,
-    and a verdict that differs is clock-dependent (campaign.with_other_clock). Else None."""
-    if not measured["readings"] or clock_decision(measured)[2] != NOT_TOLD_APART:
+    """The second clock a table's claims are decided at, where the baseline does not tell it apart
+    from the one they read: the reference engine's clock where they keep t x R x rho only because
+    the baseline, which chooses the reference clock (and every other baseline fits at it), does not
+    tell t x R x rho apart from it (clock_decision); where they read the reference clock, another
+    CPU model's clock that the baseline does not tell apart from the chosen model's (clock_model).
+    A verdict that differs between the two is clock-dependent (campaign.with_other_clock). Else None."""
+    if not measured["readings"]:
         return None
-    return reference_clock(measured)
+    read, why = clock_decision(measured)[1:]
+    if why == NOT_TOLD_APART:
+        return reference_clock(measured)
+    if read != REFERENCE_CLOCK:
+        return None
+    tied = [name for name, (status, _) in measured.get("model_statuses", {}).items() if status == "not told apart"]
+    if not tied:
+        return None
+    runs = measured["model_clocks"][tied[0]]
+    return ReferenceClock({column: mean_work(records) for column, records in runs.items()},
+                          float(measured["model_speeds"][tied[0]]), tied[0])
 
 
 def reference_clock(measured: dict) -> ReferenceClock:
     return ReferenceClock({column: mean_work(records) for column, records in measured["clock"].items()},
-                          float(measured["speed"]))
+                          float(measured["speed"]), measured.get("clock_model", ""))
 
 
 def extensions(measured: dict, clock: ReferenceClock) -> dict[str, int]:

@@ -11,8 +11,8 @@ import numpy as np
 import pandas as pd
 
 from analysis.claims.basis import ROUNDED_BUDGET_SLACK
-from analysis.claims.engines import (MIN_RUNS, mean_work, measured_table, own_baseline, scores_at, tables, welch,
-                                     work_by_time)
+from analysis.claims.engines import mean_work, measured_table, own_baseline, tables, work_by_time
+from analysis.claims.same_search import MIN_RUNS, scores_at, welch
 from analysis.stats import best_at, t_interval
 
 SPLIT_TIMES = (1.28, 10.24, 40.96, 163.84)  # where the page splits each column's gain over the baseline

@@ -181,8 +181,8 @@ def detail_lines(row) -> list[str]:
         lines += [f"  - {part}." for part in split.splitlines()]
     other = row.get("other_clock")
     if isinstance(other, str) and other:
-        lines.append("- Decided at the reference engine's clock too, which the table's baseline does not tell apart "
-                     "from t x R x rho (the readings' rule; each column on runs that reach the clock's work, every "
+        lines.append("- Decided at a second clock too, which the table's baseline does not tell apart from the one "
+                     "its claims read (the readings' rule; each column on runs that reach the clock's work, every "
                      f"other claim as above: the same Holm family): {other}.")
     cpu = row.get("cpu_hours", math.nan)
     to_decide = row.get("to_decide") if isinstance(row.get("to_decide"), str) else ""

@@ -490,7 +490,7 @@ def in_short(status: str, own: pd.DataFrame, curve, others: dict, sample: str, f
         if not len(apart) and against_the_text(basis).all():
             pieces.append("on a reading against the text")
     if len(other_clock(basis)):
-        pieces.append(f"at the reference clock too, not told apart: {other_clock_short(basis)}")
+        pieces.append(f"at a second clock not told apart: {other_clock_short(basis)}")
     if len(apart):
         pieces.append(f"{len(apart)} claims on a reading against the text apart")
     return f" ({'; '.join(pieces)})" if pieces else ""

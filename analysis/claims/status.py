@@ -24,9 +24,10 @@ on the runs read at t x R x rho); and our runs per column against the paper's. I
 
   not run: needs hardware / compute   no claim judged (the machine or the CPU-hours, priced)
   no reading fits                     no claim judged: their reading does not fit the published baseline
-  clock-dependent                     where the table's baseline does not tell the reference engine's
-                                      clock apart from t x R x rho and the claims are decided at both
-                                      (campaign.with_other_clock), a claim supported at one clock and
+  clock-dependent                     where the table's baseline does not tell a second clock apart
+                                      from the one its claims read (t x R x rho and the reference
+                                      engine's, or two CPU models' reference clocks) and the claims
+                                      are decided at both (campaign.with_other_clock), a claim supported at one clock and
                                       contradicted at the other: which one holds depends on the
                                       engine's relative costs, which the papers do not give
   reproduced                          every claim supported, every published value fits ours, the
@@ -173,7 +174,7 @@ def other_clock_text(claims: pd.DataFrame) -> str:
     if both.empty:
         return ""
     flipped = clock_dependent(claims)
-    return (f"at the reference engine's clock too, which the baseline does not tell apart from t x R x rho "
+    return (f"at a second clock too, which the baseline does not tell apart from the one the claims read "
             f"({other_clock_short(claims)}); clock-dependent (supported at one clock, contradicted at the "
             f"other): {', '.join(flipped['claim']) or 'none'}")
 
