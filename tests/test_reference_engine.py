@@ -439,14 +439,24 @@ def test_the_baseline_chooses_the_cpu_model_whose_clock_it_fits_best():
 
 def test_a_second_cpu_models_clock_the_baseline_does_not_tell_apart_is_the_claims_second_clock():
     rate = type("Rate", (), {"fit_on": ("NRPA",)})()
-    readings = [engines.Reading("NRPA", engines.TODAY, 14, 14, 6, 1, 5.0, 3.5, 2.91),
+    readings = [engines.Reading("NRPA", engines.TODAY, 14, 14, 6, 1, 2.3, 2.5, 2.91),
                 engines.Reading("NRPA", engines.REFERENCE_CLOCK, 14, 14, 12, 5, 0.7, 1.6, 2.91)]
     runs = {"NRPA": [{"work": {"playouts": [10.0, 20.0]}}]}
+    on_amd = [readings[0], engines.Reading("NRPA", engines.REFERENCE_CLOCK, 14, 14, 10, 5, 0.9, 2.4, 2.91)]
     measured = {"readings": readings, "baseline": "NRPA", "experiment": type("E", (), {"published_rate": rate})(),
-                "model_statuses": {"AMD": ("not told apart", 13.8), "Intel": ("chosen", 0.0)},
-                "model_clocks": {"AMD": runs, "Intel": runs}, "model_speeds": {"AMD": 1.19, "Intel": 1.67}}
-    assert engines.clock_decision(measured)[1] == engines.REFERENCE_CLOCK  # t x R x rho rejected
+                "model_statuses": {"AMD": ("not told apart", 11.2), "Intel": ("chosen", 0.0)},
+                "model_clocks": {"AMD": runs, "Intel": runs}, "model_speeds": {"AMD": 1.19, "Intel": 1.67},
+                "model_readings": {"AMD": on_amd, "Intel": readings}, "clock": runs, "speed": 1.67,
+                "clock_model": "Intel"}
+    # t x R x rho rejected on both models' clocks (chi^2 32.2 against 9.8 and 12.6), which are not
+    # told apart: the claims read the chosen model's, and the other model's is their second clock
+    assert engines.clock_decision(measured)[1] == engines.REFERENCE_CLOCK
     second = engines.tied_clock(measured)
     assert (second.model, second.s) == ("AMD", 1.19) and "on AMD, s = 1.19" in second.describe
+    # on the AMD's clock t x R x rho is not told apart (chi^2 32.2 against 21): the claims keep it,
+    # and read the chosen model's clock as their second
+    measured["model_readings"]["AMD"] = [readings[0], replace(on_amd[1], mean_z2=1.5)]
+    assert engines.clock_decision(measured)[1:] == (engines.TODAY, engines.NOT_TOLD_APART_ON_MODEL)
+    assert engines.tied_clock(measured).model == "Intel"
     measured["model_statuses"]["AMD"] = ("rejected: worse", 15.0)
-    assert engines.tied_clock(measured) is None
+    assert engines.clock_decision(measured)[1] == engines.REFERENCE_CLOCK and engines.tied_clock(measured) is None

@@ -118,11 +118,13 @@ def markdown(measured: dict, figure: str | None) -> str:
     if not len(cells):
         lines += [f"No cell has {MIN_RUNS} reference runs yet.", ""]
     else:
-        lines += ["| column | verdict | cells (agree / differ / inconclusive) | reference runs | largest abs(difference), its "
-                  "interval | 90% half-widths |", "|---|---|---|---|---|---|"]
+        lines += ["| column | verdict | cells (agree / differ / inconclusive) | reference runs | largest abs(difference) "
+                  "(of the cells that differ, where one does), its interval | 90% half-widths |", "|---|---|---|---|---|---|"]
         for column, verdict in verdicts.items():
             rows = cells[cells["column"] == column]
-            worst = rows.loc[rows["difference"].abs().idxmax()]
+            differing = rows[rows["verdict"] == "differs"]
+            shown = differing if len(differing) else rows  # a differing column shows a cell that differs
+            worst = shown.loc[shown["difference"].abs().idxmax()]
             counts = [int((rows["verdict"] == v).sum()) for v in ("agrees", "differs", "inconclusive")]
             lines.append(f"| {column} | {verdict} | {counts[0]} / {counts[1]} / {counts[2]} | "
                          f"{rows['reference_runs'].min()}-{rows['reference_runs'].max()} | "
