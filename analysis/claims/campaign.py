@@ -356,12 +356,13 @@ def with_engine_split(campaign: Campaign, overrides=()) -> None:
 
 
 def with_other_clock(campaign: Campaign, overrides=()) -> None:
-    """The decided table's other_clock and other_clock_verdict columns, after engine_split. Where a
-    table's baseline does not tell a second clock apart from the one its claims read (t x R x rho
-    kept against the reference clock it chooses, or another CPU model's reference clock:
-    engines.tied_clock), its claims are decided again at that clock, each column on runs that reach its work (engines.clock_experiment; no run is
-    made), with every other claim as decided (the same Holm families): the verdict there and its
-    effect. A claim whose two verdicts differ is clock-dependent (analysis/claims/status.py says so).
+    """The decided table's other_clock_verdict, other_clock_runs and other_clock columns, after
+    engine_split. Where a table's baseline does not tell a second clock apart from the one its
+    claims read (t x R x rho kept against the reference clock, or another CPU model's reference
+    clock: engines.tied_clock), its claims are decided again at that clock, each column on runs
+    that reach its work (engines.clock_experiment; no run is made), with every other claim as
+    decided (the same Holm families): the verdict there and its effect. A claim supported at one
+    clock and contradicted at the other makes its item clock-dependent (analysis/claims/status.py).
     "" elsewhere."""
     from analysis.claims import engines
 
