@@ -19,7 +19,7 @@ import pandas as pd
 
 from analysis.claims.basis import FIRST_SCORED
 from analysis.claims.engines import (FOLDER, MARGIN_FRACTION, REFERENCE_CLOCK, Reading, clock_decision,
-                                     clock_statuses, measure, measured_table, mean_work, rho_ref, tables)
+                                     clock_statuses, measure, measured_table, rho_ref, tables)
 from analysis.claims.gain_split import split_gains
 from analysis.claims.readings import FIT_LIMIT
 from analysis.claims.same_search import MIN_RUNS
