@@ -219,20 +219,20 @@ def measure(table: str, folder: Path = FOLDER, overrides=()) -> dict:
     longer = our_longer_traces(table, last, overrides)
     # each CPU model's clock read apart (the first made first), and the one the baseline chooses
     made = sorted((record["finished_at"], record["cpu_model"]) for runs in every_clock.values() for record in runs)
-    models = list(dict.fromkeys(name for _, name in made))
-    candidates = {name: clocks({"experiment": experiment, "baseline": baseline, "clock": on_model(every_clock, name),
-                                "longer": longer}, ours, published, experiment.value_scale)
-                  for name in models if baseline in on_model(every_clock, name)}
+    by_model = {name: on_model(every_clock, name) for _, name in made}  # the first made first
+    candidates = {name: clocks({"experiment": experiment, "baseline": baseline, "clock": runs, "longer": longer},
+                               ours, published, experiment.value_scale)
+                  for name, runs in by_model.items() if baseline in runs}
     model, model_statuses = clock_model(candidates, baseline) if candidates else ("", {})
-    clock = on_model(every_clock, model) if model else {}
+    clock = by_model[model] if model else {}
     readings, speed = candidates[model] if model else ([], np.nan)
     rhos = {tau: rho_ref(clock, against, tau) for tau in RHO_TIMES if tau <= last} if baseline in clock else {}
-    rho_by_model = {name: rho_ref(on_model(every_clock, name), against, last) for name in models}
+    rho_by_model = {name: rho_ref(runs, against, last) for name, runs in by_model.items()}
     return {"table": table, "baseline": baseline, "against": against, "margin": margin, "log": log, "last": last, "clock": clock, "ours": ours,
             "longer": longer, "reference": reference, "published": published, "readings": readings, "speed": speed,
             "clock_model": model, "model_statuses": model_statuses,
             "model_speeds": {name: found[1] for name, found in candidates.items()}, "rho_by_model": rho_by_model,
-            "model_clocks": {name: on_model(every_clock, name) for name in candidates},
+            "model_clocks": {name: by_model[name] for name in candidates},
             "model_readings": {name: found[0] for name, found in candidates.items()},
             "work": work_table(clock, last) if clock else pd.DataFrame(), "rho_ref": rhos, "rho_ours": relative,
             "cells": cells, "verdicts": column_verdicts(cells) if len(cells) else {}, "records": records,
@@ -349,14 +349,17 @@ def tied_clock(measured: dict) -> ReferenceClock | None:
     tied = [name for name, (status, _) in measured.get("model_statuses", {}).items() if status == "not told apart"]
     if not tied:
         return None
-    runs = measured["model_clocks"][tied[0]]
-    return ReferenceClock({column: mean_work(records) for column, records in runs.items()},
-                          float(measured["model_speeds"][tied[0]]), tied[0])
+    return clock_of(measured["model_clocks"][tied[0]], measured["model_speeds"][tied[0]], tied[0])
 
 
 def reference_clock(measured: dict) -> ReferenceClock:
-    return ReferenceClock({column: mean_work(records) for column, records in measured["clock"].items()},
-                          float(measured["speed"]), measured.get("clock_model", ""))
+    """The clock of the CPU model the table reads (clock_model)."""
+    return clock_of(measured["clock"], measured["speed"], measured.get("clock_model", ""))
+
+
+def clock_of(runs: dict[str, list[dict]], speed: float, model: str) -> ReferenceClock:
+    """The reference clock of one CPU model's clock runs (column -> runs) at speed ratio s."""
+    return ReferenceClock({column: mean_work(records) for column, records in runs.items()}, float(speed), model)
 
 
 def extensions(measured: dict, clock: ReferenceClock) -> dict[str, int]:
@@ -479,11 +482,10 @@ def read_column(column: str, reading: str, work: np.ndarray, times: np.ndarray, 
     scored = times >= FIRST_SCORED - 1e-9
     zs, inside, above, longer = [], 0, 0, []
     for k in np.flatnonzero(scored):
-        found = next(((n, traces) for n, (traces, reach) in enumerate(samples)
-                      if len(traces) >= MIN_RUNS and work[k] <= min(reach) + ROUNDED_BUDGET_SLACK), None)
+        found = first_reaching(samples, work[k])
         if found is None:
             continue
-        n, traces = found
+        n, (traces, _) = found
         if n:
             longer.append(len(traces))
         found = cell(np.array([best_at(p, sc, [work[k]])[0] for p, sc in traces]) * scale, float(values[k]),
@@ -495,6 +497,13 @@ def read_column(column: str, reading: str, work: np.ndarray, times: np.ndarray, 
     return Reading(column, reading, zs.size, int(scored.sum()), inside, above,
                    float(np.square(zs).mean()) if zs.size else np.nan, float(zs.max()) if zs.size else np.nan,
                    worst_bound(zs.size) if zs.size else np.nan, len(longer), min(longer, default=0))
+
+
+def first_reaching(samples: list[tuple], playouts: float) -> tuple[int, tuple] | None:
+    """The first of ``samples`` (traces, playouts each run reached: the judged runs, then longer
+    ones) with MIN_RUNS runs or more, all reaching ``playouts``, and its index; None if none does."""
+    return next(((n, sample) for n, sample in enumerate(samples)
+                 if len(sample[0]) >= MIN_RUNS and playouts <= min(sample[1]) + ROUNDED_BUDGET_SLACK), None)
 
 
 def with_family_bound(readings: list[Reading]) -> list[Reading]:

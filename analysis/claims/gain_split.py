@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 
 from analysis.claims.basis import ROUNDED_BUDGET_SLACK
-from analysis.claims.engines import mean_work, measured_table, own_baseline, tables, work_by_time
+from analysis.claims.engines import first_reaching, mean_work, measured_table, own_baseline, tables, work_by_time
 from analysis.claims.same_search import MIN_RUNS, scores_at, welch
 from analysis.stats import best_at, t_interval
 
@@ -39,12 +39,12 @@ def split_pair(measured: dict, ours: dict, reference: dict, scale: float, column
         return np.array([best_at(p, sc, [playouts])[0] for p, sc in traces]) * scale
 
     def reaching(label: str, playouts: float) -> tuple[tuple, int]:
-        """The judged runs where they reach ``playouts``, else the first longer sample of MIN_RUNS or
-        more that does (our_longer_traces), and its runs (0: the judged runs)."""
-        for n, sample in enumerate([ours[label], *measured.get("longer", {}).get(label, [])]):
-            if (n == 0 or len(sample[0]) >= MIN_RUNS) and playouts <= min(sample[1]) + ROUNDED_BUDGET_SLACK:
-                return sample, (len(sample[0]) if n else 0)
-        return ours[label], 0
+        """The judged runs where they reach ``playouts``, else the first longer sample that does
+        (engines.first_reaching), and its runs (0: the judged runs, also where none reaches)."""
+        found = first_reaching([ours[label], *measured.get("longer", {}).get(label, [])], playouts)
+        if found is None or found[0] == 0:
+            return ours[label], 0
+        return found[1], len(found[1][0])
 
     def rho_ref(label: str) -> float:  # over the column's own baseline, as rho
         own = own_baseline(rate, label)
