@@ -84,3 +84,62 @@ def test_nrpa_reaches_the_optimum_of_small_limits(limit):
                                                                 max_playouts=20000))
     assert result.best_score == rules.optimum(limit)
     assert domain.replay_score(domain.certificate(result.best_moves)) == result.best_score
+
+
+def test_single_precision_rounds_each_operation_by_hand():
+    """3**16 * 3**16 + 1 = 3**32 + 1: exact in float64; in float32 3**16 = 43,046,721 is already
+    rounded to 43,046,720 (float32's spacing is 4 between 2**25 and 2**26), its square is rounded
+    again, and the + 1 is lost."""
+    power16 = ["*"] * 15 + ["+", "1", "+", "1", "1"] * 16  # 3 * (3 * (... * 3)), sixteen threes
+    tokens = ["+", "*", *power16, *power16, "1"]
+    assert rules.value(rules.parse(tokens)) == 3 ** 32 + 1
+    assert rules.value(rules.parse(power16), np.float32) == 43_046_720
+    single = float(np.float32(43_046_720.0 ** 2))  # the square of an even float32, rounded once
+    assert float(rules.value(rules.parse(tokens), np.float32)) == single != 3 ** 32 + 1
+    domain = make_maximum(len(tokens), "float32")
+    state = mx_new_state(domain)
+    for token in tokens:
+        mx_play(domain, state, rules.ATOMS.index(token))
+    assert mx_score(domain, state) == single
+
+
+def random_large_expression(rng) -> list[str]:
+    """A random tree over 16-30 sums of 2-5 ones, each inner node * (or, one in five, +): values
+    up to about 5**30, mostly past float32's 2**24 with odd factors, where it rounds."""
+    def tree(factors):
+        if len(factors) == 1:
+            return ["+", "1"] * (factors[0] - 1) + ["1"]
+        cut = int(rng.integers(1, len(factors)))
+        return ["+" if rng.random() < 0.2 else "*", *tree(factors[:cut]), *tree(factors[cut:])]
+    return tree([int(f) for f in rng.integers(2, 6, size=rng.integers(16, 31))])
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_kernel_in_single_precision_is_the_python_rules_in_float32(seed):
+    tokens = random_large_expression(np.random.default_rng(seed))
+    domain = make_maximum(len(tokens), "float32")
+    state = mx_new_state(domain)
+    for token in tokens:
+        mx_play(domain, state, rules.ATOMS.index(token))
+    assert mx_score(domain, state) == float(rules.value(rules.parse(tokens), np.float32))
+
+
+def test_the_large_expressions_are_rounded_in_float32():
+    """The draws above reach values that float32 rounds (else the test above could not fail)."""
+    rounded = 0
+    for seed in range(20):
+        tree = rules.parse(random_large_expression(np.random.default_rng(seed)))
+        rounded += float(rules.value(tree, np.float32)) != rules.value(tree)
+    assert rounded >= 5  # 9 of these 20 draws
+
+
+def test_precision_is_checked_and_float64_runs_keep_their_identity():
+    from experiments.runs import domain_identity
+    from nrpa.errors import InputError
+
+    with pytest.raises(InputError, match="precision"):
+        make_domain(MaximumOptions(precision="half"))
+    assert "precision" not in domain_identity(MaximumOptions())
+    assert domain_identity(MaximumOptions(precision="float32"))["precision"] == "float32"
+    assert make_domain(MaximumOptions(precision="float32")).leaderboard_key() == "maximum/L199/float32"

@@ -235,7 +235,7 @@ def test_maximum_and_tsptw_settings_are_the_engines_or_refused():
 @needs_engine
 def test_the_engines_maximum_problem_is_the_sources_move_by_move():
     """nrpa/data/maxexpr/SOURCE.md: atom a (arity 2 for + and *, 0 for 1) is legal iff length + open
-    leaves + arity <= 199; the score, the expression's value in single precision."""
+    leaves + arity <= 199; the score, the expression's value in single precision, each + and * rounded."""
     settings = ref.ReferenceSettings(domain="maximum", rule="none", threshold=0, level=1, N=3, P=1)
     lengths = set()
     for seed in range(1, 9):
@@ -245,7 +245,10 @@ def test_the_engines_maximum_problem_is_the_sources_move_by_move():
             assert atoms == tuple(a for a, arity in ((0, 2), (1, 2), (2, 0)) if length + open_leaves + arity <= 199)
             length, open_leaves = length + 1, open_leaves + (1 if atom < 2 else -1)
         assert open_leaves == 0 and len(legal) == len(played)
-        assert score == float(np.float32(maximum_rules.check([["+", "*", "1"][a] for a in played], 199)))
+        tokens = [maximum_rules.ATOMS[a] for a in played]
+        maximum_rules.check(tokens, 199)
+        # C float, op by op: the harness's domain.precision=float32
+        assert score == float(maximum_rules.value(maximum_rules.parse(tokens), maximum_rules.PRECISIONS["float32"]))
         lengths.add(len(played))
     assert max(lengths) == 199  # the limit reached by some playouts
 
@@ -460,3 +463,40 @@ def test_a_second_cpu_models_clock_the_baseline_does_not_tell_apart_is_the_claim
     assert engines.tied_clock(measured).model == "Intel"
     measured["model_statuses"]["AMD"] = ("rejected: worse", 15.0)
     assert engines.clock_decision(measured)[1] == engines.REFERENCE_CLOCK and engines.tied_clock(measured) is None
+
+
+def test_another_setting_of_ours_is_compared_with_the_reference_and_with_ours():
+    """report.same_search_also: ours at the other setting (shifted up like the reference) agrees with
+    the reference and differs from ours as the claims read them; the page shows both tables."""
+    from types import SimpleNamespace
+
+    shifted = {"A": synthetic(100, 200, 7)}
+    experiment = SimpleNamespace(same_search_also=(("float32", "the authors' arithmetic", ("domain.precision=float32",)),
+                                                   ("unmade", "no runs yet", ("x=1",))))
+    measured = {"table": "t", "experiment": experiment, "reference": {"A": synthetic(100, 200, 3)},
+                "ours": {"A": synthetic(0, 200, 1)}, "margin": 15.0, "log": False}
+    found = same_search.also(measured, lambda setting: shifted if "domain.precision=float32" in setting else {"A": ([], [])})
+    assert [f["label"] for f in found] == ["float32"] and found[0]["runs"] == 200  # the unmade setting left out
+    assert found[0]["verdicts"] == {"A": "agrees"} and found[0]["effect_verdicts"] == {"A": "differs"}
+    text = "\n".join(engines_page.also_lines({"table": "t", "also": found}))
+    assert "### Our engine at float32" in text and "domain.precision=float32" in text
+    assert "| A | agrees |" in text and "| A | differs |" in text
+
+
+def test_a_bad_same_search_also_entry_is_named():
+    from omegaconf import OmegaConf
+
+    from experiments.experiment import same_search_also_of
+
+    good = OmegaConf.create({"name": "t", "same_search_also": [{"label": "f", "why": "w", "overrides": ["a=1"]}]})
+    assert same_search_also_of(good) == (("f", "w", ("a=1",)),)
+    bad = OmegaConf.create({"name": "t", "same_search_also": [{"label": "f", "overrides": ["a"]}]})
+    with pytest.raises(InputError, match="report.same_search_also entries"):
+        same_search_also_of(bad)
+
+
+def test_an_engine_variants_runs_go_to_their_own_folder(tmp_path, monkeypatch):
+    monkeypatch.setattr(reference_runs, "make", lambda table, runs, budget, hours, folder, say: reference_runs.append_run(
+        table, {"column": "NRPA", "budget": {"cpu_seconds": 0.0, "playouts": 64}, "end": {"cpu": 1.0}}, folder))
+    assert reference_runs.main(["stabilized_table1", "--playouts", "64", "--runs", "1", "--folder", str(tmp_path / "v")]) == 0
+    assert [r["column"] for r in reference_runs.read_runs("stabilized_table1", tmp_path / "v")] == ["NRPA"]

@@ -7,7 +7,10 @@ and the game ends when no leaf is open. Move = atom id (0: +, 1: *, 2: 1); polic
 position * 100 + atom, as the authors' maximum.cpp.
 
 Values are computed in float64 (exact for integers below 2**53, so for every L <= 199,
-whose optimum is 4 * 3**32); the authors' code used C float.
+whose optimum is 4 * 3**32), or, with ``single``, as the authors' maximum.cpp computes them: each
++ and * rounded to single precision (C float). A float64 result rounded to float32 is the float32
+operation's result (double rounding is harmless for + and * when the wider format has at least
+2 x 24 + 2 bits of mantissa; float64 has 53).
 """
 
 from __future__ import annotations
@@ -22,12 +25,13 @@ from nrpa.domains import contract
 ATOMS = ("+", "*", "1")
 ARITY = (2, 2, 0)
 
-Maximum = namedtuple("Maximum", ["max_atoms"])
+Maximum = namedtuple("Maximum", ["max_atoms", "single"])
 MaximumState = namedtuple("MaximumState", ["atoms", "stack", "info"])  # info = [length, open leaves]
 
 
-def make_maximum(max_atoms: int = 199) -> Maximum:
-    return Maximum(max_atoms=np.int64(max_atoms))
+def make_maximum(max_atoms: int = 199, precision: str = "float64") -> Maximum:
+    """``precision``: float64 (exact values) or float32 (the authors' maximum.cpp)."""
+    return Maximum(max_atoms=np.int64(max_atoms), single=np.int64(precision == "float32"))
 
 
 @njit(cache=True)
@@ -98,7 +102,8 @@ def mx_score(domain, state):
             first = stack[top - 1]
             second = stack[top - 2]
             top -= 1
-            stack[top - 1] = first + second if atom == 0 else first * second
+            result = first + second if atom == 0 else first * second
+            stack[top - 1] = np.float32(result) if domain.single else result
     return stack[0] + 0 * (info.size + atoms.size)
 
 

@@ -6,8 +6,12 @@ Python's exact integers (and, for comparing with the kernel, in float64 along th
 
 from __future__ import annotations
 
+import numpy as np
 
 ATOMS = ("+", "*", "1")
+# The score's arithmetic -> the number type value() evaluates in: float64, or float32 as the
+# authors' maximum.cpp (C float; numpy's float32 + and * round each result to single precision)
+PRECISIONS = {"float64": float, "float32": np.float32}
 
 
 class InvalidExpression(ValueError):
@@ -38,7 +42,8 @@ def parse(tokens) -> tuple:
 
 
 def value(tree, number=int):
-    """Value of a tree; ``number=float`` evaluates in float64 as the kernel does."""
+    """Value of a tree; ``number=float`` (``np.float32``) evaluates in float64 (float32) as the
+    kernel does at that precision."""
     if not isinstance(tree, tuple):
         return number(tree)
     operator, left, right = tree
