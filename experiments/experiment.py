@@ -67,6 +67,9 @@ class Experiment:
     starved_rule: StarvedRule = StarvedRule()
     notes: tuple[str, ...] = ()  # said under its reports' heading (a sweep's differences from the experiment beside it)
     command: str | None = None  # the command that makes it, where not its make target (a sweep's run.py -m)
+    # report.same_search_also: other settings of our engine that the engines page compares with the
+    # C++ reference playout for playout too, each (label, why, overrides) (analysis/claims/same_search.py)
+    same_search_also: tuple[tuple[str, str, tuple[str, ...]], ...] = ()
 
     @property
     def make_command(self) -> str:
@@ -153,7 +156,21 @@ def load_experiment(overrides: list[str], default_report: dict | None = None,
         own_budgets=plain.scale_budgets is not None and not spec.get("paper_budgets_on_one_core", False),
         force=bool(plain.force),
         starved_rule=rule,
+        same_search_also=same_search_also_of(spec),
     )
+
+
+def same_search_also_of(spec) -> tuple:
+    """report.same_search_also: a list of {label, why, overrides}; InputError naming what is wrong."""
+    found = []
+    for entry in spec.get("same_search_also") or ():
+        entry = OmegaConf.to_container(entry) if OmegaConf.is_config(entry) else entry
+        if (not isinstance(entry, dict) or set(entry) != {"label", "why", "overrides"}
+                or not all(isinstance(o, str) and "=" in o for o in entry["overrides"])):
+            raise InputError(f"conf/experiment/{spec.name}.yaml: report.same_search_also entries are "
+                             f"{{label, why, overrides: [key=value, ...]}}, not {entry!r}")
+        found.append((str(entry["label"]), str(entry["why"]), tuple(entry["overrides"])))
+    return tuple(found)
 
 
 def load_outputs_dir(overrides: list[str]) -> Path:

@@ -139,13 +139,14 @@ def settings_of(job) -> ReferenceSettings:
 
 
 def build_folder() -> Path:
-    """The built checkout of the engine (NRPA_CPP_REF, else build/cpp-ref)."""
-    return Path(os.environ.get("NRPA_CPP_REF") or DEFAULT_BUILD)
+    """The built checkout of the engine (NRPA_CPP_REF, else build/cpp-ref), as an absolute path: the
+    engine runs in its binary's folder (a relative NRPA_CPP_REF would be read from there)."""
+    return Path(os.environ.get("NRPA_CPP_REF") or DEFAULT_BUILD).resolve()
 
 
 def binary(domain: str, folder: Path | None = None) -> Path:
     """The built engine of ``domain``, or InputError saying how to build it."""
-    path = (folder or build_folder()) / BINARIES[domain]
+    path = (folder.resolve() if folder else build_folder()) / BINARIES[domain]
     if not path.is_file() or not os.access(path, os.X_OK):
         raise InputError(f"no built C++ reference engine at {path}: {HOW_TO_BUILD}")
     return path

@@ -150,6 +150,9 @@ def main(argv: list[str] | None = None) -> int:
     budgets.add_argument("--playouts", type=int, default=None, help="playouts a run, instead of CPU-seconds")
     parser.add_argument("--hours", type=float, default=0.0, help="stop starting runs after this long (default: none)")
     parser.add_argument("--status", action="store_true", help="say what the table's runs hold and stop")
+    parser.add_argument("--folder", type=Path, default=FOLDER,
+                        help="where the runs go (default archive/reference, the runs the engines pages read): "
+                             "another folder keeps an engine variant's runs apart")
     args = parser.parse_args(argv)
 
     try:
@@ -165,12 +168,12 @@ def main(argv: list[str] | None = None) -> int:
                 if seconds <= 0:
                     raise InputError(f"--seconds {seconds}: a positive number of CPU-seconds")
                 budget = (seconds, 0)
-            make(args.table, args.runs, budget, args.hours, say=lambda text: print(text, flush=True))
-        print(status(args.table))
+            make(args.table, args.runs, budget, args.hours, args.folder, say=lambda text: print(text, flush=True))
+        print(status(args.table, args.folder))
     except InputError as error:
         exit_on_input_error(error)
     except KeyboardInterrupt:  # the run in flight is lost; every finished one is in the file
-        print(f"\ninterrupted: the finished runs are in {runs_file(args.table)}; the same command resumes",
+        print(f"\ninterrupted: the finished runs are in {runs_file(args.table, args.folder)}; the same command resumes",
               file=sys.stderr)
         return 130
     return 0

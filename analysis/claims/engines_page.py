@@ -19,10 +19,10 @@ import pandas as pd
 
 from analysis.claims.basis import FIRST_SCORED
 from analysis.claims.engines import (FOLDER, MARGIN_FRACTION, REFERENCE_CLOCK, Reading, clock_decision,
-                                     clock_statuses, measure, measured_table, rho_ref, tables)
+                                     clock_statuses, measure, measured_table, our_traces, rho_ref, tables)
 from analysis.claims.gain_split import split_gains
 from analysis.claims.readings import FIT_LIMIT
-from analysis.claims.same_search import MIN_RUNS
+from analysis.claims.same_search import MIN_RUNS, also
 from experiments.store import PROJECT_ROOT
 from nrpa.errors import InputError
 
@@ -115,22 +115,8 @@ def markdown(measured: dict, figure: str | None) -> str:
               f"{margin}); a column agrees when all its "
               "cells do, differs when one does. The 90% half-widths say how far the runs are from telling: a "
               "column's cells cannot agree while they exceed the margin.", ""]
-    if not len(cells):
-        lines += [f"No cell has {MIN_RUNS} reference runs yet.", ""]
-    else:
-        lines += ["| column | verdict | cells (agree / differ / inconclusive) | reference runs | largest abs(difference) "
-                  "(of the cells that differ, where one does), its interval | 90% half-widths |", "|---|---|---|---|---|---|"]
-        for column, verdict in verdicts.items():
-            rows = cells[cells["column"] == column]
-            differing = rows[rows["verdict"] == "differs"]
-            shown = differing if len(differing) else rows  # a differing column shows a cell that differs
-            worst = shown.loc[shown["difference"].abs().idxmax()]
-            counts = [int((rows["verdict"] == v).sum()) for v in ("agrees", "differs", "inconclusive")]
-            lines.append(f"| {column} | {verdict} | {counts[0]} / {counts[1]} / {counts[2]} | "
-                         f"{rows['reference_runs'].min()}-{rows['reference_runs'].max()} | "
-                         f"{worst['difference']:+.4g} at {int(worst['playouts']):,} [{worst['low']:+.4g}, {worst['high']:+.4g}] | "
-                         f"{((rows['high90'] - rows['low90']) / 2).min():.4g}-{((rows['high90'] - rows['low90']) / 2).max():.4g} |")
-        lines.append("")
+    lines += (agreement_lines(cells, verdicts) if len(cells) else [f"No cell has {MIN_RUNS} reference runs yet.", ""])
+    lines += also_lines(measured)
     readings = measured["readings"]
     if readings:
         rate = experiment.published_rate
@@ -192,6 +178,42 @@ def markdown(measured: dict, figure: str | None) -> str:
         lines += [f"![the reference engine's clock and the two searches playout for playout]({figure})", ""]
     lines += [f"Cells: engines_{table}.csv (one row per column and playout count).", ""]
     return "\n".join(lines)
+
+
+def agreement_lines(cells: pd.DataFrame, verdicts: dict, first: str = "reference") -> list[str]:
+    """The cells of same_search.agreement, a row per column; ``first``: what its first runs are."""
+    lines = ["| column | verdict | cells (agree / differ / inconclusive) | " + first + " runs | largest abs(difference) "
+             "(of the cells that differ, where one does), its interval | 90% half-widths |", "|---|---|---|---|---|---|"]
+    for column, verdict in verdicts.items():
+        rows = cells[cells["column"] == column]
+        differing = rows[rows["verdict"] == "differs"]
+        shown = differing if len(differing) else rows  # a differing column shows a cell that differs
+        worst = shown.loc[shown["difference"].abs().idxmax()]
+        counts = [int((rows["verdict"] == v).sum()) for v in ("agrees", "differs", "inconclusive")]
+        half = (rows["high90"] - rows["low90"]) / 2
+        lines.append(f"| {column} | {verdict} | {counts[0]} / {counts[1]} / {counts[2]} | "
+                     f"{rows['reference_runs'].min()}-{rows['reference_runs'].max()} | "
+                     f"{worst['difference']:+.4g} at {int(worst['playouts']):,} [{worst['low']:+.4g}, {worst['high']:+.4g}] | "
+                     f"{half.min():.4g}-{half.max():.4g} |")
+    return [*lines, ""]
+
+
+def also_lines(measured: dict) -> list[str]:
+    """The table's other settings of ours beside the reference (same_search.also), with what each
+    changes in our search."""
+    lines = []
+    for found in measured.get("also", ()):
+        setting = " ".join(found["overrides"])
+        lines += [f"### Our engine at {found['label']}", "",
+                  f"Why: {found['why']}. Our runs made with `{setting}` ({found['runs']} or more a column; "
+                  f"`python run.py -m experiment={measured['table']} scale=paper matched_work=true {setting} repeats=N`), "
+                  "the same cells and tests as above. Reference - ours at this setting:", ""]
+        lines += agreement_lines(found["cells"], found["verdicts"]) if len(found["cells"]) else ["No cell to compare yet.", ""]
+        lines += ["What the setting changes in our own search: ours at this setting - ours as the claims read them "
+                  "(the first runs: ours at this setting):", ""]
+        lines += (agreement_lines(found["effect"], found["effect_verdicts"], first="our") if len(found["effect"])
+                  else ["No cell to compare yet.", ""])
+    return lines
 
 
 def plot(measured: dict, path: Path) -> Path:
@@ -299,15 +321,22 @@ def readings_frame(measured: dict) -> pd.DataFrame:
 
 def write(table: str, folder: Path = PAGES, runs_folder: Path = FOLDER, overrides=()) -> list[Path]:
     """engines_<table>.{md,png}, its cells (.csv: playout for playout), its two clocks' readings
-    (_clocks.csv) and its split gains (_gains.csv)."""
+    (_clocks.csv), its split gains (_gains.csv) and, where the table names other settings of ours
+    (report.same_search_also), their cells (_also.csv; ``first``: the reference, or ours at the
+    setting against ours as the claims read them)."""
     # the committed runs: measured once a process (the claims' campaign has read them already)
     measured = measured_table(table, tuple(overrides)) if runs_folder == FOLDER else measure(table, runs_folder, overrides)
-    measured = {**measured, "split": split_gains(measured)}
+    measured = {**measured, "split": split_gains(measured),
+                "also": also(measured, lambda setting: our_traces(table, [*overrides, *setting])[0])}
     folder.mkdir(parents=True, exist_ok=True)
     stem = folder / f"engines_{table}"
     figure = plot(measured, stem.with_suffix(".png"))
     csvs = {stem.with_suffix(".csv"): measured["cells"], folder / f"engines_{table}_clocks.csv": readings_frame(measured),
             folder / f"engines_{table}_gains.csv": measured["split"]}
+    if measured["also"]:  # each other setting's cells: against the reference, and against ours
+        csvs[folder / f"engines_{table}_also.csv"] = pd.concat(
+            [found[part].assign(setting=found["label"], first=first) for found in measured["also"]
+             for part, first in (("cells", "reference"), ("effect", "ours at the setting"))], ignore_index=True)
     for path, frame in csvs.items():
         frame.to_csv(path, index=False, float_format="%.6g")
     page = stem.with_suffix(".md")

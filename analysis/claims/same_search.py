@@ -74,3 +74,21 @@ def column_verdicts(cells: pd.DataFrame) -> dict[str, str]:
         verdicts[column] = ("differs" if (rows["verdict"] == "differs").any() else
                             "agrees" if (rows["verdict"] == "agrees").all() else "inconclusive")
     return verdicts
+
+
+def also(measured: dict, ours_at) -> list[dict]:
+    """The table's report.same_search_also: for each other setting of our engine, its runs beside the
+    reference playout for playout (``cells``) and beside ours as the claims read them (``effect``:
+    what the setting changes in our search), each cell as ``agreement`` makes it. ``ours_at(overrides)``:
+    our runs at a setting, as ``measured["ours"]`` holds them (engines.our_traces)."""
+    found = []
+    for label, why, setting in measured["experiment"].same_search_also:
+        ours = ours_at(setting)
+        if not any(traces for traces, _ in ours.values()):
+            continue  # its runs not made yet: the page says nothing of it
+        cells = agreement(measured["reference"], ours, measured["margin"], log=measured["log"])
+        effect = agreement(ours, measured["ours"], measured["margin"], log=measured["log"])
+        found.append({"label": label, "why": why, "overrides": setting, "runs": min(len(t) for t, _ in ours.values()),
+                      "cells": cells, "verdicts": column_verdicts(cells) if len(cells) else {},
+                      "effect": effect, "effect_verdicts": column_verdicts(effect) if len(effect) else {}})
+    return found
