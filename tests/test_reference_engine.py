@@ -500,3 +500,21 @@ def test_an_engine_variants_runs_go_to_their_own_folder(tmp_path, monkeypatch):
         table, {"column": "NRPA", "budget": {"cpu_seconds": 0.0, "playouts": 64}, "end": {"cpu": 1.0}}, folder))
     assert reference_runs.main(["stabilized_table1", "--playouts", "64", "--runs", "1", "--folder", str(tmp_path / "v")]) == 0
     assert [r["column"] for r in reference_runs.read_runs("stabilized_table1", tmp_path / "v")] == ["NRPA"]
+
+
+def test_a_reference_build_kept_apart_is_compared_with_ours_and_with_the_build_as_is(tmp_path):
+    """archive/reference/<variant>/<table>.jsonl: its runs (here, ours shifted up like the engine as
+    built: 200 seeds, one improvement a doubling) beside ours and beside the engine as built."""
+    traces, _ = synthetic(100, 200, 9)
+    for seed, (positions, scores) in enumerate(traces, start=1):
+        run = record("A", seed, [2 ** 14], (positions, scores), 2 ** 14)
+        run["engine"] = {"variant": "maximum.cpp in double"}
+        reference_runs.append_run("t", run, tmp_path / "double")
+    reference_runs.append_run("t", record("A", 1, [64], ([1], [1.0]), 64), tmp_path)  # the engine as built: not a variant
+    measured = {"table": "t", "reference": {"A": synthetic(100, 200, 3)}, "ours": {"A": synthetic(0, 200, 1)},
+                "margin": 15.0, "log": False}
+    found = engines_page.reference_variants(measured, tmp_path)
+    assert [(f["label"], f["why"], f["runs"]) for f in found] == [("double", "maximum.cpp in double", 200)]
+    assert found[0]["verdicts"] == {"A": "differs"} and found[0]["effect_verdicts"] == {"A": "agrees"}
+    text = "\n".join(engines_page.also_lines({"table": "t", "variants": found}))
+    assert "### The reference engine built otherwise: double" in text and "archive/reference/double/t.jsonl" in text

@@ -19,10 +19,12 @@ import pandas as pd
 
 from analysis.claims.basis import FIRST_SCORED
 from analysis.claims.engines import (FOLDER, MARGIN_FRACTION, REFERENCE_CLOCK, Reading, clock_decision,
-                                     clock_statuses, measure, measured_table, our_traces, rho_ref, tables)
+                                     by_column, clock_statuses, measure, measured_table, our_traces,
+                                     reference_traces, rho_ref, tables)
 from analysis.claims.gain_split import split_gains
 from analysis.claims.readings import FIT_LIMIT
-from analysis.claims.same_search import MIN_RUNS, also
+from analysis.claims.same_search import MIN_RUNS, agreement, also, column_verdicts
+from experiments.reference_runs import read_runs
 from experiments.store import PROJECT_ROOT
 from nrpa.errors import InputError
 
@@ -183,7 +185,8 @@ def markdown(measured: dict, figure: str | None) -> str:
 def agreement_lines(cells: pd.DataFrame, verdicts: dict, first: str = "reference") -> list[str]:
     """The cells of same_search.agreement, a row per column; ``first``: what its first runs are."""
     lines = ["| column | verdict | cells (agree / differ / inconclusive) | " + first + " runs | largest abs(difference) "
-             "(of the cells that differ, where one does), its interval | 90% half-widths |", "|---|---|---|---|---|---|"]
+             "(of the cells that differ, where one does), its interval | at the last cell compared | 90% half-widths |",
+             "|---|---|---|---|---|---|---|"]
     for column, verdict in verdicts.items():
         rows = cells[cells["column"] == column]
         differing = rows[rows["verdict"] == "differs"]
@@ -191,16 +194,19 @@ def agreement_lines(cells: pd.DataFrame, verdicts: dict, first: str = "reference
         worst = shown.loc[shown["difference"].abs().idxmax()]
         counts = [int((rows["verdict"] == v).sum()) for v in ("agrees", "differs", "inconclusive")]
         half = (rows["high90"] - rows["low90"]) / 2
+        last = rows.loc[rows["playouts"].idxmax()]
         lines.append(f"| {column} | {verdict} | {counts[0]} / {counts[1]} / {counts[2]} | "
                      f"{rows['reference_runs'].min()}-{rows['reference_runs'].max()} | "
                      f"{worst['difference']:+.4g} at {int(worst['playouts']):,} [{worst['low']:+.4g}, {worst['high']:+.4g}] | "
+                     f"{last['difference']:+.4g} at {int(last['playouts']):,} [{last['low']:+.4g}, {last['high']:+.4g}] | "
                      f"{half.min():.4g}-{half.max():.4g} |")
     return [*lines, ""]
 
 
 def also_lines(measured: dict) -> list[str]:
     """The table's other settings of ours beside the reference (same_search.also), with what each
-    changes in our search."""
+    changes in our search; and the reference engine built otherwise (reference_variants), beside
+    ours and beside the engine as built."""
     lines = []
     for found in measured.get("also", ()):
         setting = " ".join(found["overrides"])
@@ -208,12 +214,41 @@ def also_lines(measured: dict) -> list[str]:
                   f"Why: {found['why']}. Our runs made with `{setting}` ({found['runs']} or more a column; "
                   f"`python run.py -m experiment={measured['table']} scale=paper matched_work=true {setting} repeats=N`), "
                   "the same cells and tests as above. Reference - ours at this setting:", ""]
-        lines += agreement_lines(found["cells"], found["verdicts"]) if len(found["cells"]) else ["No cell to compare yet.", ""]
+        lines += cells_or_none(found["cells"], found["verdicts"])
         lines += ["What the setting changes in our own search: ours at this setting - ours as the claims read them "
                   "(the first runs: ours at this setting):", ""]
-        lines += (agreement_lines(found["effect"], found["effect_verdicts"], first="our") if len(found["effect"])
-                  else ["No cell to compare yet.", ""])
+        lines += cells_or_none(found["effect"], found["effect_verdicts"], first="our")
+    for found in measured.get("variants", ()):
+        lines += [f"### The reference engine built otherwise: {found['label']}", "",
+                  f"Its build: {found['why']}. Its runs: archive/reference/{found['label']}/{measured['table']}.jsonl "
+                  f"({found['runs']} or more a column), the same cells and tests as above. This build - ours:", ""]
+        lines += cells_or_none(found["cells"], found["verdicts"], first="this build's")
+        lines += ["The engine as built - this build:", ""]
+        lines += cells_or_none(found["effect"], found["effect_verdicts"])
     return lines
+
+
+def cells_or_none(cells: pd.DataFrame, verdicts: dict, first: str = "reference") -> list[str]:
+    return agreement_lines(cells, verdicts, first) if len(cells) else ["No cell to compare yet.", ""]
+
+
+def reference_variants(measured: dict, runs_folder: Path) -> list[dict]:
+    """The reference engine built otherwise: its runs kept apart in a folder of ``runs_folder``
+    (reference_runs --folder), each run's ``engine`` naming its build; beside ours as the claims
+    read them (``cells``) and beside the engine as built (``effect``), as same_search.also has them."""
+    found = []
+    for folder in sorted(path for path in runs_folder.iterdir() if path.is_dir()):
+        records = read_runs(measured["table"], folder)
+        if not records:
+            continue
+        traces = {column: reference_traces(runs) for column, runs in by_column(records).items()}
+        cells = agreement(traces, measured["ours"], measured["margin"], log=measured["log"])
+        effect = agreement(measured["reference"], traces, measured["margin"], log=measured["log"])
+        found.append({"label": folder.name, "why": "; ".join(sorted({r["engine"].get("variant", "as built") for r in records})),
+                      "runs": min(len(t) for t, _ in traces.values()),
+                      "cells": cells, "verdicts": column_verdicts(cells) if len(cells) else {},
+                      "effect": effect, "effect_verdicts": column_verdicts(effect) if len(effect) else {}})
+    return found
 
 
 def plot(measured: dict, path: Path) -> Path:
@@ -322,21 +357,24 @@ def readings_frame(measured: dict) -> pd.DataFrame:
 def write(table: str, folder: Path = PAGES, runs_folder: Path = FOLDER, overrides=()) -> list[Path]:
     """engines_<table>.{md,png}, its cells (.csv: playout for playout), its two clocks' readings
     (_clocks.csv), its split gains (_gains.csv) and, where the table names other settings of ours
-    (report.same_search_also), their cells (_also.csv; ``first``: the reference, or ours at the
-    setting against ours as the claims read them)."""
+    (report.same_search_also) or the reference has runs of another build (reference_variants), their
+    cells (_also.csv; ``first``: the runs each cell's difference starts from)."""
     # the committed runs: measured once a process (the claims' campaign has read them already)
     measured = measured_table(table, tuple(overrides)) if runs_folder == FOLDER else measure(table, runs_folder, overrides)
     measured = {**measured, "split": split_gains(measured),
                 "also": also(measured, lambda setting: our_traces(table, [*overrides, *setting])[0])}
+    measured["variants"] = reference_variants(measured, runs_folder)
     folder.mkdir(parents=True, exist_ok=True)
     stem = folder / f"engines_{table}"
     figure = plot(measured, stem.with_suffix(".png"))
     csvs = {stem.with_suffix(".csv"): measured["cells"], folder / f"engines_{table}_clocks.csv": readings_frame(measured),
             folder / f"engines_{table}_gains.csv": measured["split"]}
-    if measured["also"]:  # each other setting's cells: against the reference, and against ours
+    if measured["also"] or measured["variants"]:  # the cells of each other setting of ours, each other build
         csvs[folder / f"engines_{table}_also.csv"] = pd.concat(
             [found[part].assign(setting=found["label"], first=first) for found in measured["also"]
-             for part, first in (("cells", "reference"), ("effect", "ours at the setting"))], ignore_index=True)
+             for part, first in (("cells", "reference"), ("effect", "ours at the setting"))]
+            + [found[part].assign(setting=f"reference: {found['label']}", first=first) for found in measured["variants"]
+               for part, first in (("cells", "this build"), ("effect", "the reference as built"))], ignore_index=True)
     for path, frame in csvs.items():
         frame.to_csv(path, index=False, float_format="%.6g")
     page = stem.with_suffix(".md")

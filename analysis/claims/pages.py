@@ -43,10 +43,12 @@ def pages() -> list[str]:
     from analysis.claims.engines import tables as engines_tables
 
     from experiments.paper_campaign import table_experiment
+    from experiments.reference_runs import FOLDER
 
     return [*(f"engines_{name}{suffix}" for name in engines_tables()
               for suffix in (".md", ".csv", "_clocks.csv", "_gains.csv")),
-            *(f"engines_{name}_also.csv" for name in engines_tables() if table_experiment(name).same_search_also),
+            *(f"engines_{name}_also.csv" for name in engines_tables()
+              if table_experiment(name).same_search_also or list(FOLDER.glob(f"*/{name}.jsonl"))),
             *(["engines_clocks.md"] if engines_tables() else []),
             "claims_paper_decided.md", "claims_paper_decided.csv", "reproduction.md", "reproduction.csv",
             "readings.md", "readings.csv", "readings_cells.csv",
