@@ -87,20 +87,23 @@ def test_nrpa_reaches_the_optimum_of_small_limits(limit):
 
 
 def test_single_precision_rounds_each_operation_by_hand():
-    """3**16 * 3**16 + 1 = 3**32 + 1: exact in float64; in float32 3**16 = 43,046,721 is already
-    rounded to 43,046,720 (float32's spacing is 4 between 2**25 and 2**26), its square is rounded
-    again, and the + 1 is lost."""
-    power16 = ["*"] * 15 + ["+", "1", "+", "1", "1"] * 16  # 3 * (3 * (... * 3)), sixteen threes
-    tokens = ["+", "*", *power16, *power16, "1"]
-    assert rules.value(rules.parse(tokens)) == 3 ** 32 + 1
-    assert rules.value(rules.parse(power16), np.float32) == 43_046_720
-    single = float(np.float32(43_046_720.0 ** 2))  # the square of an even float32, rounded once
-    assert float(rules.value(rules.parse(tokens), np.float32)) == single != 3 ** 32 + 1
+    """3 * (3 * (... * 3)), twenty-two threes: 3**22 = 31,381,059,609 exactly (float64). Rounded to
+    float32 once, 31,381,059,584; rounded after each product as C float does (3**16 is the first
+    power above 2**24 that float32 cannot hold), 31,381,061,632: a kernel that rounded only its
+    result would give the former."""
+    three = ["+", "1", "+", "1", "1"]
+    tokens = ["*", *three] * 21 + three
+    assert rules.value(rules.parse(tokens)) == 3 ** 22
+    step = np.float32(3.0)
+    for _ in range(21):  # the innermost product first
+        step = np.float32(step * np.float32(3.0))
+    assert float(step) == 31_381_061_632.0 != float(np.float32(3 ** 22)) == 31_381_059_584.0
+    assert float(rules.value(rules.parse(tokens), np.float32)) == float(step)
     domain = make_maximum(len(tokens), "float32")
     state = mx_new_state(domain)
     for token in tokens:
         mx_play(domain, state, rules.ATOMS.index(token))
-    assert mx_score(domain, state) == single
+    assert mx_score(domain, state) == float(step)
 
 
 def random_large_expression(rng) -> list[str]:

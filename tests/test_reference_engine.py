@@ -247,7 +247,8 @@ def test_the_engines_maximum_problem_is_the_sources_move_by_move():
         assert open_leaves == 0 and len(legal) == len(played)
         tokens = [maximum_rules.ATOMS[a] for a in played]
         maximum_rules.check(tokens, 199)
-        # C float, op by op: the harness's domain.precision=float32
+        # uniform playouts stay below 2**24, where float32 is exact: the rounding itself is shown by
+        # test_the_engines_maximum_scores_are_single_precision_values
         assert score == float(maximum_rules.value(maximum_rules.parse(tokens), maximum_rules.PRECISIONS["float32"]))
         lengths.add(len(played))
     assert max(lengths) == 199  # the limit reached by some playouts
@@ -518,3 +519,31 @@ def test_a_reference_build_kept_apart_is_compared_with_ours_and_with_the_build_a
     assert found[0]["verdicts"] == {"A": "differs"} and found[0]["effect_verdicts"] == {"A": "agrees"}
     text = "\n".join(engines_page.also_lines({"table": "t", "variants": found}))
     assert "### The reference engine built otherwise: double" in text and "archive/reference/double/t.jsonl" in text
+
+
+def test_the_engines_maximum_scores_are_single_precision_values():
+    """Every best score above 2**24 that the archived Maximum runs of the engine as built record is a
+    float32 value (maximum.cpp's C float); most of the double build's are not (cpp_ref/double_maximum.sh)."""
+    def large(folder):
+        return [score for record in reference_runs.read_runs("stabilized_table1", folder)
+                for score in record["improvements"]["score"] if score > 2 ** 24]
+
+    as_built, double = large(reference_runs.FOLDER), large(reference_runs.FOLDER / "maximum-double")
+    assert len(as_built) > 1000 and all(float(np.float32(score)) == score for score in as_built)
+    assert len(double) > 1000 and sum(float(np.float32(score)) != score for score in double) > len(double) / 2
+
+
+def test_the_columns_pooled_as_one_test_by_hand():
+    """Two columns, each 10 runs of 10..19 against 10 of 0..9 (variance 55/6 each): the mean of the
+    differences is 10; its variance 4 x (55/6)/10 / 2^2, on 4 x 9 = 36 degrees of freedom (all four
+    samples alike), so the 95% half-width is t(0.975, 36) x sqrt(11/12) = 2.0281 x 0.9574."""
+    def runs(values):
+        return [([1], [float(v)]) for v in values], [64] * len(values)
+
+    first = {"A": runs(range(10, 20)), "B": runs(range(10, 20))}
+    second = {"A": runs(range(10)), "B": runs(range(10))}
+    cells = same_search.agreement(first, second, margin=1.0, cells=(64,))
+    found = same_search.pooled(first, second, cells)
+    assert (found["playouts"], found["columns"], found["difference"]) == (64, 2, pytest.approx(10.0))
+    assert found["high"] - 10 == pytest.approx(2.0281 * (11 / 12) ** 0.5, rel=1e-4)
+    assert 10 - found["low"] == pytest.approx(found["high"] - 10)

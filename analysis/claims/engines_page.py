@@ -23,7 +23,7 @@ from analysis.claims.engines import (FOLDER, MARGIN_FRACTION, REFERENCE_CLOCK, R
                                      reference_traces, rho_ref, tables)
 from analysis.claims.gain_split import split_gains
 from analysis.claims.readings import FIT_LIMIT
-from analysis.claims.same_search import MIN_RUNS, agreement, also, column_verdicts
+from analysis.claims.same_search import MIN_RUNS, agreement, also, column_verdicts, pooled
 from experiments.reference_runs import read_runs
 from experiments.store import PROJECT_ROOT
 from nrpa.errors import InputError
@@ -117,7 +117,8 @@ def markdown(measured: dict, figure: str | None) -> str:
               f"{margin}); a column agrees when all its "
               "cells do, differs when one does. The 90% half-widths say how far the runs are from telling: a "
               "column's cells cannot agree while they exceed the margin.", ""]
-    lines += (agreement_lines(cells, verdicts) if len(cells) else [f"No cell has {MIN_RUNS} reference runs yet.", ""])
+    lines += (agreement_lines(cells, verdicts, together=pooled(measured["reference"], measured["ours"], cells, measured["log"]))
+              if len(cells) else [f"No cell has {MIN_RUNS} reference runs yet.", ""])
     lines += also_lines(measured)
     readings = measured["readings"]
     if readings:
@@ -182,8 +183,9 @@ def markdown(measured: dict, figure: str | None) -> str:
     return "\n".join(lines)
 
 
-def agreement_lines(cells: pd.DataFrame, verdicts: dict, first: str = "reference") -> list[str]:
-    """The cells of same_search.agreement, a row per column; ``first``: what its first runs are."""
+def agreement_lines(cells: pd.DataFrame, verdicts: dict, first: str = "reference", together: dict | None = None) -> list[str]:
+    """The cells of same_search.agreement, a row per column; ``first``: what its first runs are;
+    ``together``: the columns as one test (same_search.pooled), said under the table."""
     lines = ["| column | verdict | cells (agree / differ / inconclusive) | " + first + " runs | largest abs(difference) "
              "(of the cells that differ, where one does), its interval | at the last cell compared | 90% half-widths |",
              "|---|---|---|---|---|---|---|"]
@@ -200,6 +202,9 @@ def agreement_lines(cells: pd.DataFrame, verdicts: dict, first: str = "reference
                      f"{worst['difference']:+.4g} at {int(worst['playouts']):,} [{worst['low']:+.4g}, {worst['high']:+.4g}] | "
                      f"{last['difference']:+.4g} at {int(last['playouts']):,} [{last['low']:+.4g}, {last['high']:+.4g}] | "
                      f"{half.min():.4g}-{half.max():.4g} |")
+    if together:
+        lines += ["", f"All {together['columns']} columns as one test, at {together['playouts']:,} playouts: the mean of their "
+                      f"differences {together['difference']:+.4g}, 95% interval [{together['low']:+.4g}, {together['high']:+.4g}]."]
     return [*lines, ""]
 
 
@@ -214,22 +219,22 @@ def also_lines(measured: dict) -> list[str]:
                   f"Why: {found['why']}. Our runs made with `{setting}` ({found['runs']} or more a column; "
                   f"`python run.py -m experiment={measured['table']} scale=paper matched_work=true {setting} repeats=N`), "
                   "the same cells and tests as above. Reference - ours at this setting:", ""]
-        lines += cells_or_none(found["cells"], found["verdicts"])
+        lines += cells_or_none(found["cells"], found["verdicts"], together=found.get("pooled"))
         lines += ["What the setting changes in our own search: ours at this setting - ours as the claims read them "
                   "(the first runs: ours at this setting):", ""]
-        lines += cells_or_none(found["effect"], found["effect_verdicts"], first="our")
+        lines += cells_or_none(found["effect"], found["effect_verdicts"], first="our", together=found.get("effect_pooled"))
     for found in measured.get("variants", ()):
         lines += [f"### The reference engine built otherwise: {found['label']}", "",
                   f"Its build: {found['why']}. Its runs: archive/reference/{found['label']}/{measured['table']}.jsonl "
                   f"({found['runs']} or more a column), the same cells and tests as above. This build - ours:", ""]
-        lines += cells_or_none(found["cells"], found["verdicts"], first="this build's")
+        lines += cells_or_none(found["cells"], found["verdicts"], first="this build's", together=found.get("pooled"))
         lines += ["The engine as built - this build:", ""]
-        lines += cells_or_none(found["effect"], found["effect_verdicts"])
+        lines += cells_or_none(found["effect"], found["effect_verdicts"], together=found.get("effect_pooled"))
     return lines
 
 
-def cells_or_none(cells: pd.DataFrame, verdicts: dict, first: str = "reference") -> list[str]:
-    return agreement_lines(cells, verdicts, first) if len(cells) else ["No cell to compare yet.", ""]
+def cells_or_none(cells: pd.DataFrame, verdicts: dict, first: str = "reference", together: dict | None = None) -> list[str]:
+    return agreement_lines(cells, verdicts, first, together) if len(cells) else ["No cell to compare yet.", ""]
 
 
 def reference_variants(measured: dict, runs_folder: Path) -> list[dict]:
@@ -247,7 +252,9 @@ def reference_variants(measured: dict, runs_folder: Path) -> list[dict]:
         found.append({"label": folder.name, "why": "; ".join(sorted({r["engine"].get("variant", "as built") for r in records})),
                       "runs": min(len(t) for t, _ in traces.values()),
                       "cells": cells, "verdicts": column_verdicts(cells) if len(cells) else {},
-                      "effect": effect, "effect_verdicts": column_verdicts(effect) if len(effect) else {}})
+                      "pooled": pooled(traces, measured["ours"], cells, measured["log"]),
+                      "effect": effect, "effect_verdicts": column_verdicts(effect) if len(effect) else {},
+                      "effect_pooled": pooled(measured["reference"], traces, effect, measured["log"])})
     return found
 
 

@@ -392,7 +392,9 @@ def markdown(table: pd.DataFrame, cases: list[Case], scale: str, figures: dict[s
     for case in cases:
         rows = table[table["case"] == case.case]
         chosen = rows[rows["status"] == "chosen"]
-        verdict = (f"**The published numbers choose {chosen['candidate'].iloc[0]}**" if len(chosen)
+        tied = list(rows.loc[rows["status"] == "not told apart", "candidate"])
+        verdict = (f"**The published numbers choose {chosen['candidate'].iloc[0]}**"
+                   + (f", but do not tell it from {' or '.join(tied)} (not told apart)" if tied else "") if len(chosen)
                    else "**No candidate fits the published numbers**: the published column is not the search any "
                         "candidate makes (or R lies beyond the runs' cap)")
         current = rows[rows["current"]].iloc[0]

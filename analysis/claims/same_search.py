@@ -68,6 +68,29 @@ def agreement(reference: dict[str, tuple], ours: dict[str, tuple], margin: float
     return pd.DataFrame(rows)
 
 
+def pooled(first: dict[str, tuple], second: dict[str, tuple], cells: pd.DataFrame, log: bool = False) -> dict | None:
+    """The comparison as one test: at the last cell every compared column reaches (``cells``, made by
+    ``agreement`` from the same runs), the mean over the columns of their differences (first - second),
+    and its 95% interval (the columns' runs independent: its variance is the sum of theirs over k^2,
+    Welch-Satterthwaite's degrees of freedom). A shift common to the columns shows there while each
+    cell alone is too noisy to tell it. None without cells."""
+    if not len(cells):
+        return None
+    cell = int(cells.groupby("column")["playouts"].max().min())
+    columns = list(cells.loc[cells["playouts"] == cell, "column"])
+    samples = []
+    for column in columns:
+        a, b = scores_at(*first[column], cell), scores_at(*second[column], cell)
+        samples.append((np.log10(a), np.log10(b)) if log else (a, b))
+    k = len(samples)
+    difference = sum(float(a.mean() - b.mean()) for a, b in samples) / k
+    parts = [v for a, b in samples for v in ((a.var(ddof=1) / a.size, a.size), (b.var(ddof=1) / b.size, b.size))]
+    variance = sum(v for v, _ in parts)
+    df = variance ** 2 / sum(v ** 2 / (n - 1) for v, n in parts) if variance else math.inf
+    half = float(stats.t.ppf(0.975, df)) * math.sqrt(variance) / k
+    return {"playouts": cell, "columns": k, "difference": difference, "low": difference - half, "high": difference + half}
+
+
 def column_verdicts(cells: pd.DataFrame) -> dict[str, str]:
     verdicts = {}
     for column, rows in cells.groupby("column", sort=False):
@@ -90,5 +113,7 @@ def also(measured: dict, ours_at) -> list[dict]:
         effect = agreement(ours, measured["ours"], measured["margin"], log=measured["log"])
         found.append({"label": label, "why": why, "overrides": setting, "runs": min(len(t) for t, _ in ours.values()),
                       "cells": cells, "verdicts": column_verdicts(cells) if len(cells) else {},
-                      "effect": effect, "effect_verdicts": column_verdicts(effect) if len(effect) else {}})
+                      "pooled": pooled(measured["reference"], ours, cells, measured["log"]),
+                      "effect": effect, "effect_verdicts": column_verdicts(effect) if len(effect) else {},
+                      "effect_pooled": pooled(ours, measured["ours"], effect, measured["log"])})
     return found
