@@ -547,3 +547,14 @@ def test_the_columns_pooled_as_one_test_by_hand():
     assert (found["playouts"], found["columns"], found["difference"]) == (64, 2, pytest.approx(10.0))
     assert found["high"] - 10 == pytest.approx(2.0281 * (11 / 12) ** 0.5, rel=1e-4)
     assert 10 - found["low"] == pytest.approx(found["high"] - 10)
+
+
+def test_the_page_says_which_published_gains_lie_within_the_margin():
+    from types import SimpleNamespace
+
+    published = pd.DataFrame({"time": [0.01, 163.84], "A": [1.0, 100.0], "B": [1.0, 110.0], "C": [1.0, 40.0]})
+    measured = {"published": published, "baseline": "A", "margin": 20.0, "experiment": SimpleNamespace(value_scale=1.0)}
+    assert engines_page.gains_beside_margin(measured).startswith(
+        "The published columns differ from A at 163.84 s by 10 to 60 in the cells' unit; 1 of these 2 gains")
+    on_log = {**measured, "log": True, "margin": 0.05}  # log10(110 / 100) = 0.0414, log10(100 / 40) = 0.398
+    assert "by 0.0414 to 0.398 in the cells' unit; 1 of these 2 gains" in engines_page.gains_beside_margin(on_log)

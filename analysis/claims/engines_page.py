@@ -10,6 +10,7 @@ engines_clocks.md from every table's _clocks.csv. `make results` remakes them al
 
 from __future__ import annotations
 
+import math
 import sys
 from dataclasses import asdict, fields
 from pathlib import Path
@@ -116,7 +117,7 @@ def markdown(measured: dict, figure: str | None) -> str:
               f"the table's cells excludes 0, agrees when its 90% interval lies within +-{measured['margin']:.4g} ("
               f"{margin}); a column agrees when all its "
               "cells do, differs when one does. The 90% half-widths say how far the runs are from telling: a "
-              "column's cells cannot agree while they exceed the margin.", ""]
+              "column's cells cannot agree while they exceed the margin. " + gains_beside_margin(measured), ""]
     lines += (agreement_lines(cells, verdicts, together=pooled(measured["reference"], measured["ours"], cells, measured["log"]))
               if len(cells) else [f"No cell has {MIN_RUNS} reference runs yet.", ""])
     lines += also_lines(measured)
@@ -183,12 +184,30 @@ def markdown(measured: dict, figure: str | None) -> str:
     return "\n".join(lines)
 
 
+def gains_beside_margin(measured: dict) -> str:
+    """What an "agrees" does not rule out: the published columns' differences from their baseline at
+    the last time, in the cells' unit (log10 of the ratio where the cells are on log10)."""
+    published, baseline = measured["published"], measured["baseline"]
+    last = published.iloc[-1]
+    others = [column for column in published.columns[1:] if column != baseline]
+    if not others:
+        return ""
+    if measured.get("log"):
+        gains = [abs(math.log10(last[column] / last[baseline])) for column in others]
+    else:
+        gains = [abs(last[column] - last[baseline]) / abs(measured["experiment"].value_scale) for column in others]
+    inside = sum(gain <= measured["margin"] for gain in gains)
+    return (f"The published columns differ from {baseline} at {float(last['time']):g} s by {min(gains):.3g} to "
+            f"{max(gains):.3g} in the cells' unit; {inside} of these {len(gains)} gains lie within the margin, and "
+            "an agreement cannot tell two searches apart by less than the margin.")
+
+
 def agreement_lines(cells: pd.DataFrame, verdicts: dict, first: str = "reference", together: dict | None = None) -> list[str]:
     """The cells of same_search.agreement, a row per column; ``first``: what its first runs are;
     ``together``: the columns as one test (same_search.pooled), said under the table."""
-    lines = ["| column | verdict | cells (agree / differ / inconclusive) | " + first + " runs | largest abs(difference) "
+    lines = ["| column | verdict | cells (agree / differ / inconclusive) | " + first + " runs | second runs | largest abs(difference) "
              "(of the cells that differ, where one does), its interval | at the last cell compared | 90% half-widths |",
-             "|---|---|---|---|---|---|---|"]
+             "|---|---|---|---|---|---|---|---|"]
     for column, verdict in verdicts.items():
         rows = cells[cells["column"] == column]
         differing = rows[rows["verdict"] == "differs"]
@@ -199,6 +218,7 @@ def agreement_lines(cells: pd.DataFrame, verdicts: dict, first: str = "reference
         last = rows.loc[rows["playouts"].idxmax()]
         lines.append(f"| {column} | {verdict} | {counts[0]} / {counts[1]} / {counts[2]} | "
                      f"{rows['reference_runs'].min()}-{rows['reference_runs'].max()} | "
+                     f"{rows['our_runs'].min()}-{rows['our_runs'].max()} | "
                      f"{worst['difference']:+.4g} at {int(worst['playouts']):,} [{worst['low']:+.4g}, {worst['high']:+.4g}] | "
                      f"{last['difference']:+.4g} at {int(last['playouts']):,} [{last['low']:+.4g}, {last['high']:+.4g}] | "
                      f"{half.min():.4g}-{half.max():.4g} |")
