@@ -151,8 +151,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--hours", type=float, default=0.0, help="stop starting runs after this long (default: none)")
     parser.add_argument("--status", action="store_true", help="say what the table's runs hold and stop")
     parser.add_argument("--folder", type=Path, default=FOLDER,
-                        help="where the runs go (default archive/reference, the runs the engines pages read): "
-                             "another folder keeps an engine variant's runs apart")
+                        help="where the runs go (default archive/reference: the engine as built); a folder in "
+                             "it keeps another build's runs apart, and its table's engines page shows them beside "
+                             "ours (\"The reference engine built otherwise\")")
     args = parser.parse_args(argv)
 
     try:

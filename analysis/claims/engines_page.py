@@ -4,8 +4,9 @@ time, and the two clocks over every table.
     python -m analysis.claims.engines_page stabilized_table4 [--summary]   (make engines TABLE=...)
 
 docs/results/engines_<table>.md with its figure (.png), its playout-for-playout cells (.csv), its
-columns read on both clocks (_clocks.csv) and its gains split in two (_gains.csv); --summary:
-engines_clocks.md from every table's _clocks.csv. `make results` remakes them all.
+columns read on both clocks (_clocks.csv), its gains split in two (_gains.csv) and, where the table
+names other settings of ours or the reference has runs of another build, their cells (_also.csv);
+--summary: engines_clocks.md from every table's _clocks.csv. `make results` remakes them all.
 """
 
 from __future__ import annotations
