@@ -99,11 +99,16 @@ def test_single_precision_rounds_each_operation_by_hand():
         step = np.float32(step * np.float32(3.0))
     assert float(step) == 31_381_061_632.0 != float(np.float32(3 ** 22)) == 31_381_059_584.0
     assert float(rules.value(rules.parse(tokens), np.float32)) == float(step)
-    domain = make_maximum(len(tokens), "float32")
+    assert kernel_value(tokens, "float32") == float(step)
+
+
+def kernel_value(tokens: list[str], precision: str) -> float:
+    """The kernel's score of an expression played atom by atom, at ``precision``."""
+    domain = make_maximum(len(tokens), precision)
     state = mx_new_state(domain)
     for token in tokens:
         mx_play(domain, state, rules.ATOMS.index(token))
-    assert mx_score(domain, state) == float(step)
+    return mx_score(domain, state)
 
 
 def random_large_expression(rng) -> list[str]:
@@ -121,11 +126,7 @@ def random_large_expression(rng) -> list[str]:
 @given(seed=st.integers(0, 2**32 - 1))
 def test_kernel_in_single_precision_is_the_python_rules_in_float32(seed):
     tokens = random_large_expression(np.random.default_rng(seed))
-    domain = make_maximum(len(tokens), "float32")
-    state = mx_new_state(domain)
-    for token in tokens:
-        mx_play(domain, state, rules.ATOMS.index(token))
-    assert mx_score(domain, state) == float(rules.value(rules.parse(tokens), np.float32))
+    assert kernel_value(tokens, "float32") == float(rules.value(rules.parse(tokens), np.float32))
 
 
 def test_the_large_expressions_are_rounded_in_float32():

@@ -478,7 +478,7 @@ def test_another_setting_of_ours_is_compared_with_the_reference_and_with_ours():
                 "ours": {"A": synthetic(0, 200, 1)}, "margin": 15.0, "log": False}
     found = same_search.also(measured, lambda setting: shifted if "domain.precision=float32" in setting else {"A": ([], [])})
     assert [f["label"] for f in found] == ["float32"] and found[0]["runs"] == 200  # the unmade setting left out
-    assert found[0]["verdicts"] == {"A": "agrees"} and found[0]["effect_verdicts"] == {"A": "differs"}
+    assert found[0]["main"]["verdicts"] == {"A": "agrees"} and found[0]["effect"]["verdicts"] == {"A": "differs"}
     text = "\n".join(engines_page.also_lines({"table": "t", "also": found}))
     assert "### Our engine at float32" in text and "domain.precision=float32" in text
     assert "| A | agrees |" in text and "| A | differs |" in text
@@ -516,7 +516,7 @@ def test_a_reference_build_kept_apart_is_compared_with_ours_and_with_the_build_a
                 "margin": 15.0, "log": False}
     found = engines_page.reference_variants(measured, tmp_path)
     assert [(f["label"], f["why"], f["runs"]) for f in found] == [("double", "maximum.cpp in double", 200)]
-    assert found[0]["verdicts"] == {"A": "differs"} and found[0]["effect_verdicts"] == {"A": "agrees"}
+    assert found[0]["main"]["verdicts"] == {"A": "differs"} and found[0]["effect"]["verdicts"] == {"A": "agrees"}
     text = "\n".join(engines_page.also_lines({"table": "t", "variants": found}))
     assert "### The reference engine built otherwise: double" in text and "archive/reference/double/t.jsonl" in text
 

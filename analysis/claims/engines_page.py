@@ -25,7 +25,7 @@ from analysis.claims.engines import (FOLDER, MARGIN_FRACTION, REFERENCE_CLOCK, R
                                      reference_traces, rho_ref, tables)
 from analysis.claims.gain_split import split_gains
 from analysis.claims.readings import FIT_LIMIT
-from analysis.claims.same_search import MIN_RUNS, agreement, also, column_verdicts, pooled
+from analysis.claims.same_search import MIN_RUNS, also, comparison, pooled
 from experiments.reference_runs import read_runs
 from experiments.store import PROJECT_ROOT
 from nrpa.errors import InputError
@@ -240,42 +240,41 @@ def also_lines(measured: dict) -> list[str]:
                   f"Why: {found['why']}. Our runs made with `{setting}` ({found['runs']} or more a column; "
                   f"`python run.py -m experiment={measured['table']} scale=paper matched_work=true {setting} repeats=N`), "
                   "the same cells and tests as above. Reference - ours at this setting:", ""]
-        lines += cells_or_none(found["cells"], found["verdicts"], together=found.get("pooled"))
+        lines += cells_or_none(found["main"])
         lines += ["What the setting changes in our own search: ours at this setting - ours as the claims read them "
                   "(the first runs: ours at this setting):", ""]
-        lines += cells_or_none(found["effect"], found["effect_verdicts"], first="our", together=found.get("effect_pooled"))
+        lines += cells_or_none(found["effect"], first="our")
     for found in measured.get("variants", ()):
         lines += [f"### The reference engine built otherwise: {found['label']}", "",
                   f"Its build: {found['why']}. Its runs: archive/reference/{found['label']}/{measured['table']}.jsonl "
                   f"({found['runs']} or more a column), the same cells and tests as above. This build - ours:", ""]
-        lines += cells_or_none(found["cells"], found["verdicts"], first="this build's", together=found.get("pooled"))
+        lines += cells_or_none(found["main"], first="this build's")
         lines += ["The engine as built - this build:", ""]
-        lines += cells_or_none(found["effect"], found["effect_verdicts"], together=found.get("effect_pooled"))
+        lines += cells_or_none(found["effect"])
     return lines
 
 
-def cells_or_none(cells: pd.DataFrame, verdicts: dict, first: str = "reference", together: dict | None = None) -> list[str]:
-    return agreement_lines(cells, verdicts, first, together) if len(cells) else ["No cell to compare yet.", ""]
+def cells_or_none(compared: dict, first: str = "reference") -> list[str]:
+    """A same_search.comparison's table, or a line saying it has no cell yet."""
+    if not len(compared["cells"]):
+        return ["No cell to compare yet.", ""]
+    return agreement_lines(compared["cells"], compared["verdicts"], first, compared["pooled"])
 
 
 def reference_variants(measured: dict, runs_folder: Path) -> list[dict]:
     """The reference engine built otherwise: its runs kept apart in a folder of ``runs_folder``
     (reference_runs --folder), each run's ``engine`` naming its build; beside ours as the claims
-    read them (``cells``) and beside the engine as built (``effect``), as same_search.also has them."""
+    read them (``main``) and beside the engine as built (``effect``), as same_search.also has them."""
     found = []
     for folder in sorted(path for path in runs_folder.iterdir() if path.is_dir()):
         records = read_runs(measured["table"], folder)
         if not records:
             continue
         traces = {column: reference_traces(runs) for column, runs in by_column(records).items()}
-        cells = agreement(traces, measured["ours"], measured["margin"], log=measured["log"])
-        effect = agreement(measured["reference"], traces, measured["margin"], log=measured["log"])
         found.append({"label": folder.name, "why": "; ".join(sorted({r["engine"].get("variant", "as built") for r in records})),
                       "runs": min(len(t) for t, _ in traces.values()),
-                      "cells": cells, "verdicts": column_verdicts(cells) if len(cells) else {},
-                      "pooled": pooled(traces, measured["ours"], cells, measured["log"]),
-                      "effect": effect, "effect_verdicts": column_verdicts(effect) if len(effect) else {},
-                      "effect_pooled": pooled(measured["reference"], traces, effect, measured["log"])})
+                      "main": comparison(traces, measured["ours"], measured["margin"], measured["log"]),
+                      "effect": comparison(measured["reference"], traces, measured["margin"], measured["log"])})
     return found
 
 
@@ -399,10 +398,10 @@ def write(table: str, folder: Path = PAGES, runs_folder: Path = FOLDER, override
             folder / f"engines_{table}_gains.csv": measured["split"]}
     if measured["also"] or measured["variants"]:  # the cells of each other setting of ours, each other build
         csvs[folder / f"engines_{table}_also.csv"] = pd.concat(
-            [found[part].assign(setting=found["label"], first=first) for found in measured["also"]
-             for part, first in (("cells", "reference"), ("effect", "ours at the setting"))]
-            + [found[part].assign(setting=f"reference: {found['label']}", first=first) for found in measured["variants"]
-               for part, first in (("cells", "this build"), ("effect", "the reference as built"))], ignore_index=True)
+            [found[part]["cells"].assign(setting=found["label"], first=first) for found in measured["also"]
+             for part, first in (("main", "reference"), ("effect", "ours at the setting"))]
+            + [found[part]["cells"].assign(setting=f"reference: {found['label']}", first=first) for found in measured["variants"]
+               for part, first in (("main", "this build"), ("effect", "the reference as built"))], ignore_index=True)
     for path, frame in csvs.items():
         frame.to_csv(path, index=False, float_format="%.6g")
     page = stem.with_suffix(".md")

@@ -102,21 +102,25 @@ def column_verdicts(cells: pd.DataFrame) -> dict[str, str]:
     return verdicts
 
 
+def comparison(first: dict[str, tuple], second: dict[str, tuple], margin: float, log: bool) -> dict:
+    """One comparison of two samples of runs: its cells (``agreement``), each column's verdict and
+    the columns as one test (``pooled``)."""
+    cells = agreement(first, second, margin, log=log)
+    return {"cells": cells, "verdicts": column_verdicts(cells) if len(cells) else {},
+            "pooled": pooled(first, second, cells, log)}
+
+
 def also(measured: dict, ours_at) -> list[dict]:
     """The table's report.same_search_also: for each other setting of our engine, its runs beside the
-    reference playout for playout (``cells``) and beside ours as the claims read them (``effect``:
-    what the setting changes in our search), each cell as ``agreement`` makes it. ``ours_at(overrides)``:
-    our runs at a setting, as ``measured["ours"]`` holds them (engines.our_traces)."""
+    reference playout for playout (``main``) and beside ours as the claims read them (``effect``:
+    what the setting changes in our search), each a ``comparison``. ``ours_at(overrides)``: our runs
+    at a setting, as ``measured["ours"]`` holds them (engines.our_traces)."""
     found = []
     for label, why, setting in measured["experiment"].same_search_also:
         ours = ours_at(setting)
         if not any(traces for traces, _ in ours.values()):
             continue  # its runs not made yet: the page says nothing of it
-        cells = agreement(measured["reference"], ours, measured["margin"], log=measured["log"])
-        effect = agreement(ours, measured["ours"], measured["margin"], log=measured["log"])
         found.append({"label": label, "why": why, "overrides": setting, "runs": min(len(t) for t, _ in ours.values()),
-                      "cells": cells, "verdicts": column_verdicts(cells) if len(cells) else {},
-                      "pooled": pooled(measured["reference"], ours, cells, measured["log"]),
-                      "effect": effect, "effect_verdicts": column_verdicts(effect) if len(effect) else {},
-                      "effect_pooled": pooled(ours, measured["ours"], effect, measured["log"])})
+                      "main": comparison(measured["reference"], ours, measured["margin"], measured["log"]),
+                      "effect": comparison(ours, measured["ours"], measured["margin"], measured["log"])})
     return found
